@@ -1,0 +1,13 @@
+import type { Db } from '../client.js';
+import { translated } from '../errors.js';
+import type { MembershipLevel } from '../rows.js';
+
+/** Makes `userId` a member of the organization at `level`, or changes their level. */
+export async function setMembership(db: Db, organizationId: string, userId: number, level: MembershipLevel): Promise<void> {
+  await translated(() =>
+    db('organization_memberships')
+      .insert({ organization_id: organizationId, user_id: userId, level })
+      .onConflict(['organization_id', 'user_id'])
+      .merge({ level, updated_at: db.fn.now() }),
+  );
+}

@@ -1,0 +1,243 @@
+/** Organizations: the API resource, creation with its first project, updates, deletion, environment rollback. */
+import type { Knex } from 'knex';
+import type { components } from '../../generated/api.js';
+import { errors } from '../../handlers/errors.js';
+import type { Db } from '../client.js';
+import { translated } from '../errors.js';
+import { paginate, type Page } from '../pagination.js';
+import { MembershipLevel, type EnvironmentRow, type OrganizationRow, type ProjectRow } from '../rows.js';
+import { visibleOrganizations, type OrganizationAccess } from './access.js';
+import type { Principal } from './personal-api-keys.js';
+import { setMembership } from './memberships.js';
+import { createProject, toProjectBasic, toTeamBasic } from './projects.js';
+import { setCurrentTeam } from './users.js';
+
+export type Organization = components['schemas']['Organization'];
+export type OrganizationCreate = components['schemas']['OrganizationCreate'];
+export type PatchedOrganization = components['schemas']['PatchedOrganization'];
+
+/** Facts about this Hedgerow instance that organizations report. */
+export interface InstanceInfo {
+  instanceTag: string;
+}
+
+const WRITABLE_FIELDS = [
+  'name',
+  'logo_media_id',
+  'is_member_join_email_enabled',
+  'enforce_2fa',
+  'members_can_invite',
+  'is_ai_data_processing_approved',
+  'default_experiment_stats_method',
+] as const satisfies readonly (keyof PatchedOrganization)[];
+
+function writableFields(input: PatchedOrganization): Partial<OrganizationRow> {
+  const fields: Record<string, unknown> = {};
+  for (const field of WRITABLE_FIELDS) if (input[field] !== undefined) fields[field] = input[field];
+  return fields as Partial<OrganizationRow>;
+}
+
+/** Turns rows into API organizations, loading their environments, projects and member counts in bulk. */
+async function toOrganizations(
+  db: Db,
+  principal: Principal,
+  rows: (OrganizationRow & { membership_level: MembershipLevel })[],
+  instance: InstanceInfo,
+): Promise<Organization[]> {
+  const ids = rows.map((row) => row.id);
+  const environmentsQuery = db<EnvironmentRow>('environments').whereIn('organization_id', ids).orderBy('id');
+  if (principal.scopedTeams) environmentsQuery.whereIn('id', [...principal.scopedTeams]);
+  const [environments, projects, members] = await Promise.all([
+    environmentsQuery,
+    db<ProjectRow>('projects').whereIn('organization_id', ids).orderBy('id'),
+    db('organization_memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .whereIn('m.organization_id', ids)
+      .andWhere('u.is_active', true)
+      .groupBy('m.organization_id')
+      .select<{ organization_id: string; count: string }[]>('m.organization_id', db.raw('count(*) as count')),
+  ]);
+  const metadata = JSON.stringify({ instance_tag: instance.instanceTag });
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    logo_media_id: row.logo_media_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    membership_level: row.membership_level,
+    plugins_access_level: row.plugins_access_level as Organization['plugins_access_level'],
+    teams: environments.filter((env) => env.organization_id === row.id).map(toTeamBasic),
+    projects: projects.filter((project) => project.organization_id === row.id).map(toProjectBasic),
+    available_product_features: row.available_product_features,
+    is_member_join_email_enabled: row.is_member_join_email_enabled,
+    metadata,
+    customer_id: row.customer_id,
+    enforce_2fa: row.enforce_2fa,
+    members_can_invite: row.members_can_invite,
+    member_count: String(members.find((m) => m.organization_id === row.id)?.count ?? 0),
+    is_ai_data_processing_approved: row.is_ai_data_processing_approved,
+    default_experiment_stats_method: row.default_experiment_stats_method,
+  }));
+}
+
+/** The organizations the principal is a member of (within the key's scope), oldest first. */
+export async function listOrganizations(
+  db: Db,
+  principal: Principal,
+  page: Page,
+  instance: InstanceInfo,
+): Promise<{ results: Organization[]; count: number }> {
+  const query = visibleOrganizations(db('organizations as o'), principal)
+    .orderBy([{ column: 'o.created_at' }, { column: 'o.id' }])
+    .select('o.*', 'm.level as membership_level');
+  const { rows, count } = await paginate<OrganizationRow & { membership_level: MembershipLevel }>(query, page);
+  return { results: await toOrganizations(db, principal, rows, instance), count };
+}
+
+export async function getOrganization(
+  db: Db,
+  principal: Principal,
+  access: OrganizationAccess,
+  instance: InstanceInfo,
+): Promise<Organization> {
+  const [organization] = await toOrganizations(
+    db,
+    principal,
+    [{ ...access.organization, membership_level: access.level }],
+    instance,
+  );
+  return organization!;
+}
+
+/** Django's slugify: ASCII letters, digits, `_` and `-`; runs of spaces and dashes become one dash. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[^\x00-\x7f]/g, '')
+    .toLowerCase()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/[-\s]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
+}
+
+const SLUG_MAX = 48;
+
+function slugCandidates(name: string): string[] {
+  const base = (slugify(name) || 'organization').slice(0, SLUG_MAX);
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const suffix = () => Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * 26)]).join('');
+  return [base, ...Array.from({ length: 10 }, () => `${base.slice(0, SLUG_MAX - 5)}-${suffix()}`)];
+}
+
+/**
+ * Inserts an organization owned by `userId`, with one project and environment, and makes it the user's current
+ * one, as PostHog's organization bootstrap does. The slug comes from the name; on a clash a random suffix is
+ * tried, up to ten times.
+ */
+export async function insertOrganizationWithOwner(
+  trx: Knex.Transaction,
+  userId: number,
+  input: OrganizationCreate,
+  projectName = 'Default project',
+): Promise<{ organization: OrganizationRow; environment: EnvironmentRow }> {
+  let organization: OrganizationRow | undefined;
+  for (const slug of slugCandidates(input.name)) {
+    [organization] = await trx<OrganizationRow>('organizations')
+      .insert({ ...writableFields(input), slug })
+      .onConflict('slug')
+      .ignore()
+      .returning('*');
+    if (organization) break;
+  }
+  if (!organization) throw errors.conflict('Could not find a free slug for this name; choose another name.', 'name');
+  await setMembership(trx, organization.id, userId, MembershipLevel.owner);
+  const { environment } = await createProject(trx, organization.id, projectName);
+  await setCurrentTeam(trx, userId, organization.id, environment.id);
+  return { organization, environment };
+}
+
+export async function createOrganization(
+  db: Db,
+  principal: Principal,
+  input: OrganizationCreate,
+  instance: InstanceInfo,
+): Promise<Organization> {
+  const { organization } = await translated(() =>
+    db.transaction((trx) => insertOrganizationWithOwner(trx, principal.user.id, input)),
+  );
+  return getOrganization(db, principal, { organization, level: MembershipLevel.owner }, instance);
+}
+
+export async function updateOrganization(
+  db: Db,
+  principal: Principal,
+  access: OrganizationAccess,
+  input: PatchedOrganization,
+  instance: InstanceInfo,
+): Promise<Organization> {
+  const fields = writableFields(input);
+  const [row] = await translated(() =>
+    db<OrganizationRow>('organizations')
+      .where({ id: access.organization.id })
+      .update({ ...fields, updated_at: db.fn.now() as unknown as Date })
+      .returning('*'),
+  );
+  return getOrganization(db, principal, { organization: row!, level: access.level }, instance);
+}
+
+/** Deletes the organization; its projects, environments, memberships and their data go with it (cascade). */
+export async function deleteOrganization(db: Db, organizationId: string): Promise<void> {
+  await translated(() => db('organizations').where({ id: organizationId }).delete());
+}
+
+/**
+ * Moves everything that belongs to each source environment into its target, then removes the emptied source
+ * environments (and projects left without any environment), in one transaction.
+ *
+ * "Everything" is found from the schema rather than listed here: every column with a foreign key to
+ * `environments.id` is re-pointed, so tables added later (events, persons, playlists, …) move too.
+ */
+export async function rollbackEnvironments(
+  db: Db,
+  organizationId: string,
+  mapping: ReadonlyMap<number, number>,
+): Promise<void> {
+  const moves = [...mapping].filter(([source, target]) => source !== target);
+  await translated(() =>
+    db.transaction(async (trx) => {
+      const references = await trx.raw<{ rows: { table_name: string; column_name: string }[] }>(`
+        select kcu.table_name, kcu.column_name
+        from information_schema.referential_constraints rc
+        join information_schema.key_column_usage kcu
+          on kcu.constraint_name = rc.constraint_name and kcu.constraint_schema = rc.constraint_schema
+        join information_schema.constraint_column_usage ccu
+          on ccu.constraint_name = rc.unique_constraint_name and ccu.constraint_schema = rc.unique_constraint_schema
+        where ccu.table_name = 'environments' and ccu.column_name = 'id' and kcu.table_schema = current_schema()
+        order by kcu.table_name, kcu.column_name`);
+      for (const [source, target] of moves) {
+        for (const { table_name, column_name } of references.rows) {
+          await trx(table_name).where(column_name, source).update({ [column_name]: target });
+        }
+        await trx.raw(
+          `update personal_api_keys set scoped_teams = array_replace(scoped_teams, ?::int, ?::int)
+           where ? = any(scoped_teams)`,
+          [source, target, source],
+        );
+      }
+      const sources = moves.map(([source]) => source);
+      const emptiedProjects = await trx('environments').whereIn('id', sources).distinct('project_id').pluck('project_id');
+      await trx('environments').whereIn('id', sources).andWhere('organization_id', organizationId).delete();
+      await trx('projects')
+        .whereIn('id', emptiedProjects)
+        .whereNotExists(trx('environments').whereRaw('environments.project_id = projects.id'))
+        .delete();
+    }),
+  );
+}
+
+/** Which of these ids are environments of the organization. */
+export async function environmentIdsOf(db: Db, organizationId: string, ids: number[]): Promise<Set<number>> {
+  const found = await db('environments').where({ organization_id: organizationId }).whereIn('id', ids).pluck('id');
+  return new Set(found as number[]);
+}

@@ -1,0 +1,78 @@
+/** Personal API keys: issue, look up by the presented key, revoke. */
+import type { Db } from '../client.js';
+import { translated } from '../errors.js';
+import type { PersonalApiKeyRow, UserRow } from '../rows.js';
+import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey } from '../tokens.js';
+
+/** Who is calling, once a personal API key has been recognised. */
+export interface Principal {
+  keyId: string;
+  user: UserRow;
+  scopes: readonly string[];
+  /** Null: every organization the user belongs to. */
+  scopedOrganizations: readonly string[] | null;
+  /** Null: every environment of those organizations. */
+  scopedTeams: readonly number[] | null;
+}
+
+export interface NewPersonalApiKey {
+  userId: number;
+  label: string;
+  scopes: string[];
+  scopedOrganizations?: string[] | null;
+  scopedTeams?: number[] | null;
+}
+
+/** Creates a key and returns it in clear: the only time it exists outside the client's hands. */
+export async function createPersonalApiKey(
+  db: Db,
+  input: NewPersonalApiKey,
+): Promise<{ key: string; row: PersonalApiKeyRow }> {
+  const key = newPersonalApiKey();
+  return translated(async () => {
+    const [row] = await db<PersonalApiKeyRow>('personal_api_keys')
+      .insert({
+        user_id: input.userId,
+        label: input.label,
+        secure_value: hashPersonalApiKey(key),
+        mask_value: maskPersonalApiKey(key),
+        scopes: input.scopes,
+        scoped_organizations: input.scopedOrganizations ?? null,
+        scoped_teams: input.scopedTeams ?? null,
+      })
+      .returning('*');
+    return { key, row: row! };
+  });
+}
+
+/** `last_used_at` is refreshed at most this often, so that reads do not turn into a write per request. */
+const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
+
+export async function findPrincipal(db: Db, presentedKey: string): Promise<Principal | null> {
+  const row = await db('personal_api_keys as k')
+    .join('users as u', 'u.id', 'k.user_id')
+    .where('k.secure_value', hashPersonalApiKey(presentedKey))
+    .andWhere('u.is_active', true)
+    .first<{ key: PersonalApiKeyRow; user: UserRow }>(db.raw('row_to_json(k.*) as key'), db.raw('row_to_json(u.*) as user'));
+  if (!row) return null;
+  const { key, user } = row;
+  const lastUsed = key.last_used_at ? Date.parse(String(key.last_used_at)) : 0;
+  if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+    await db('personal_api_keys').where({ id: key.id }).update({ last_used_at: db.fn.now() });
+  }
+  return {
+    keyId: key.id,
+    user: { ...user, created_at: new Date(user.created_at) },
+    scopes: key.scopes,
+    scopedOrganizations: key.scoped_organizations,
+    scopedTeams: key.scoped_teams,
+  };
+}
+
+/** Deletes a key by id or by its mask (`phx_...abcd`); returns how many keys went. */
+export async function revokePersonalApiKey(db: Db, idOrMask: string): Promise<number> {
+  const byId = /^[0-9a-f-]{36}$/i.test(idOrMask);
+  return db('personal_api_keys')
+    .where(byId ? { id: idOrMask } : { mask_value: idOrMask })
+    .delete();
+}

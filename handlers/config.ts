@@ -1,0 +1,39 @@
+/**
+ * Configuration, read once from environment variables. Each has a default, listed in the README.
+ */
+export interface Config {
+  /** TCP port for the API and the capture endpoints. */
+  port: number;
+  /** Address to listen on. */
+  host: string;
+  /** External PostgreSQL; when unset the embedded one of db/embedded.ts is started. */
+  databaseUrl: string | undefined;
+  /** Where the embedded PostgreSQL keeps its data. */
+  dataDir: string;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** Requests a personal API key may make per minute; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Reported in organizations' `metadata` as the instance tag. */
+  instanceTag: string;
+}
+
+function integer(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function readConfig(): Config {
+  return {
+    port: integer('PORT', 8000),
+    host: process.env.HOST || '0.0.0.0',
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.HEDGEROW_DATA_DIR || '.hedgerow-data',
+    logLevel: process.env.LOG_LEVEL || 'info',
+    rateLimitPerMinute: integer('HEDGEROW_RATE_LIMIT_PER_MINUTE', 480),
+    instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The openapi-backend instance: spec/openapi.yaml routes each request to its operationId, validates it, and the
+ * lifecycle hooks below turn every way a request can fail into one ApiError (written by the error middleware).
+ *
+ * Order per request: route (404, 405) → parse the JSON body (415, 400) → authenticate (401) → scope, rate limit
+ * and path ownership (403, 429, 404) → validate against the spec (400) → handler, or 501 if not built yet.
+ */
+import type { Ajv, ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type Koa from 'koa';
+import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
+import { fileURLToPath } from 'node:url';
+import { parseJsonBody } from './body.js';
+import type { ApiError} from './errors.js';
+import { errors } from './errors.js';
+import { RateLimiter } from './rate-limit.js';
+import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
+import { NOT_BUILT, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from './types.js';
+
+export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** What the Koa adapter hands to openapi-backend; the body is the raw bytes until the operation is known. */
+export interface DispatchRequest extends OperationRequest {
+  body?: unknown;
+}
+
+export function requestState(ctx: Koa.Context): RequestState {
+  return ctx.state.hedgerow as RequestState;
+}
+
+export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegistry): Promise<OpenAPIBackend> {
+  const limiter = new RateLimiter(deps.config.rateLimitPerMinute);
+  const api = new OpenAPIBackend({
+    definition: SPEC_PATH,
+    strict: true,
+    coerceTypes: true,
+    // Its own trailing-slash handling strips the request's slash but not the spec's; see canonicalPath().
+    ignoreTrailingSlashes: false,
+    quick: false,
+    customizeAjv: (ajv: Ajv) => {
+      addFormats.default(ajv);
+      return ajv;
+    },
+  });
+
+  api.register({
+    notFound: () => {
+      throw errors.notFound();
+    },
+    methodNotAllowed: (c: OperationContext) => {
+      const request = c.request as unknown as OperationRequest;
+      const allowed = METHODS.filter((method) => {
+        try {
+          return Boolean(api.router.matchOperation({ ...request, method }, true));
+        } catch {
+          return false;
+        }
+      });
+      throw errors.methodNotAllowed(request.method.toUpperCase(), allowed.map((m) => m.toUpperCase()));
+    },
+    postRoutingHandler: (c: OperationContext, ctx: Koa.Context) => {
+      if (!c.operation) return;
+      const request = ctx.state.dispatchRequest as DispatchRequest;
+      const raw = request.body instanceof Buffer ? request.body : Buffer.alloc(0);
+      request.body = c.operation.requestBody ? parseJsonBody(raw, ctx.get('content-type')) : undefined;
+      c.request.requestBody = request.body;
+    },
+    postSecurityHandler: (c: OperationContext, ctx: Koa.Context) => authorize(deps, limiter, c, requestState(ctx)),
+    unauthorizedHandler: () => {
+      throw errors.notAuthenticated();
+    },
+    validationFail: (c: OperationContext) => {
+      throw toValidationError(c.validation.errors?.[0], c);
+    },
+    notImplemented: (c: OperationContext) => {
+      throw errors.notImplemented(c.operation.operationId ?? 'unknown');
+    },
+  });
+  api.registerSecurityHandler(SECURITY_SCHEME, (_c: OperationContext, ctx: Koa.Context) => authenticate(deps, ctx));
+
+  for (const operationId of Object.keys(registry) as OperationId[]) {
+    const handler = registry[operationId];
+    if (handler === NOT_BUILT) continue;
+    api.register(operationId, async (c: OperationContext, ctx: Koa.Context) => {
+      const result = await (handler as (input: unknown) => Promise<{ status: number; body?: unknown }>)({
+        params: c.request.params,
+        query: c.request.query,
+        body: c.request.requestBody,
+        state: requestState(ctx),
+        deps,
+        ctx,
+      });
+      if ('body' in result) {
+        ctx.body = result.body;
+      } else {
+        ctx.body = null; // must precede the status: a null body would otherwise turn it into 204
+      }
+      ctx.status = result.status;
+    });
+  }
+  await api.init();
+  return api;
+}
+
+const TYPE_MESSAGES: Readonly<Record<string, string>> = {
+  integer: 'A valid integer is required.',
+  number: 'A valid number is required.',
+  boolean: 'Must be a valid boolean.',
+  string: 'Not a valid string.',
+  object: 'Expected a dictionary of items.',
+  array: 'Expected a list of items.',
+};
+
+const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  uuid: 'Must be a valid UUID.',
+  'date-time': 'Datetime has wrong format. Use ISO 8601.',
+  email: 'Enter a valid email address.',
+  uri: 'Enter a valid URL.',
+};
+
+/** The first validation failure as DRF would word it, with `attr` naming the field (nested with `__`). */
+function toValidationError(error: ErrorObject | undefined, c: OperationContext): ApiError {
+  if (!error) return errors.validation('Invalid request.');
+  const [location, ...segments] = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const params = error.params as Record<string, unknown>;
+  const field = error.keyword === 'required' ? [...segments, String(params.missingProperty)] : segments;
+  const attr = field.length > 0 ? field.join('__') : null;
+  const value = valueAt(c, location, segments);
+  switch (error.keyword) {
+    case 'required':
+      return errors.required(attr ?? 'body');
+    case 'type': {
+      const expected = String(params.type).split(',')[0]!;
+      return errors.validation(TYPE_MESSAGES[expected] ?? `Expected ${String(params.type)}.`, attr);
+    }
+    case 'enum':
+      return errors.validation(`"${String(value)}" is not a valid choice.`, attr, 'invalid_choice');
+    case 'maxLength':
+      return errors.validation(`Ensure this field has no more than ${String(params.limit)} characters.`, attr, 'max_length');
+    case 'minLength':
+      return params.limit === 1
+        ? errors.validation('This field may not be blank.', attr, 'blank')
+        : errors.validation(`Ensure this field has at least ${String(params.limit)} characters.`, attr, 'min_length');
+    case 'minimum':
+      return errors.validation(`Ensure this value is greater than or equal to ${String(params.limit)}.`, attr, 'min_value');
+    case 'maximum':
+      return errors.validation(`Ensure this value is less than or equal to ${String(params.limit)}.`, attr, 'max_value');
+    case 'format':
+      return errors.validation(FORMAT_MESSAGES[String(params.format)] ?? `Must be a valid ${String(params.format)}.`, attr);
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      const known = location === 'query' ? 'query parameter' : 'field';
+      return errors.validation(`Unknown ${known} "${name}".`, [...segments, name].join('__'), 'unknown_field');
+    }
+    case 'propertyNames':
+      return errors.validation(`"${String(params.propertyName)}" is not a valid key.`, attr);
+    default:
+      return errors.validation(`${attr ?? 'The request'} ${error.message ?? 'is not valid'}.`, attr);
+  }
+}
+
+function valueAt(c: OperationContext, location: string | undefined, segments: string[]): unknown {
+  const roots: Record<string, unknown> = {
+    requestBody: c.request.requestBody,
+    query: c.request.query,
+    path: c.request.params,
+    headers: c.request.headers,
+  };
+  let value = location ? roots[location] : undefined;
+  for (const segment of segments) value = (value as Record<string, unknown> | undefined)?.[segment];
+  return value;
+}
+
+/**
+ * The spec's paths end with "/" (PostHog's do). A request may leave it out, or add one to a path that has none:
+ * answer it as the spec's spelling of the same path when only that one exists.
+ */
+export function pathCanonicalizer(api: OpenAPIBackend): (path: string) => string {
+  const patterns = [...new Set(api.router.getOperations().map((operation) => operation.path))].map(
+    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
+  );
+  const exists = (path: string) => patterns.some((pattern) => pattern.test(path));
+  return (path) => {
+    if (exists(path)) return path;
+    const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+    return exists(other) ? other : path;
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

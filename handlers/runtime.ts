@@ -1,0 +1,48 @@
+/**
+ * Opens the database the configuration names (or starts the embedded one) and migrates it: what both the
+ * server and the admin CLI do before anything else.
+ */
+import pino, { type Logger } from 'pino';
+import { createDb, type Db } from '../db/client.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.js';
+import { migrateLatest } from '../db/migrate.js';
+import type { Config } from './config.js';
+
+export interface Runtime {
+  db: Db;
+  logger: Logger;
+  embedded: EmbeddedPostgres | null;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'hedgerow' } });
+}
+
+export async function openRuntime(config: Config, logger: Logger = createLogger(config)): Promise<Runtime> {
+  let embedded: EmbeddedPostgres | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    databaseUrl = embedded.url;
+    logger.info({ dataDir: embedded.dataDir, port: embedded.port }, 'embedded PostgreSQL started');
+  }
+  const db = createDb(databaseUrl);
+  try {
+    const applied = await migrateLatest(db);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  } catch (error) {
+    await db.destroy();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    db,
+    logger,
+    embedded,
+    async close() {
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Authentication and authorization, in the order PostHog's API applies them: who is calling (401), whether the
+ * key carries the operation's scope (403), whether the organization or project the path names is theirs (404).
+ * All of it runs before request validation, so a caller without access never learns what a valid body is.
+ *
+ * The scope an operation needs is read from the operation's security requirement in the spec, the one source
+ * of truth: `security: [{PersonalAPIKeyAuth: ['organization:read']}]`.
+ */
+import type Koa from 'koa';
+import type { Context as OperationContext } from 'openapi-backend';
+import { findEnvironmentAccess, findOrganizationAccess } from '../db/queries/access.js';
+import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
+import { ApiError, errors } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { AppDeps, RequestState } from './types.js';
+
+export const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
+
+/** The scope the operation's security requirement names, or null for public operations. */
+export function requiredScope(operation: OperationContext['operation']): string | null {
+  const requirement = operation.security?.find((entry) => SECURITY_SCHEME in entry);
+  return requirement?.[SECURITY_SCHEME]?.[0] ?? null;
+}
+
+/** `*` grants everything; `<resource>:write` also grants `<resource>:read`. */
+export function grantsScope(granted: readonly string[], required: string): boolean {
+  if (granted.includes('*') || granted.includes(required)) return true;
+  const [resource, action] = required.split(':');
+  return action === 'read' && granted.includes(`${resource}:write`);
+}
+
+const BEARER = /^Bearer\s+(\S.*)$/i;
+
+/** The openapi-backend security handler: the principal behind the bearer key, or an ApiError 401. */
+export async function authenticate(deps: AppDeps, ctx: Koa.Context): Promise<Principal> {
+  const match = BEARER.exec(ctx.get('authorization'));
+  if (!match) throw errors.notAuthenticated();
+  const principal = await findPrincipal(deps.db, match[1]!.trim());
+  if (!principal) throw errors.invalidPersonalApiKey();
+  return principal;
+}
+
+/**
+ * Runs after openapi-backend's security handlers and before validation: turns a failed authentication into its
+ * 401, then checks the scope, the rate limit and the path's organization or project.
+ */
+export async function authorize(
+  deps: AppDeps,
+  limiter: RateLimiter,
+  c: OperationContext,
+  state: RequestState,
+): Promise<void> {
+  const scope = requiredScope(c.operation);
+  if (!scope) return;
+  const result = c.security?.[SECURITY_SCHEME] as Principal | { error: unknown } | undefined;
+  if (!result || 'error' in result) {
+    throw result && result.error instanceof ApiError ? result.error : errors.notAuthenticated();
+  }
+  const principal = result;
+  state.principal = principal;
+  if (!grantsScope(principal.scopes, scope)) throw errors.missingScope(scope);
+  const wait = limiter.take(principal.keyId);
+  if (wait > 0) throw errors.throttled(wait);
+
+  const params = c.request.params as Record<string, string | undefined>;
+  const path = c.operation.path;
+  if (params.project_id !== undefined) {
+    state.environment = await findEnvironmentAccess(deps.db, principal, params.project_id);
+    if (!state.environment) throw errors.notFound('Project not found.');
+  }
+  const organizationId = path.startsWith('/api/organizations/{id}/') ? params.id : params.organization_id;
+  if (organizationId !== undefined) {
+    state.organization = await findOrganizationAccess(deps.db, principal, organizationId);
+    if (!state.organization) throw errors.notFound('Organization not found.');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The contract between the spec and the hand-written handlers, derived from generated/api.ts so that a handler's
+ * input and output follow the spec's types: one operationId names an operation everywhere.
+ */
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.js';
+import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
+import type { Principal } from '../db/queries/personal-api-keys.js';
+import type { operations } from '../generated/api.js';
+import type { Config } from './config.js';
+
+export type OperationId = keyof operations;
+
+type Operation<K extends OperationId> = operations[K];
+type Parameters<K extends OperationId> = Operation<K>['parameters'];
+type Never<T> = [T] extends [never] ? Record<string, never> : T;
+
+export type PathParams<K extends OperationId> = Never<NonNullable<Parameters<K>['path']>>;
+export type QueryParams<K extends OperationId> = Never<NonNullable<Parameters<K>['query']>>;
+export type RequestBody<K extends OperationId> = Operation<K> extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : undefined;
+
+type Responses<K extends OperationId> = Operation<K>['responses'];
+
+/**
+ * What a handler returns: a documented success status with its JSON body, or a documented status that has no
+ * body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError instead.
+ */
+export type HandlerResult<K extends OperationId> = {
+  [S in keyof Responses<K>]: S extends number
+    ? Responses<K>[S] extends { content: { 'application/json': infer B } }
+      ? S extends 200 | 201 | 202
+        ? { status: S; body: B }
+        : never
+      : { status: S }
+    : never;
+}[keyof Responses<K>];
+
+/** What the whole app shares: the database, the configuration and the logger. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}
+
+/** Who is calling and which of their resources the path names, resolved before the handler runs. */
+export interface RequestState {
+  principal: Principal | null;
+  organization: OrganizationAccess | null;
+  environment: EnvironmentAccess | null;
+}
+
+export interface HandlerInput<K extends OperationId> {
+  params: PathParams<K>;
+  query: QueryParams<K>;
+  body: RequestBody<K>;
+  state: RequestState;
+  deps: AppDeps;
+  /** The Koa context, for what only HTTP knows (the request URL for pagination links). */
+  ctx: Koa.Context;
+}
+
+export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>>;
+
+/** Marks an operation whose implementation is not built yet: it answers 501 and the README lists it. */
+export const NOT_BUILT = Symbol('not built yet');
+
+/** One entry per operationId of the spec: a missing or misspelled one fails the typecheck. */
+export type HandlerRegistry = { [K in OperationId]: Handler<K> | typeof NOT_BUILT };
+
+/** The state a handler can count on when its operation needs a personal API key. */
+export function principalOf(state: RequestState): Principal {
+  if (!state.principal) throw new Error('operation reached without an authenticated principal');
+  return state.principal;
+}
+
+export function organizationOf(state: RequestState): OrganizationAccess {
+  if (!state.organization) throw new Error('operation reached without a resolved organization');
+  return state.organization;
+}
+
+export function environmentOf(state: RequestState): EnvironmentAccess {
+  if (!state.environment) throw new Error('operation reached without a resolved environment');
+  return state.environment;
+}

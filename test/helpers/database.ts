@@ -1,0 +1,60 @@
+/**
+ * One fresh PostgreSQL database per test run, on the machine's server (never the embedded one), created and
+ * migrated before the first test and dropped after the last.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDb, type Db } from '../../db/client.js';
+import { migrateLatest } from '../../db/migrate.js';
+
+/** A maintenance connection to the server the tests may create databases on. */
+export const ADMIN_URL = process.env.HEDGEROW_TEST_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(ADMIN_URL);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createDatabase(prefix = 'hedgerow_test'): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name}`));
+  return name;
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+}
+
+let shared: { name: string; db: Db } | null = null;
+
+/** The run's database, migrated. */
+export function testDb(): Db {
+  if (!shared) throw new Error('the test database is created by the root hooks of test/setup.ts');
+  return shared.db;
+}
+
+export async function openSharedDatabase(): Promise<void> {
+  const name = await createDatabase();
+  const db = createDb(databaseUrl(name));
+  await migrateLatest(db);
+  shared = { name, db };
+}
+
+export async function closeSharedDatabase(): Promise<void> {
+  if (!shared) return;
+  const { name, db } = shared;
+  shared = null;
+  await db.destroy();
+  await dropDatabase(name);
+}

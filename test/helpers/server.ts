@@ -1,0 +1,46 @@
+/**
+ * The real app on port 0 against the run's database. With HEDGEROW_TEST_VIA=prism-proxy the tests talk to it
+ * through `prism proxy --errors`, so that Prism too checks every response against the spec.
+ */
+import type { Server } from 'node:http';
+import pino from 'pino';
+import { createApp } from '../../handlers/app.js';
+import { readConfig, type Config } from '../../handlers/config.js';
+import { testDb } from './database.js';
+import { HttpClient } from './http.js';
+import { startPrism, type PrismProcess } from './prism.js';
+
+export interface TestServer {
+  baseUrl: string;
+  /** The server itself, bypassing any proxy. */
+  directUrl: string;
+  http: HttpClient;
+  close(): Promise<void>;
+}
+
+export const viaPrismProxy = process.env.HEDGEROW_TEST_VIA === 'prism-proxy';
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const config: Config = { ...readConfig(), rateLimitPerMinute: 0, ...overrides };
+  const app = await createApp({ db: testDb(), config, logger: pino({ level: 'silent' }) });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const address = server.address();
+  const directUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let proxy: PrismProcess | null = null;
+  if (viaPrismProxy) {
+    proxy = await startPrism('proxy', [directUrl, '--errors', '--validate-request', 'false', '--cors', 'false']);
+  }
+  const baseUrl = proxy?.url ?? directUrl;
+  return {
+    baseUrl,
+    directUrl,
+    http: new HttpClient(baseUrl),
+    async close() {
+      await proxy?.stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
