@@ -36,10 +36,15 @@ export async function dropDatabase(name: string): Promise<void> {
   await admin((client) => client.query(`drop database if exists ${name} with (force)`));
 }
 
-let shared: { name: string; db: Db } | null = null;
+/**
+ * Kept on globalThis rather than in a module variable: mocha requires most spec files but imports those with
+ * top-level await, and the two loaders give this module two instances.
+ */
+const holder = globalThis as typeof globalThis & { hedgerowTestDatabase?: { name: string; db: Db } | null };
 
 /** The run's database, migrated. */
 export function testDb(): Db {
+  const shared = holder.hedgerowTestDatabase;
   if (!shared) throw new Error('the test database is created by the root hooks of test/setup.ts');
   return shared.db;
 }
@@ -48,13 +53,13 @@ export async function openSharedDatabase(): Promise<void> {
   const name = await createDatabase();
   const db = createDb(databaseUrl(name));
   await migrateLatest(db);
-  shared = { name, db };
+  holder.hedgerowTestDatabase = { name, db };
 }
 
 export async function closeSharedDatabase(): Promise<void> {
+  const shared = holder.hedgerowTestDatabase;
   if (!shared) return;
-  const { name, db } = shared;
-  shared = null;
-  await db.destroy();
-  await dropDatabase(name);
+  holder.hedgerowTestDatabase = null;
+  await shared.db.destroy();
+  await dropDatabase(shared.name);
 }

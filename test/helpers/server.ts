@@ -36,7 +36,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   return {
     baseUrl,
     directUrl,
-    http: new HttpClient(baseUrl),
+    http: new HttpClient(baseUrl, null, directUrl),
     async close() {
       await proxy?.stop();
       server.closeAllConnections();
