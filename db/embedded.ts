@@ -59,6 +59,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string }): Promi
   const runAs = process.getuid?.() === 0 ? unprivilegedUser() : null;
 
   await mkdir(dataDir, { recursive: true });
+  // The data directory is Hedgerow's own: hand it to the user PostgreSQL runs as, who must enter it.
+  if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
   await claimDataDir(dataDir);
   for (const dir of [pgData, runDir]) {
     await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -69,10 +69,12 @@ export async function findPrincipal(db: Db, presentedKey: string): Promise<Princ
   };
 }
 
-/** Deletes a key by id or by its mask (`phx_...abcd`); returns how many keys went. */
-export async function revokePersonalApiKey(db: Db, idOrMask: string): Promise<number> {
-  const byId = /^[0-9a-f-]{36}$/i.test(idOrMask);
-  return db('personal_api_keys')
-    .where(byId ? { id: idOrMask } : { mask_value: idOrMask })
-    .delete();
+/** Deletes a key named by the key itself, its id, or its mask (`phx_...abcd`); returns how many keys went. */
+export async function revokePersonalApiKey(db: Db, keyIdOrMask: string): Promise<number> {
+  const where = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(keyIdOrMask)
+    ? { id: keyIdOrMask }
+    : keyIdOrMask.includes('...')
+      ? { mask_value: keyIdOrMask }
+      : { secure_value: hashPersonalApiKey(keyIdOrMask) };
+  return db('personal_api_keys').where(where).delete();
 }
