@@ -10,7 +10,7 @@ import type Koa from 'koa';
 import type { Context as OperationContext } from 'openapi-backend';
 import { findEnvironmentAccess, findOrganizationAccess } from '../db/queries/access.js';
 import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
-import { ApiError, errors } from './errors.js';
+import { errors } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { AppDeps, RequestState } from './types.js';
 
@@ -53,9 +53,9 @@ export async function authorize(
   const scope = requiredScope(c.operation);
   if (!scope) return;
   const result = c.security?.[SECURITY_SCHEME] as Principal | { error: unknown } | undefined;
-  if (!result || 'error' in result) {
-    throw result && result.error instanceof ApiError ? result.error : errors.notAuthenticated();
-  }
+  if (!result) throw errors.notAuthenticated();
+  // A failed authentication is an ApiError (401); anything else (the database failing) must stay what it is.
+  if ('error' in result) throw result.error;
   const principal = result;
   state.principal = principal;
   if (!grantsScope(principal.scopes, scope)) throw errors.missingScope(scope);

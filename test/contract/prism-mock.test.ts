@@ -5,19 +5,18 @@
  * the examples and statuses hold together, which is what clients generated from the spec and QA mocks rely on.
  */
 import { expect } from 'chai';
-import type { Operation } from 'openapi-backend';
 import { SECURITY_SCHEME } from '../../handlers/security.js';
-import { contractViolations, loadSpec } from '../helpers/contract.js';
+import { contractViolations } from '../helpers/contract.js';
 import { startPrism, type PrismProcess } from '../helpers/prism.js';
+import { specOperations, type SpecOperation as Operation } from '../helpers/spec-sync.js';
 
 type MediaObject = { schema?: object; example?: unknown; examples?: Record<string, { value?: unknown }> };
 type ResponseObject = { content?: Record<string, MediaObject> };
 
-const { api } = await loadSpec();
-const operations = api.router.getOperations();
+const operations = specOperations();
 
 function pathFor(operation: Operation): string {
-  const parameters = (operation.parameters ?? []) as { in: string; name: string; example?: unknown; schema?: { example?: unknown } }[];
+  const parameters = operation.parameters ?? [];
   return operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
     const example = parameter?.example ?? parameter?.schema?.example;

@@ -3,7 +3,8 @@
  * through `prism proxy --errors`, so that Prism too checks every response against the spec.
  */
 import type { Server } from 'node:http';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
+import type { Db } from '../../db/client.js';
 import { createApp } from '../../handlers/app.js';
 import { readConfig, type Config } from '../../handlers/config.js';
 import { testDb } from './database.js';
@@ -20,9 +21,20 @@ export interface TestServer {
 
 export const viaPrismProxy = process.env.HEDGEROW_TEST_VIA === 'prism-proxy';
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const config: Config = { ...readConfig(), rateLimitPerMinute: 0, ...overrides };
-  const app = await createApp({ db: testDb(), config, logger: pino({ level: 'silent' }) });
+export interface TestServerOptions {
+  config?: Partial<Config>;
+  /** Another database than the run's (for example an unreachable one). */
+  db?: Db;
+  logger?: Logger;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const config: Config = { ...readConfig(), rateLimitPerMinute: 0, ...options.config };
+  const app = await createApp({
+    db: options.db ?? testDb(),
+    config,
+    logger: options.logger ?? pino({ level: 'silent' }),
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

@@ -5,17 +5,13 @@
  * spec later are covered without touching this file.
  */
 import { expect } from 'chai';
-import type { Operation } from 'openapi-backend';
 import { SECURITY_SCHEME } from '../../handlers/security.js';
-import { loadSpec } from '../helpers/contract.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { specOperations, type SpecOperation as Operation } from '../helpers/spec-sync.js';
 
-const { api } = await loadSpec();
-const operations = api.router
-  .getOperations()
-  .filter((operation) => operation.security?.some((requirement) => SECURITY_SCHEME in requirement));
+const operations = specOperations().filter((operation) => operation.security?.some((requirement) => SECURITY_SCHEME in requirement));
 
 function scopeOf(operation: Operation): string {
   const requirement = operation.security!.find((entry) => SECURITY_SCHEME in entry)!;

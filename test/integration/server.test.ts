@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createDb } from '../../db/client.js';
+import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { newAccount } from '../helpers/fixtures.js';
+import { startTestServer } from '../helpers/server.js';
+
+describe('server behaviour', () => {
+  describe('health_retrieve — GET /_health and readiness_retrieve — GET /_readiness', () => {
+    it('answer 200 while the database answers', async () => {
+      const server = await startTestServer();
+      try {
+        expect((await server.http.get('/_health')).body).to.deep.equal({ status: 'ok' });
+        expect((await server.http.get('/_readiness')).body).to.deep.equal({ status: 'ok' });
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('readiness answers 503 while liveness stays 200 when the database is unreachable', async () => {
+      const unreachable = createDb('postgres://postgres@127.0.0.1:1/nothing');
+      const server = await startTestServer({ db: unreachable });
+      try {
+        expect((await server.http.get('/_health')).status).to.equal(200);
+        const res = await server.http.get('/_readiness');
+        expect(res.status).to.equal(503);
+        expect(res.body).to.deep.equal({
+          type: 'server_error',
+          code: 'service_unavailable',
+          detail: 'The database is unreachable.',
+          attr: null,
+        });
+      } finally {
+        await server.close();
+        await unreachable.destroy();
+      }
+    });
+  });
+
+  it('answers an unexpected failure with a generic 500, logged with its cause, without a stack', async function () {
+    this.timeout(30_000);
+    const name = await createDatabase('hedgerow_unmigrated');
+    const unmigrated = createDb(databaseUrl(name));
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const server = await startTestServer({ db: unmigrated, logger: pino({ level: 'error' }, sink) });
+    try {
+      const res = await server.http.get('/api/organizations/', { key: 'phx_anything' });
+      expect(res.status).to.equal(500);
+      expect(res.body).to.deep.equal({
+        type: 'server_error',
+        code: 'server_error',
+        detail: 'A server error occurred.',
+        attr: null,
+      });
+      expect(res.text).to.not.include('personal_api_keys');
+      const logged = lines.map((line) => JSON.parse(line));
+      expect(logged.some((entry) => entry.msg === 'unexpected error' && /personal_api_keys/.test(entry.err?.message))).to.equal(true);
+    } finally {
+      await server.close();
+      await unmigrated.destroy();
+      await dropDatabase(name);
+    }
+  });
+
+  it('throttles a personal API key past its per-minute budget with 429 and Retry-After', async () => {
+    const server = await startTestServer({ config: { rateLimitPerMinute: 3 } });
+    try {
+      const account = await newAccount(testDb());
+      const other = await newAccount(testDb());
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await server.http.withKey(account.key).get('/api/projects/')).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 429]);
+      const res = await server.http.withKey(account.key).get('/api/organizations/');
+      expect(res.status).to.equal(429);
+      const wait = Number(res.headers.get('retry-after'));
+      expect(wait).to.be.within(1, 60);
+      expect(res.body).to.deep.equal({
+        type: 'throttled_error',
+        code: 'throttled',
+        detail: `Request was throttled. Expected available in ${wait} seconds.`,
+        attr: null,
+      });
+      expect((await server.http.withKey(other.key).get('/api/projects/')).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

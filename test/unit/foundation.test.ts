@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import type Koa from 'koa';
+import { translatePgError } from '../../db/errors.js';
+import { slugify } from '../../db/queries/organizations.js';
+import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey, newProjectApiToken, newShortId } from '../../db/tokens.js';
+import { ApiError } from '../../handlers/errors.js';
+import { pageLinks } from '../../handlers/pagination.js';
+import { RateLimiter } from '../../handlers/rate-limit.js';
+import { grantsScope } from '../../handlers/security.js';
+
+describe('unit: foundation', () => {
+  describe('grantsScope', () => {
+    const cases: [string[], string, boolean][] = [
+      [['organization:read'], 'organization:read', true],
+      [['organization:write'], 'organization:read', true],
+      [['organization:read'], 'organization:write', false],
+      [['*'], 'batch_export:write', true],
+      [['query:read'], 'organization:read', false],
+      [['session_recording_playlist:write'], 'session_recording:read', false],
+      [[], 'query:read', false],
+    ];
+    for (const [granted, required, want] of cases) {
+      it(`${JSON.stringify(granted)} ${want ? 'grants' : 'does not grant'} ${required}`, () => {
+        expect(grantsScope(granted, required)).to.equal(want);
+      });
+    }
+  });
+
+  describe('pageLinks', () => {
+    const ctx = (url: string) => ({ originalUrl: url, protocol: 'http', host: 'h:8000' }) as unknown as Koa.Context;
+    const cases: { given: [string, number, number, number]; want: { next: string | null; previous: string | null } }[] = [
+      { given: ['/api/x/', 100, 0, 5], want: { next: null, previous: null } },
+      { given: ['/api/x/?limit=2', 2, 0, 5], want: { next: 'http://h:8000/api/x/?limit=2&offset=2', previous: null } },
+      {
+        given: ['/api/x/?limit=2&offset=2&search=a+b', 2, 2, 5],
+        want: {
+          next: 'http://h:8000/api/x/?limit=2&offset=4&search=a+b',
+          previous: 'http://h:8000/api/x/?limit=2&search=a+b',
+        },
+      },
+      { given: ['/api/x/?offset=4&limit=2', 2, 4, 5], want: { next: null, previous: 'http://h:8000/api/x/?offset=2&limit=2' } },
+      { given: ['/api/x/?offset=1&limit=2', 2, 1, 5], want: { next: 'http://h:8000/api/x/?offset=3&limit=2', previous: 'http://h:8000/api/x/?limit=2' } },
+      { given: ['/api/x/?offset=9', 100, 9, 5], want: { next: null, previous: 'http://h:8000/api/x/?limit=100' } },
+    ];
+    for (const { given, want } of cases) {
+      it(`${given[0]} (limit ${given[1]}, offset ${given[2]}, count ${given[3]})`, () => {
+        expect(pageLinks(ctx(given[0]), { limit: given[1], offset: given[2] }, given[3])).to.deep.equal(want);
+      });
+    }
+  });
+
+  describe('slugify (Django’s rules)', () => {
+    const cases: [string, string][] = [
+      ['Acme Inc', 'acme-inc'],
+      ['  Hello,  World!  ', 'hello-world'],
+      ['Crème Brûlée', 'creme-brulee'],
+      ['a--b__c', 'a-b__c'],
+      ['___', ''],
+      ['日本', ''],
+    ];
+    for (const [given, want] of cases) {
+      it(`${JSON.stringify(given)} → ${JSON.stringify(want)}`, () => expect(slugify(given)).to.equal(want));
+    }
+  });
+
+  describe('keys', () => {
+    it('have PostHog’s prefixes and shapes', () => {
+      expect(newPersonalApiKey()).to.match(/^phx_[0-9A-Za-z]{43}$/);
+      expect(newProjectApiToken()).to.match(/^phc_[0-9A-Za-z]{43}$/);
+      expect(newShortId()).to.match(/^[0-9A-Za-z]{8}$/);
+      expect(new Set(Array.from({ length: 200 }, newShortId)).size).to.equal(200);
+    });
+    it('hash as unsalted SHA-256 and mask to prefix and last four characters', () => {
+      expect(hashPersonalApiKey('phx_abc')).to.equal('sha256$5e26f9f4aa7f98042e671fbaa15196a12513a2635898590230de0c25e658279e');
+      expect(hashPersonalApiKey('phx_abc')).to.match(/^sha256\$[0-9a-f]{64}$/);
+      expect(hashPersonalApiKey('phx_abc')).to.not.equal(hashPersonalApiKey('phx_abd'));
+      expect(maskPersonalApiKey('phx_0123456789wxyz')).to.equal('phx_...wxyz');
+    });
+  });
+
+  describe('RateLimiter', () => {
+    it('allows the budget per minute, then says how long to wait, then resets', () => {
+      let now = 1_000_000;
+      const limiter = new RateLimiter(3, () => now);
+      expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).to.deep.equal([0, 0, 0]);
+      expect(limiter.take('a')).to.equal(60);
+      expect(limiter.take('b')).to.equal(0);
+      now += 45_500;
+      expect(limiter.take('a')).to.equal(15);
+      now += 15_000;
+      expect(limiter.take('a')).to.equal(0);
+    });
+    it('is off at 0', () => {
+      const limiter = new RateLimiter(0);
+      for (let i = 0; i < 1000; i += 1) expect(limiter.take('a')).to.equal(0);
+    });
+  });
+
+  describe('translatePgError', () => {
+    const cases: [object, number | null, string | null][] = [
+      [{ code: '23505', constraint: 'organizations_slug_unique' }, 409, 'slug'],
+      [{ code: '23505', constraint: 'something_else' }, 409, null],
+      [{ code: '23503', column: 'user_id' }, 400, 'user_id'],
+      [{ code: '23502', column: 'name' }, 400, 'name'],
+      [{ code: '22001', column: 'name' }, 400, 'name'],
+      [{ code: '22P02' }, 400, null],
+      [{ code: '42P01' }, null, null],
+    ];
+    for (const [given, status, attr] of cases) {
+      it(`${JSON.stringify(given)} → ${status ?? 'unchanged'}`, () => {
+        const result = translatePgError(given);
+        if (status === null) {
+          expect(result).to.equal(given);
+          return;
+        }
+        expect(result).to.be.instanceOf(ApiError);
+        expect((result as ApiError).status).to.equal(status);
+        expect((result as ApiError).attr).to.equal(attr);
+      });
+    }
+  });
+});
