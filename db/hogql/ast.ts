@@ -1,0 +1,30 @@
+/** The typed syntax tree of a HogQL expression, as the parser builds it and the compiler reads it. */
+
+export type ConstantValue = string | number | boolean | null;
+
+export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'like' | 'not like' | 'ilike' | 'not ilike';
+export type ArithmeticOp = '+' | '-' | '*' | '/' | '%';
+export type IntervalUnit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+export type Expr =
+  | { kind: 'constant'; value: ConstantValue }
+  /** A name and what follows it: `properties.$browser` is ['properties', '$browser'], `a['b c'][1]` is ['a', 'b c', 1]. */
+  | { kind: 'field'; chain: (string | number)[] }
+  | { kind: 'call'; name: string; args: Expr[] }
+  | { kind: 'arithmetic'; op: ArithmeticOp; left: Expr; right: Expr }
+  | { kind: 'negate'; expr: Expr }
+  | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
+  | { kind: 'in'; negated: boolean; expr: Expr; list: Expr[] }
+  | { kind: 'between'; negated: boolean; expr: Expr; low: Expr; high: Expr }
+  | { kind: 'isNull'; negated: boolean; expr: Expr }
+  | { kind: 'and'; exprs: Expr[] }
+  | { kind: 'or'; exprs: Expr[] }
+  | { kind: 'not'; expr: Expr }
+  | { kind: 'interval'; amount: Expr; unit: IntervalUnit };
+
+/** One entry of `select`: an expression and the column name the response gives it. */
+export interface SelectItem {
+  expr: Expr;
+  /** `expr AS name`, or the expression's own text. */
+  name: string;
+}

@@ -1,0 +1,300 @@
+/**
+ * Compiles HogQL syntax trees to parameterised PostgreSQL over `events e` (with `persons p` joined through the
+ * current distinct-id mapping when an expression reads the person). Field names come from the fixed table
+ * below and functions from functions.ts; anything else is a HogQLError naming it. Literals and property keys are
+ * bound parameters: nothing from the expression text is ever part of the SQL text.
+ *
+ * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
+ * is, and every other comparison with a null is false, so conditions are always true or false.
+ */
+import type { CompareOp, Expr } from './ast.js';
+import { HogQLError } from './errors.js';
+import { FUNCTIONS } from './functions.js';
+import { join, keyword, sql, type Fragment } from './sql.js';
+import {
+  coerce,
+  comparisonType,
+  constant,
+  jsonKey,
+  TYPE_NAMES,
+  typed,
+  type HogQLType,
+  type Scope,
+  type Typed,
+} from './types.js';
+
+interface Column {
+  sql: string;
+  type: HogQLType;
+  nullable: boolean;
+  person?: boolean;
+}
+
+/** The fields of an event an expression may name (besides `properties…` and `person…`). */
+const COLUMNS: Readonly<Record<string, Column>> = {
+  uuid: { sql: 'e.uuid', type: 'uuid', nullable: false },
+  event: { sql: 'e.event', type: 'string', nullable: false },
+  timestamp: { sql: 'e.timestamp', type: 'datetime', nullable: false },
+  distinct_id: { sql: 'e.distinct_id', type: 'string', nullable: false },
+  elements_chain: { sql: 'e.elements_chain', type: 'string', nullable: false },
+  person_id: { sql: 'coalesce(p.uuid, e.person_id)', type: 'uuid', nullable: true, person: true },
+  $group_0: { sql: 'e.group_0', type: 'string', nullable: true },
+  $group_1: { sql: 'e.group_1', type: 'string', nullable: true },
+  $group_2: { sql: 'e.group_2', type: 'string', nullable: true },
+  $group_3: { sql: 'e.group_3', type: 'string', nullable: true },
+  $group_4: { sql: 'e.group_4', type: 'string', nullable: true },
+};
+
+export const FIELD_NAMES = [...Object.keys(COLUMNS), 'properties.<name>', 'person.properties.<name>', 'person.id'];
+
+export interface CompileOptions extends Scope {
+  /** Whether aggregate functions may appear (select: yes; where and filters: no). */
+  allowAggregates: boolean;
+  /** Names the clause in error messages. */
+  clause: string;
+}
+
+export class Compiler {
+  /** Set once an expression reads the person: the query must join `persons p`. */
+  usesPerson = false;
+  private aggregateDepth = 0;
+
+  constructor(readonly options: CompileOptions) {}
+
+  get scope(): Scope {
+    return this.options;
+  }
+
+  /** A field by its name chain, from the fixed table. */
+  field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    const name = chain.map(String).join('.');
+    if (head === 'properties') return this.jsonPath(keyword('e.properties'), rest, false);
+    if (head === 'person') {
+      const [second, ...more] = rest;
+      if (second === 'properties') {
+        this.usesPerson = true;
+        return this.jsonPath(keyword('p.properties'), more, true);
+      }
+      if (second === 'id' && more.length === 0) return this.field(['person_id']);
+      throw new HogQLError(`Unknown field "${name}".`);
+    }
+    const column = typeof head === 'string' ? COLUMNS[head] : undefined;
+    if (!column) throw new HogQLError(`Unknown field "${name}".`);
+    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+    if (column.person) this.usesPerson = true;
+    return typed(keyword(column.sql), column.type, column.nullable);
+  }
+
+  /** A value inside a JSON document: `document -> key -> key …`. */
+  jsonPath(document: Fragment, keys: readonly (string | number)[], documentNullable: boolean): Typed {
+    let fragment = document;
+    for (const key of keys) fragment = sql`(${fragment} -> ${jsonKey(key)})`;
+    return {
+      ...typed(fragment, 'json', documentNullable || keys.length > 0),
+      jsonPath: { document, keys: [...keys] },
+    };
+  }
+
+  compile(expr: Expr): Typed {
+    switch (expr.kind) {
+      case 'constant':
+        return constant(expr.value);
+      case 'field':
+        return this.field(expr.chain);
+      case 'call':
+        return this.call(expr.name, expr.args);
+      case 'arithmetic':
+        return this.arithmetic(expr.op, this.compile(expr.left), this.compile(expr.right));
+      case 'negate': {
+        const value = this.compile(expr.expr);
+        if (value.type === 'interval') return { ...value, sql: sql`(- ${value.sql})` };
+        const number = this.numeric(value);
+        return { ...number, sql: sql`(- ${number.sql})`, constant: undefined };
+      }
+      case 'compare':
+        return this.comparison(expr.op, this.compile(expr.left), this.compile(expr.right));
+      case 'in':
+        return this.membership(expr.negated, this.compile(expr.expr), expr.list.map((item) => this.compile(item)));
+      case 'between': {
+        const value = this.compile(expr.expr);
+        const low = this.compile(expr.low);
+        const high = this.compile(expr.high);
+        const type = comparisonType(value, low, true) ?? this.incomparable(value, low);
+        if (comparisonType(value, high, true) === null) this.incomparable(value, high);
+        const [v, l, h] = [value, low, high].map((item) => coerce(item, type, this.scope)) as [Typed, Typed, Typed];
+        const nullable = v.nullable || l.nullable || h.nullable;
+        const body = sql`${v.sql} ${keyword(expr.negated ? 'not between' : 'between')} ${l.sql} and ${h.sql}`;
+        return this.boolean(nullable ? sql`coalesce(${body}, ${keyword(expr.negated ? 'true' : 'false')})` : sql`(${body})`, [v, l, h]);
+      }
+      case 'isNull': {
+        const value = this.compile(expr.expr);
+        return this.boolean(this.nullTest(value, expr.negated), [value]);
+      }
+      case 'and':
+      case 'or': {
+        const parts = expr.exprs.map((item) => this.compile(item));
+        const conditions = parts.map((part) => this.truth(part));
+        return this.boolean(sql`(${join(conditions, ` ${expr.kind} `)})`, parts);
+      }
+      case 'not': {
+        const value = this.compile(expr.expr);
+        return this.boolean(sql`(not ${this.truth(value)})`, [value]);
+      }
+      case 'interval': {
+        const amount = this.numeric(this.compile(expr.amount));
+        const units: Record<string, string> = {
+          second: "interval '1 second'",
+          minute: "interval '1 minute'",
+          hour: "interval '1 hour'",
+          day: "interval '1 day'",
+          week: "interval '1 week'",
+          month: "interval '1 month'",
+          quarter: "interval '3 months'",
+          year: "interval '1 year'",
+        };
+        return typed(sql`((${amount.sql})::float8 * ${keyword(units[expr.unit]!)})`, 'interval', amount.nullable, amount.aggregate);
+      }
+    }
+  }
+
+  /** A condition: compiled, brought to a boolean, never null. */
+  condition(expr: Expr): Fragment {
+    return this.truth(this.compile(expr));
+  }
+
+  /** The truth of a value: booleans as they are (null is false), numbers non-zero, JSON true or "true". */
+  truth(value: Typed): Fragment {
+    if (!['boolean', 'json', 'int', 'float', 'null'].includes(value.type)) {
+      throw new HogQLError(`A ${TYPE_NAMES[value.type]} is not a condition; compare it with something.`);
+    }
+    const bool = coerce(value, 'boolean', this.scope);
+    return bool.nullable ? sql`coalesce(${bool.sql}, false)` : bool.sql;
+  }
+
+  boolean(fragment: Fragment, parts: readonly Typed[]): Typed {
+    return typed(fragment, 'boolean', false, parts.some((part) => part.aggregate));
+  }
+
+  numeric(value: Typed): Typed {
+    if (value.type === 'int' || value.type === 'float') return value;
+    if (value.type === 'boolean') return coerce(value, 'int', this.scope);
+    return coerce(value, 'float', this.scope);
+  }
+
+  nullTest(value: Typed, negated: boolean): Fragment {
+    if (value.type === 'json') {
+      return sql`(coalesce(jsonb_typeof(${value.sql}), 'null') ${keyword(negated ? '<>' : '=')} 'null')`;
+    }
+    if (!value.nullable) return keyword(negated ? 'true' : 'false');
+    return sql`(${value.sql} ${keyword(negated ? 'is not null' : 'is null')})`;
+  }
+
+  private incomparable(left: Typed, right: Typed): never {
+    throw new HogQLError(`Cannot compare a ${TYPE_NAMES[left.type]} with a ${TYPE_NAMES[right.type]}.`);
+  }
+
+  comparison(op: CompareOp, left: Typed, right: Typed): Typed {
+    if (left.type === 'null' || right.type === 'null') {
+      const other = left.type === 'null' ? right : left;
+      if (op === '=') return this.boolean(this.nullTest(other, false), [other]);
+      if (op === '!=') return this.boolean(this.nullTest(other, true), [other]);
+      return this.boolean(keyword('false'), [other]);
+    }
+    const textual = op.endsWith('like');
+    const type = textual ? 'string' : (comparisonType(left, right, !['=', '!='].includes(op)) ?? this.incomparable(left, right));
+    const l = coerce(left, type, this.scope);
+    const r = coerce(right, type, this.scope);
+    const sqlOp = op === '!=' ? '<>' : op;
+    const body = sql`${l.sql} ${keyword(sqlOp)} ${r.sql}`;
+    const parts = [l, r];
+    if (!l.nullable && !r.nullable) return this.boolean(sql`(${body})`, parts);
+    if (l.nullable && r.nullable && (op === '=' || op === '!=')) {
+      return this.boolean(sql`(${l.sql} ${keyword(op === '=' ? 'is not distinct from' : 'is distinct from')} ${r.sql})`, parts);
+    }
+    const negative = op === '!=' || op.startsWith('not ');
+    return this.boolean(sql`coalesce(${body}, ${keyword(negative ? 'true' : 'false')})`, parts);
+  }
+
+  membership(negated: boolean, value: Typed, list: readonly Typed[]): Typed {
+    const items = list.filter((item) => item.type !== 'null');
+    if (items.length === 0) return this.boolean(keyword(negated ? 'true' : 'false'), [value]);
+    const numeric = (t: HogQLType) => t === 'int' || t === 'float';
+    let type: HogQLType | null = null;
+    for (const item of items) {
+      const pair = comparisonType(value, item, false) ?? this.incomparable(value, item);
+      if (type === null) type = pair;
+      else if (type !== pair) type = numeric(type) && numeric(pair) ? 'float' : 'string';
+    }
+    const target = type!;
+    const v = coerce(value, target, this.scope);
+    const coerced = items.map((item) => coerce(item, target, this.scope));
+    const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (${join(coerced.map((item) => item.sql), ', ')})`;
+    const nullable = v.nullable || coerced.some((item) => item.nullable);
+    return this.boolean(nullable ? sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})` : sql`(${body})`, [v, ...coerced]);
+  }
+
+  arithmetic(op: '+' | '-' | '*' | '/' | '%', left: Typed, right: Typed): Typed {
+    const aggregate = left.aggregate || right.aggregate;
+    const nullable = left.nullable || right.nullable;
+    const temporal = (value: Typed) => value.type === 'datetime' || value.type === 'date';
+    if (op === '+' || op === '-') {
+      if (temporal(left) && right.type === 'interval') return this.shift(op, left, right);
+      if (op === '+' && left.type === 'interval' && temporal(right)) return this.shift(op, right, left);
+      if (left.type === 'interval' && right.type === 'interval') {
+        return typed(sql`(${left.sql} ${keyword(op)} ${right.sql})`, 'interval', nullable, aggregate);
+      }
+      if (op === '-' && temporal(left) && temporal(right)) {
+        if (left.type === 'date' && right.type === 'date') {
+          return typed(sql`((${left.sql} - ${right.sql})::bigint)`, 'int', nullable, aggregate);
+        }
+        const l = coerce(left, 'datetime', this.scope);
+        const r = coerce(right, 'datetime', this.scope);
+        return typed(sql`extract(epoch from (${l.sql} - ${r.sql}))`, 'float', nullable, aggregate);
+      }
+      if (left.type === 'date' && right.type === 'int') {
+        return typed(sql`(${left.sql} ${keyword(op)} (${right.sql})::int)`, 'date', nullable, aggregate);
+      }
+    }
+    const l = this.numeric(left);
+    const r = this.numeric(right);
+    if (op === '/') {
+      return typed(sql`((${l.sql})::numeric / nullif((${r.sql})::numeric, 0))`, 'float', true, aggregate);
+    }
+    const type: HogQLType = l.type === 'int' && r.type === 'int' ? 'int' : 'float';
+    const lt = coerce(l, type, this.scope);
+    const rt = coerce(r, type, this.scope);
+    if (op === '%') return typed(sql`(${lt.sql} % nullif(${rt.sql}, 0))`, type, true, aggregate);
+    return typed(sql`(${lt.sql} ${keyword(op)} ${rt.sql})`, type, lt.nullable || rt.nullable, aggregate);
+  }
+
+  private shift(op: '+' | '-', moment: Typed, interval: Typed): Typed {
+    const at = coerce(moment, 'datetime', this.scope);
+    return typed(
+      sql`(${at.sql} ${keyword(op)} ${interval.sql})`,
+      'datetime',
+      at.nullable || interval.nullable,
+      at.aggregate || interval.aggregate,
+    );
+  }
+
+  call(name: string, args: readonly Expr[]): Typed {
+    const fn = FUNCTIONS[name.toLowerCase()];
+    if (!fn) throw new HogQLError(`Unknown function "${name}".`);
+    if (args.length < fn.minArgs || args.length > fn.maxArgs) {
+      const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === Infinity ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+      throw new HogQLError(`${fn.name}() takes ${expected} argument${expected === '1' ? '' : 's'}, got ${args.length}.`);
+    }
+    if (!fn.aggregate) return fn.compile(this, args);
+    if (!this.options.allowAggregates) {
+      throw new HogQLError(`Aggregate functions such as ${fn.name}() are not allowed in ${this.options.clause}.`);
+    }
+    if (this.aggregateDepth > 0) throw new HogQLError(`Aggregate functions cannot be nested: ${fn.name}() inside another.`);
+    this.aggregateDepth += 1;
+    try {
+      return { ...fn.compile(this, args), aggregate: true };
+    } finally {
+      this.aggregateDepth -= 1;
+    }
+  }
+}

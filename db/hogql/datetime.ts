@@ -1,0 +1,85 @@
+/**
+ * Dates and times written by clients: ISO 8601 (with or without a time and an offset) and PostHog's relative forms
+ * (`-7d`, `-1h`, `-30M`). Parsed here, in code, so that PostgreSQL only ever receives well-formed values.
+ */
+
+export type DateTimeText =
+  /** `YYYY-MM-DD`: a calendar day. */
+  | { kind: 'date'; text: string }
+  /** A date and time without an offset: a wall-clock time, read in the project's timezone. */
+  | { kind: 'naive'; text: string }
+  /** A point in time (it had an offset, `Z`, or was relative to now). */
+  | { kind: 'instant'; text: string };
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const RELATIVE = /^-?(\d{1,6})([smhHdwmqyM])$/;
+
+function validDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Parses an ISO 8601 date or date-time; null when it is not one (or names an impossible day or time). */
+export function parseIsoDateTime(input: string): DateTimeText | null {
+  const match = ISO.exec(input.trim());
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second, fraction, offset] = match;
+  if (!validDate(Number(year), Number(month), Number(day))) return null;
+  if (hour === undefined) {
+    if (offset) return null;
+    return { kind: 'date', text: `${year}-${month}-${day}` };
+  }
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return null;
+  // PostgreSQL keeps microseconds: longer fractions are cut rather than rounded past a second boundary.
+  const micros = fraction ? fraction.slice(0, 7) : '';
+  const time = `${year}-${month}-${day}T${hour}:${minute}:${second ?? '00'}${micros}`;
+  if (!offset) return { kind: 'naive', text: time };
+  const zone = offset.toUpperCase() === 'Z' ? 'Z' : offset.length === 3 ? `${offset}:00` : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return null;
+  return { kind: 'instant', text: `${time}${zone}` };
+}
+
+/**
+ * PostHog's relative dates: `-<n><unit>` before now, unit s (seconds), M (minutes), h/H (hours), d (days),
+ * w (weeks), m (months), q (quarters), y (years).
+ */
+export function parseRelativeDateTime(input: string, now: Date = new Date()): DateTimeText | null {
+  const match = RELATIVE.exec(input.trim());
+  if (!match) return null;
+  const amount = Number(match[1]);
+  const unit = match[2]!;
+  const date = new Date(now.getTime());
+  switch (unit) {
+    case 's':
+      date.setUTCSeconds(date.getUTCSeconds() - amount);
+      break;
+    case 'M':
+      date.setUTCMinutes(date.getUTCMinutes() - amount);
+      break;
+    case 'h':
+    case 'H':
+      date.setUTCHours(date.getUTCHours() - amount);
+      break;
+    case 'd':
+      date.setUTCDate(date.getUTCDate() - amount);
+      break;
+    case 'w':
+      date.setUTCDate(date.getUTCDate() - 7 * amount);
+      break;
+    case 'm':
+      date.setUTCMonth(date.getUTCMonth() - amount);
+      break;
+    case 'q':
+      date.setUTCMonth(date.getUTCMonth() - 3 * amount);
+      break;
+    default:
+      date.setUTCFullYear(date.getUTCFullYear() - amount);
+  }
+  if (Number.isNaN(date.getTime())) return null;
+  return { kind: 'instant', text: date.toISOString() };
+}
+
+/** An ISO 8601 value or a relative one. */
+export function parseDateTimeInput(input: string, now?: Date): DateTimeText | null {
+  return parseIsoDateTime(input) ?? parseRelativeDateTime(input, now);
+}

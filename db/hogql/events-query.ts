@@ -1,0 +1,154 @@
+/**
+ * Builds the SQL of one page of the event listing: the project filter (always, from the caller's project, never
+ * from an expression), the time window, the simple filters, property filters, `where` expressions, the keyset
+ * position and the order. With `select`, the page is rows of the selected values; aggregates group by the
+ * selected expressions that are not aggregates.
+ */
+import type { Expr, SelectItem } from './ast.js';
+import { Compiler } from './compiler.js';
+import type { DateTimeText } from './datetime.js';
+import { inParameter } from './errors.js';
+import { compilePropertyGroup, type PropertyFilter, type PropertyGroup } from './property-filters.js';
+import { join, keyword, param, sql, textArrayParam, type Fragment } from './sql.js';
+import { datetimeConstant, outputColumn, type HogQLType } from './types.js';
+
+/** A position in the listing: the last event of the previous page. The timestamp keeps its microseconds. */
+export interface Keyset {
+  timestamp: string;
+  uuid: string;
+}
+
+export interface EventsQuerySpec {
+  teamId: number;
+  timezone: string;
+  after: DateTimeText | null;
+  before: DateTimeText | null;
+  event: string | null;
+  distinctId: string | null;
+  /** All distinct ids of a person (the `person_id` parameter); an empty list matches nothing. */
+  distinctIds: readonly string[] | null;
+  properties: PropertyGroup | null;
+  where: readonly Expr[];
+  select: readonly SelectItem[] | null;
+  order: 'asc' | 'desc';
+  keyset: Keyset | null;
+  /** Rows to read (one more than the page, to know whether another follows). */
+  limit: number;
+  offset: number;
+}
+
+export interface CompiledEventsQuery {
+  text: string;
+  params: readonly unknown[];
+  /**
+   * events: rows of stored events; rows: selected values in event order (paged by keyset); aggregate: grouped
+   * rows (paged by offset).
+   */
+  mode: 'events' | 'rows' | 'aggregate';
+  /** With select: the columns' names and types, in order (result columns c0, c1, …). */
+  columns: { name: string; type: HogQLType }[];
+}
+
+const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
+  left join persons p on p.id = pdi.person_id`;
+
+/** The event's timestamp with all its microseconds, for the keyset of the next page. */
+const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
+  const c = new Compiler({ timezone: spec.timezone, allowAggregates: false, clause: 'where' });
+  const scope = { timezone: spec.timezone };
+  const conditions: Fragment[] = [sql`e.team_id = ${param(spec.teamId, 'int')}`];
+  if (spec.after) conditions.push(sql`e.timestamp > ${datetimeConstant(spec.after.text, scope)!}`);
+  if (spec.before) conditions.push(sql`e.timestamp < ${datetimeConstant(spec.before.text, scope)!}`);
+  if (spec.event !== null) conditions.push(sql`e.event = ${param(spec.event, 'text')}`);
+  if (spec.distinctId !== null) conditions.push(sql`e.distinct_id = ${param(spec.distinctId, 'text')}`);
+  if (spec.properties) conditions.push(inParameter('properties', () => compilePropertyGroup(spec.properties!, c)));
+  inParameter('where', () => spec.where.forEach((expr) => conditions.push(c.condition(expr))));
+
+  const select = spec.select
+    ? inParameter('select', () => {
+        const selecting = new Compiler({ timezone: spec.timezone, allowAggregates: true, clause: 'select' });
+        const compiled = spec.select!.map((item) => ({ name: item.name, value: selecting.compile(item.expr) }));
+        if (selecting.usesPerson) c.usesPerson = true;
+        return compiled;
+      })
+    : null;
+  const aggregate = select?.some((item) => item.value.aggregate) ?? false;
+  if (spec.keyset && !aggregate) {
+    const position = sql`(${param(spec.keyset.timestamp, 'timestamptz')}, ${param(spec.keyset.uuid, 'uuid')})`;
+    conditions.push(sql`(e.timestamp, e.uuid) ${keyword(spec.order === 'desc' ? '<' : '>')} ${position}`);
+  }
+  // A few distinct ids (a person's): each id's newest events come from its own range of the (team,
+  // distinct_id, timestamp, uuid) index, at most a page per id, merged; rather than all their events, sorted.
+  const ids = spec.distinctIds;
+  const perId = ids !== null && ids.length > 0 && !aggregate;
+  if (ids !== null && ids.length === 0) conditions.push(keyword('false'));
+  else if (ids !== null) conditions.push(perId ? keyword('e.distinct_id = ids.distinct_id') : sql`e.distinct_id = any(${textArrayParam(ids)})`);
+
+  const direction = keyword(spec.order);
+  const order = sql`order by e.timestamp ${direction}, e.uuid ${direction}`;
+  const personJoin = keyword(c.usesPerson ? PERSON_JOIN : '');
+  const matching = sql`events e ${personJoin} where ${join(conditions, ' and ')}`;
+  const page = sql`limit ${param(spec.limit, 'bigint')} offset ${param(spec.offset, 'bigint')}`;
+  /** The page's events as `e`, when read id by id. */
+  const pageEvents = perId
+    ? sql`(select k.* from unnest(${textArrayParam(ids!)}) as ids(distinct_id)
+        cross join lateral (select e.* from ${matching} ${order} limit ${param(spec.limit + spec.offset, 'bigint')}) k
+        order by k.timestamp ${direction}, k.uuid ${direction} ${page}) e`
+    : null;
+
+  if (select) {
+    const columns = select.map((item) => ({ name: item.name, type: item.value.type }));
+    const outputs = select.map((item, index) => sql`${outputColumn(item.value)} as ${keyword(`c${index}`)}`);
+    if (!aggregate) {
+      const rows = sql`select ${join(outputs, ', ')}, ${keyword(KEYSET_TIMESTAMP)} as keyset_timestamp, e.uuid::text as keyset_uuid`;
+      const query = pageEvents ? sql`${rows} from ${pageEvents} ${personJoin} ${order}` : sql`${rows} from ${matching} ${order} ${page}`;
+      return { text: query.text, params: query.params, mode: 'rows', columns };
+    }
+    const ordinals = select.map((item, index) => ({ aggregate: item.value.aggregate, ordinal: String(index + 1) }));
+    const groups = ordinals.filter((item) => !item.aggregate).map((item) => item.ordinal);
+    const firstAggregate = ordinals.find((item) => item.aggregate)!.ordinal;
+    const groupBy = groups.length > 0 ? `group by ${groups.join(', ')}` : '';
+    const orderBy = `order by ${[`${firstAggregate} desc nulls last`, ...groups].join(', ')}`;
+    const query = sql`select ${join(outputs, ', ')} from ${matching} ${keyword(groupBy)} ${keyword(orderBy)} ${page}`;
+    return { text: query.text, params: query.params, mode: 'aggregate', columns };
+  }
+
+  const columns = keyword('e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp');
+  const inner = pageEvents ? sql`select ${columns} from ${pageEvents}` : sql`select ${columns} from ${matching} ${order} ${page}`;
+  const query = sql`select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain,
+      hogql_format_datetime(e.timestamp) as timestamp, ${keyword(KEYSET_TIMESTAMP)} as keyset_timestamp,
+      person.is_identified as person_is_identified, person.properties as person_properties,
+      (select min(d.distinct_id) from person_distinct_ids d where d.person_id = person.id) as person_distinct_id
+    from (${inner}) e
+    left join person_distinct_ids mapping on mapping.team_id = ${param(spec.teamId, 'int')} and mapping.distinct_id = e.distinct_id
+    left join persons person on person.id = mapping.person_id
+    ${order}`;
+  return { text: query.text, params: query.params, mode: 'events', columns: [] };
+}
+
+/** At most this many distinct ids are looked up first for person filters; more, and the listing joins persons. */
+export const PERSON_LOOKUP_LIMIT = 1000;
+
+/**
+ * The distinct ids (at most PERSON_LOOKUP_LIMIT + 1) of the project's persons that pass `filters`. Few: the
+ * page reads those ids' events through the (team, distinct_id, timestamp, uuid) index instead of scanning the
+ * project's events in time order until enough match (which, for a filter naming one person, is all of them).
+ */
+export function compilePersonLookup(teamId: number, timezone: string, filters: readonly PropertyFilter[]): { text: string; params: readonly unknown[] } {
+  const c = new Compiler({ timezone, allowAggregates: false, clause: 'where' });
+  const conditions = filters.map((filter) => {
+    // Text equality, written plainly (in a WHERE clause, NULL is false anyway) so that an index on the
+    // property's expression, such as persons_team_email, can serve it.
+    if ((filter.operator === 'exact' || filter.operator === 'in') && filter.values.length > 0 && filter.values.every((value) => typeof value === 'string')) {
+      const values = filter.values.map((value) => param(value as string, 'text'));
+      return sql`(p.properties ->> ${param(filter.key, 'text')}) in (${join(values, ', ')})`;
+    }
+    return inParameter('properties', () => compilePropertyGroup({ kind: 'group', type: 'AND', values: [filter] }, c));
+  });
+  const query = sql`select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
+    where pdi.team_id = ${param(teamId, 'int')} and p.team_id = ${param(teamId, 'int')} and ${join(conditions, ' and ')}
+    limit ${param(PERSON_LOOKUP_LIMIT + 1, 'bigint')}`;
+  return { text: query.text, params: query.params };
+}

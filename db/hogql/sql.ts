@@ -1,0 +1,56 @@
+/**
+ * SQL fragments that carry their own parameters. Text only ever comes from this codebase (template strings and
+ * `keyword()`); every value from a request goes through `param()` and reaches PostgreSQL as a bound parameter.
+ * Fragments use Knex's `?` placeholders, in text order, so a whole query runs as `db.raw(text, params)`.
+ */
+
+export interface Fragment {
+  readonly text: string;
+  readonly params: readonly unknown[];
+}
+
+/** The PostgreSQL type a parameter is cast to: values are sent as text, so the cast fixes their type. */
+export type ParamCast = 'text' | 'bigint' | 'int' | 'numeric' | 'boolean' | 'timestamptz' | 'timestamp' | 'date' | 'uuid' | 'jsonb' | 'smallint' | 'float8';
+
+function checkStatic(text: string): string {
+  // A literal "?" would be taken for a placeholder by Knex; static SQL never needs one.
+  if (text.includes('?')) throw new Error(`static SQL must not contain "?": ${text}`);
+  return text;
+}
+
+/** Composes a fragment: the template's text is static, each interpolation is a fragment. */
+export function sql(strings: TemplateStringsArray, ...values: Fragment[]): Fragment {
+  let text = checkStatic(strings[0]!);
+  const params: unknown[] = [];
+  values.forEach((value, index) => {
+    text += value.text + checkStatic(strings[index + 1]!);
+    params.push(...value.params);
+  });
+  return { text, params };
+}
+
+/** A bound parameter of a scalar value, cast to `cast`. */
+export function param(value: string | number | boolean | bigint, cast: ParamCast): Fragment {
+  const bound = typeof value === 'bigint' ? value.toString() : value;
+  return { text: `?::${cast}`, params: [bound] };
+}
+
+/** A bound parameter holding a list of texts (one text[] parameter, whatever its length). */
+export function textArrayParam(values: readonly string[]): Fragment {
+  return { text: '?::text[]', params: [[...values]] };
+}
+
+/** Static SQL chosen by code (a keyword, an operator, a column of the fixed field table). */
+export function keyword(text: string): Fragment {
+  return { text: checkStatic(text), params: [] };
+}
+
+export function join(fragments: readonly Fragment[], separator: string): Fragment {
+  checkStatic(separator);
+  return {
+    text: fragments.map((fragment) => fragment.text).join(separator),
+    params: fragments.flatMap((fragment) => fragment.params),
+  };
+}
+
+export const EMPTY: Fragment = { text: '', params: [] };

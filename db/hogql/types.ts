@@ -1,0 +1,295 @@
+/**
+ * Types of compiled HogQL values and the conversions between them. Conversions that can fail on stored data
+ * (a property that is not a number, not a date) go through the `hogql_*` SQL functions of migration
+ * 20261121140000_create_hogql_functions, which answer NULL instead of raising an error.
+ */
+import type { ConstantValue } from './ast.js';
+import { parseIsoDateTime } from './datetime.js';
+import { HogQLError } from './errors.js';
+import { keyword, param, sql, type Fragment } from './sql.js';
+
+/**
+ * `json` is a value read from a JSON document (`properties.x`), whose type is only known per row; `float` is SQL
+ * numeric (exact, never overflows); `int` is bigint.
+ */
+export type HogQLType = 'string' | 'int' | 'float' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json' | 'null' | 'interval';
+
+export interface Typed {
+  sql: Fragment;
+  type: HogQLType;
+  nullable: boolean;
+  /** Contains an aggregate function. */
+  aggregate: boolean;
+  /** The literal, when the value is one. */
+  constant?: ConstantValue;
+  /** For JSON read by a path: the document and the keys, so that the text of the value reads with `->>`. */
+  jsonPath?: { document: Fragment; keys: (string | number)[] };
+}
+
+/** What conversions need to know about the query. */
+export interface Scope {
+  /** The project's timezone: days, weeks and wall-clock times are read in it. */
+  timezone: string;
+}
+
+export const TYPE_NAMES: Readonly<Record<HogQLType, string>> = {
+  string: 'String',
+  int: 'Integer',
+  float: 'Float',
+  boolean: 'Boolean',
+  datetime: 'DateTime',
+  date: 'Date',
+  uuid: 'UUID',
+  json: 'JSON',
+  null: 'Null',
+  interval: 'Interval',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function typed(fragment: Fragment, type: HogQLType, nullable: boolean, aggregate = false): Typed {
+  return { sql: fragment, type, nullable, aggregate };
+}
+
+export function timezoneParam(scope: Scope): Fragment {
+  return param(scope.timezone, 'text');
+}
+
+/** A literal as a typed parameter. */
+export function constant(value: ConstantValue): Typed {
+  if (value === null) return { sql: keyword('null'), type: 'null', nullable: true, aggregate: false, constant: null };
+  if (typeof value === 'boolean') return { ...typed(param(value, 'boolean'), 'boolean', false), constant: value };
+  if (typeof value === 'number') {
+    const isInt = Number.isSafeInteger(value);
+    return { ...typed(param(value, isInt ? 'bigint' : 'numeric'), isInt ? 'int' : 'float', false), constant: value };
+  }
+  return { ...typed(param(value, 'text'), 'string', false), constant: value };
+}
+
+function unconvertible(from: Typed, to: HogQLType): never {
+  const what = typeof from.constant === 'string' ? `'${from.constant}'` : `a ${TYPE_NAMES[from.type]}`;
+  throw new HogQLError(`Cannot convert ${what} to ${TYPE_NAMES[to]}.`);
+}
+
+/** Text of a JSON value: strings without quotes, other values as JSON, JSON null as NULL. */
+function jsonText(value: Typed): Fragment {
+  const path = value.jsonPath;
+  if (path && path.keys.length > 0) {
+    let document = path.document;
+    path.keys.slice(0, -1).forEach((key) => {
+      document = sql`(${document} -> ${jsonKey(key)})`;
+    });
+    return sql`(${document} ->> ${jsonKey(path.keys[path.keys.length - 1]!)})`;
+  }
+  return sql`(${value.sql} #>> '{}')`;
+}
+
+/** A JSON object key, or an array position counted from 1 (negative from the end), as ClickHouse counts. */
+export function jsonKey(key: string | number): Fragment {
+  if (typeof key === 'string') return param(key, 'text');
+  return param(key > 0 ? key - 1 : key === 0 ? 2 ** 31 - 1 : key, 'int');
+}
+
+const DATETIME_OUTPUT = 'hogql_format_datetime';
+
+/** Converts `value` to `target`, or throws a HogQLError when the types do not convert. */
+export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
+  if (value.type === target) return value;
+  const keep = (fragment: Fragment, nullable = value.nullable): Typed => ({
+    sql: fragment,
+    type: target,
+    nullable,
+    aggregate: value.aggregate,
+  });
+  if (value.type === 'null') {
+    const casts: Partial<Record<HogQLType, string>> = {
+      string: 'text',
+      int: 'bigint',
+      float: 'numeric',
+      boolean: 'boolean',
+      datetime: 'timestamptz',
+      date: 'date',
+      uuid: 'uuid',
+      json: 'jsonb',
+      interval: 'interval',
+    };
+    return { ...keep(keyword(`null::${casts[target]!}`), true), constant: null };
+  }
+  const c = value.constant;
+  switch (target) {
+    case 'string':
+      switch (value.type) {
+        case 'json':
+          return keep(jsonText(value), true);
+        case 'int':
+        case 'float':
+        case 'boolean':
+        case 'uuid':
+          return keep(sql`(${value.sql})::text`);
+        case 'datetime':
+          return keep(sql`${keyword(DATETIME_OUTPUT)}(${value.sql})`);
+        case 'date':
+          return keep(sql`to_char(${value.sql}, 'YYYY-MM-DD')`);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'float':
+      switch (value.type) {
+        case 'int':
+          return keep(sql`(${value.sql})::numeric`);
+        case 'json':
+          return keep(sql`hogql_to_number(${value.sql})`, true);
+        case 'string':
+          if (typeof c === 'string') {
+            if (!/^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,4})?\s*$/.test(c) || c.length > 100) unconvertible(value, target);
+            return { ...keep(param(c.trim(), 'numeric')), constant: Number(c) };
+          }
+          return keep(sql`hogql_to_number(${value.sql})`, true);
+        case 'boolean':
+          return keep(sql`(${value.sql})::int::numeric`);
+        case 'datetime':
+          return keep(sql`extract(epoch from ${value.sql})`);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'int':
+      switch (value.type) {
+        case 'float':
+          return keep(sql`hogql_trunc_int(${value.sql})`, true);
+        case 'json':
+        case 'string':
+          return keep(sql`hogql_trunc_int(${coerce(value, 'float', scope).sql})`, true);
+        case 'boolean':
+          return keep(sql`(${value.sql})::int::bigint`);
+        case 'datetime':
+          return keep(sql`floor(extract(epoch from ${value.sql}))::bigint`);
+        case 'date':
+          return keep(sql`(${value.sql} - date '1970-01-01')::bigint`);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'boolean':
+      switch (value.type) {
+        case 'json':
+          return keep(sql`hogql_to_bool(${value.sql})`, true);
+        case 'string':
+          if (typeof c === 'string') {
+            const word = c.trim().toLowerCase();
+            if (!['true', 'false', '1', '0'].includes(word)) unconvertible(value, target);
+            const truth = word === 'true' || word === '1';
+            return { ...keep(param(truth, 'boolean')), constant: truth };
+          }
+          return keep(sql`hogql_to_bool(${value.sql})`, true);
+        case 'int':
+        case 'float':
+          return keep(sql`((${value.sql}) <> 0)`);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'datetime':
+      switch (value.type) {
+        case 'date':
+          return keep(sql`((${value.sql})::timestamp at time zone ${timezoneParam(scope)})`);
+        case 'string':
+          if (typeof c === 'string') return keep(datetimeConstant(c, scope) ?? unconvertible(value, target));
+          return keep(sql`hogql_to_datetime(${value.sql}, ${timezoneParam(scope)})`, true);
+        case 'json':
+          return keep(sql`hogql_to_datetime(${value.sql}, ${timezoneParam(scope)})`, true);
+        case 'int':
+        case 'float':
+          return keep(sql`to_timestamp((${value.sql})::float8)`);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'date':
+      switch (value.type) {
+        case 'datetime':
+          return keep(sql`((${value.sql}) at time zone ${timezoneParam(scope)})::date`);
+        case 'string':
+          if (typeof c === 'string') {
+            const parsed = parseIsoDateTime(c);
+            if (parsed?.kind === 'date') return keep(param(parsed.text, 'date'));
+            const instant = datetimeConstant(c, scope) ?? unconvertible(value, target);
+            return keep(sql`(${instant} at time zone ${timezoneParam(scope)})::date`);
+          }
+          return keep(sql`hogql_to_date(${value.sql}, ${timezoneParam(scope)})`, true);
+        case 'json':
+          return keep(sql`hogql_to_date(${value.sql}, ${timezoneParam(scope)})`, true);
+        default:
+          return unconvertible(value, target);
+      }
+    case 'uuid':
+      if (value.type === 'string' && typeof c === 'string' && UUID.test(c)) return keep(param(c.toLowerCase(), 'uuid'));
+      return unconvertible(value, target);
+    default:
+      return unconvertible(value, target);
+  }
+}
+
+/** A datetime literal: an ISO 8601 text with an offset, or a wall-clock one read in the project's timezone. */
+export function datetimeConstant(text: string, scope: Scope): Fragment | null {
+  const parsed = parseIsoDateTime(text);
+  if (!parsed) return null;
+  if (parsed.kind === 'instant') return param(parsed.text, 'timestamptz');
+  return sql`(${param(parsed.text, 'timestamp')} at time zone ${timezoneParam(scope)})`;
+}
+
+const NUMERIC: readonly HogQLType[] = ['int', 'float'];
+
+/** The type two values are compared in, or null when they cannot be compared. */
+export function comparisonType(left: Typed, right: Typed, ordering: boolean): HogQLType | null {
+  const a = left.type;
+  const b = right.type;
+  if (a === 'null') return b === 'null' ? 'string' : b;
+  if (b === 'null') return a;
+  if (a === b) return a === 'json' ? (ordering ? 'float' : 'string') : a;
+  // A JSON value is read as the other side's type; numbers as exact numerics, never truncated.
+  if (a === 'json') return b === 'interval' ? null : b === 'int' ? 'float' : b;
+  if (b === 'json') return a === 'interval' ? null : a === 'int' ? 'float' : a;
+  if (NUMERIC.includes(a) && NUMERIC.includes(b)) return 'float';
+  const pair = new Set<HogQLType>([a, b]);
+  const has = (x: HogQLType, y: HogQLType) => pair.has(x) && pair.has(y);
+  if (has('string', 'int') || has('string', 'float')) return 'float';
+  if (has('string', 'datetime') || has('date', 'datetime')) return 'datetime';
+  if (has('string', 'date')) return 'date';
+  if (has('string', 'boolean')) return 'boolean';
+  if (has('boolean', 'int') || has('boolean', 'float')) return 'float';
+  if (has('string', 'uuid')) {
+    const text = a === 'string' ? left.constant : right.constant;
+    return typeof text === 'string' && UUID.test(text) ? 'uuid' : 'string';
+  }
+  return null;
+}
+
+/** The one type several values (branches of `if`, arguments of `coalesce`) are brought to. */
+export function unifiedType(values: readonly Typed[]): HogQLType {
+  const types = new Set(values.map((value) => value.type).filter((type) => type !== 'null'));
+  if (types.size === 0) return 'null';
+  if (types.size === 1) return [...types][0]!;
+  const scalar = [...types].filter((type) => type !== 'json');
+  if (scalar.length === 1) return scalar[0]!;
+  if (scalar.every((type) => NUMERIC.includes(type))) return 'float';
+  return 'string';
+}
+
+/** A value as the response shows it: datetimes and dates as ISO 8601 text, numbers converted in code. */
+export function outputColumn(value: Typed): Fragment {
+  switch (value.type) {
+    case 'datetime':
+      return sql`${keyword(DATETIME_OUTPUT)}(${value.sql})`;
+    case 'date':
+      return sql`to_char(${value.sql}, 'YYYY-MM-DD')`;
+    case 'uuid':
+    case 'interval':
+      return sql`(${value.sql})::text`;
+    default:
+      return value.sql;
+  }
+}
+
+/** Converts a driver value of a column of `type` to its JSON value. */
+export function outputValue(type: HogQLType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'int' || type === 'float') return typeof value === 'number' ? value : Number(value);
+  return value;
+}

@@ -1,0 +1,399 @@
+/**
+ * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
+ * by UUID, and recent values of a property. Request parameters are parsed and checked here; a bad one is a 400
+ * whose `attr` names it. Every query runs in a read-only transaction with its own statement timeout.
+ */
+import type { components } from '../../generated/api.js';
+import { ApiError, errors } from '../../handlers/errors.js';
+import type { Db } from '../client.js';
+import { parseElementsChain } from '../elements-chain.js';
+import { translatePgError } from '../errors.js';
+import {
+  compileEventsQuery,
+  compilePersonLookup,
+  HogQLError,
+  inParameter,
+  outputValue,
+  parseDateTimeInput,
+  parseExpression,
+  parsePropertyFilters,
+  parseSelectItem,
+  PERSON_LOOKUP_LIMIT,
+  splitPersonFilters,
+  type DateTimeText,
+  type HogQLType,
+  type Keyset,
+} from '../hogql/index.js';
+import type { EnvironmentRow } from '../rows.js';
+
+export type LegacyEvent = components['schemas']['LegacyEvent'];
+export type PropertyValue = components['schemas']['PropertyValue'];
+
+/** The listing's parameters as the request carries them. */
+export interface EventListRequest {
+  after?: string;
+  before?: string;
+  distinct_id?: string;
+  event?: string;
+  person_id?: string;
+  properties?: string;
+  select?: string;
+  where?: string;
+  orderBy?: string;
+  cursor?: string;
+  limit: number;
+  offset: number;
+}
+
+export type EventPage =
+  | { kind: 'events'; results: LegacyEvent[]; nextCursor: string | null }
+  | { kind: 'rows'; columns: string[]; results: unknown[][]; nextCursor: string | null };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KEYSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** The person properties the listing shows, as PostHog does. */
+const PERSON_PROPERTIES = ['email', 'name', 'username'];
+
+function invalid(attr: string, detail: string): ApiError {
+  return errors.validation(detail, attr);
+}
+
+function parseJson(attr: string, text: string, detail: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid(attr, detail);
+  }
+}
+
+/** `select` and `where` are JSON lists of expressions; a single JSON string is one expression. */
+function expressionList(attr: string, text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const value = parseJson(attr, text, `${attr} must be a JSON list of HogQL expressions, such as ["event", "count()"].`);
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
+    throw invalid(attr, `${attr} must be a JSON list of HogQL expressions, such as ["event", "count()"].`);
+  }
+  if (attr === 'select' && list.length === 0) throw invalid(attr, 'select must name at least one expression.');
+  if (list.length > 100) throw invalid(attr, `${attr} may hold at most 100 expressions.`);
+  return list;
+}
+
+function dateTime(attr: string, text: string | undefined): DateTimeText | null {
+  if (text === undefined || text === '') return null;
+  const parsed = parseDateTimeInput(text);
+  if (!parsed) throw invalid(attr, `"${text}" is not an ISO 8601 date-time or a relative date such as -7d.`);
+  return parsed;
+}
+
+function order(text: string | undefined): 'asc' | 'desc' {
+  if (text === undefined || text === '') return 'desc';
+  const value = parseJson('orderBy', text, 'orderBy must be ["timestamp"] or ["-timestamp"].');
+  if (Array.isArray(value) && value.length === 1 && value[0] === '-timestamp') return 'desc';
+  if (Array.isArray(value) && value.length === 1 && value[0] === 'timestamp') return 'asc';
+  throw invalid('orderBy', 'orderBy must be ["timestamp"] or ["-timestamp"].');
+}
+
+type Cursor = { keyset: Keyset } | { offset: number };
+
+export function encodeCursor(cursor: Cursor): string {
+  const value = 'keyset' in cursor ? { t: cursor.keyset.timestamp, u: cursor.keyset.uuid } : { o: cursor.offset };
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function decodeCursor(text: string | undefined): Cursor | null {
+  if (text === undefined || text === '') return null;
+  let value: unknown = null;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    // reported below
+  }
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof record.t === 'string' && KEYSET_TIME.test(record.t) && typeof record.u === 'string' && UUID.test(record.u)) {
+    return { keyset: { timestamp: record.t, uuid: record.u.toLowerCase() } };
+  }
+  if (typeof record.o === 'number' && Number.isSafeInteger(record.o) && record.o >= 0) return { offset: record.o };
+  throw invalid('cursor', 'The cursor is not valid; use the next link of a previous page.');
+}
+
+/** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
+export type Reader = <Row = Record<string, unknown>>(text: string, params: readonly unknown[]) => Promise<{ rows: Row[] }>;
+
+interface PgConnection {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+function positional(text: string): string {
+  let index = 0;
+  return text.replace(/\?/g, () => `$${++index}`);
+}
+
+/**
+ * Runs read-only work in a transaction with the statement timeout, translating what PostgreSQL refuses. The
+ * transaction costs one round trip before the work (BEGIN and SET LOCAL sent together) and none after it: the
+ * COMMIT of a transaction that only read is sent once the answer is known, and the connection goes back to the
+ * pool when it completes. (Knex's own transaction would add three round trips to a query of a few milliseconds.)
+ */
+export async function withQueryTimeout<T>(db: Db, timeoutMs: number, work: (read: Reader) => Promise<T>): Promise<T> {
+  const connection = (await db.client.acquireConnection()) as PgConnection;
+  const release = () => db.client.releaseConnection(connection);
+  let result: T;
+  try {
+    // The timeout is a number from the configuration, never from a request.
+    await connection.query(`begin read only; set local statement_timeout = ${Math.max(1, Math.trunc(timeoutMs))}`);
+    result = await work(async (text, params) => (await connection.query(positional(text), [...params])) as never);
+  } catch (error) {
+    await connection.query('rollback').catch(() => undefined);
+    await release();
+    throw translateQueryError(error, timeoutMs);
+  }
+  void connection.query('commit').then(release, async () => {
+    await connection.query('rollback').catch(() => undefined);
+    await release();
+  });
+  return result;
+}
+
+function translateQueryError(error: unknown, timeoutMs: number): unknown {
+  const pg = error as { code?: string; message?: string };
+  switch (pg.code) {
+    case '57014':
+      return new ApiError(
+        504,
+        'server_error',
+        'query_timeout',
+        `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
+      );
+    case '2201B':
+      return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim());
+    case '22003':
+    case '22008':
+      return errors.validation('A number or date in the query is out of range.');
+    case '42803':
+      return errors.validation(
+        'With aggregates, every other selected expression is grouped by: it cannot use a field outside an aggregate inside a larger expression.',
+        'select',
+      );
+    case '54001':
+      return errors.validation('The query is too deeply nested.');
+    default:
+      return translatePgError(error);
+  }
+}
+
+function toApiError(error: unknown): unknown {
+  if (error instanceof HogQLError) return errors.validation(error.message, error.parameter);
+  return error;
+}
+
+/** The distinct ids of the person named by `person_id` (its numeric id or UUID). */
+async function distinctIdsOfPerson(read: Reader, teamId: number, personId: string): Promise<string[]> {
+  const byId = /^\d{1,18}$/.test(personId);
+  if (!byId && !UUID.test(personId)) throw invalid('person_id', 'person_id must be a person’s id or UUID.');
+  const { rows } = await read<{ distinct_id: string }>(
+    `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
+      where p.team_id = ?::int and ${byId ? 'p.id = ?::bigint' : 'p.uuid = ?::uuid'} order by pdi.distinct_id`,
+    [teamId, byId ? personId : personId.toLowerCase()],
+  );
+  return rows.map((row) => row.distinct_id);
+}
+
+interface EventRow {
+  id: string;
+  event: string;
+  distinct_id: string;
+  properties: Record<string, unknown>;
+  elements_chain: string;
+  timestamp: string;
+  keyset_timestamp: string;
+  person_is_identified: boolean | null;
+  person_properties: Record<string, unknown> | null;
+  person_distinct_id: string | null;
+}
+
+function toLegacyEvent(row: EventRow): LegacyEvent {
+  const personProperties = row.person_properties ?? {};
+  return {
+    id: row.id,
+    distinct_id: row.distinct_id,
+    properties: row.properties,
+    event: row.event,
+    timestamp: row.timestamp,
+    person:
+      row.person_is_identified === null
+        ? null
+        : {
+            is_identified: row.person_is_identified,
+            distinct_ids: row.person_distinct_id === null ? [] : [row.person_distinct_id],
+            properties: Object.fromEntries(PERSON_PROPERTIES.filter((key) => key in personProperties).map((key) => [key, personProperties[key]])),
+          },
+    elements: parseElementsChain(row.elements_chain),
+    elements_chain: row.elements_chain,
+  };
+}
+
+/** One page of the listing. `request.limit` is the page size, already capped by the caller. */
+export async function listEvents(
+  db: Db,
+  environment: EnvironmentRow,
+  request: EventListRequest,
+  timeoutMs: number,
+): Promise<EventPage> {
+  try {
+    const cursor = decodeCursor(request.cursor);
+    const propertiesText = request.properties;
+    const properties =
+      propertiesText === undefined || propertiesText === ''
+        ? null
+        : inParameter('properties', () => parsePropertyFilters(parseJson('properties', propertiesText, 'Properties are unparsable!')));
+    const where = inParameter('where', () => expressionList('where', request.where).map(parseExpression));
+    const selectTexts = expressionList('select', request.select);
+    const select = selectTexts.length > 0 ? inParameter('select', () => selectTexts.map(parseSelectItem)) : null;
+    const direction = order(request.orderBy);
+    const after = dateTime('after', request.after);
+    const before = dateTime('before', request.before);
+
+    return await withQueryTimeout(db, timeoutMs, async (read) => {
+      let distinctIds =
+        request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
+      let filters = properties;
+      if (properties) {
+        // Person filters that select few persons: read their distinct ids first, then only those ids' events.
+        const { person, rest } = splitPersonFilters(properties);
+        if (person.length > 0) {
+          const lookup = compilePersonLookup(environment.id, environment.timezone, person);
+          const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
+          if (rows.length <= PERSON_LOOKUP_LIMIT) {
+            const ids = new Set(rows.map((row) => row.distinct_id));
+            distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));
+            filters = rest;
+          }
+        }
+      }
+      const keyset = cursor && 'keyset' in cursor ? cursor.keyset : null;
+      const offset = cursor && 'offset' in cursor ? cursor.offset : request.offset;
+      const query = compileEventsQuery({
+        teamId: environment.id,
+        timezone: environment.timezone,
+        after,
+        before,
+        event: request.event ?? null,
+        distinctId: request.distinct_id ?? null,
+        distinctIds,
+        properties: filters,
+        where,
+        select,
+        order: direction,
+        keyset,
+        limit: request.limit + 1,
+        offset: keyset ? 0 : offset,
+      });
+      const { rows } = await read(query.text, query.params);
+      const more = rows.length > request.limit;
+      const page = more ? rows.slice(0, request.limit) : rows;
+      const last = page[page.length - 1];
+      if (query.mode === 'events') {
+        const events = page as unknown as EventRow[];
+        const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
+        return { kind: 'events', results: events.map(toLegacyEvent), nextCursor };
+      }
+      const types: HogQLType[] = query.columns.map((column) => column.type);
+      const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
+      let nextCursor: string | null = null;
+      if (more && last) {
+        nextCursor =
+          query.mode === 'rows'
+            ? encodeCursor({ keyset: { timestamp: String(last.keyset_timestamp), uuid: String(last.keyset_uuid) } })
+            : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
+      }
+      return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
+    });
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+/** One event by UUID, or null. */
+export async function getEvent(db: Db, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<LegacyEvent | null> {
+  return withQueryTimeout(db, timeoutMs, async (read) => {
+    const { rows } = await read<EventRow>(
+      `select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain,
+          hogql_format_datetime(e.timestamp) as timestamp, p.is_identified as person_is_identified,
+          p.properties as person_properties,
+          (select min(d.distinct_id) from person_distinct_ids d where d.person_id = p.id) as person_distinct_id
+        from events e
+        left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
+        left join persons p on p.id = pdi.person_id
+        where e.team_id = ?::int and e.uuid = ?::uuid`,
+      [environment.id, id.toLowerCase()],
+    );
+    return rows[0] ? toLegacyEvent(rows[0]) : null;
+  });
+}
+
+/** Event columns whose values `is_column=true` may list. */
+const VALUE_COLUMNS: Readonly<Record<string, string>> = {
+  event: 'e.event',
+  distinct_id: 'e.distinct_id',
+  elements_chain: 'e.elements_chain',
+};
+
+/** How many of the newest events of the last 7 days the values are read from. */
+export const VALUES_SAMPLE = 100_000;
+
+export interface PropertyValuesRequest {
+  key: string;
+  value?: string;
+  eventNames: readonly string[];
+  isColumn: boolean;
+}
+
+/**
+ * Up to 10 distinct values of a property (or, with isColumn, of an event column) among the newest events of the
+ * last 7 days, most frequent first; with `value`, only values containing it, shortest first.
+ */
+export async function listPropertyValues(
+  db: Db,
+  environment: EnvironmentRow,
+  request: PropertyValuesRequest,
+  timeoutMs: number,
+): Promise<PropertyValue[]> {
+  let source: string;
+  const sourceParams: unknown[] = [];
+  const conditions = ['e.team_id = ?::int', "e.timestamp > now() - interval '7 days'"];
+  const params: unknown[] = [environment.id];
+  if (request.isColumn) {
+    const column = VALUE_COLUMNS[request.key];
+    if (!column) throw invalid('key', `With is_column, key must be one of ${Object.keys(VALUE_COLUMNS).join(', ')}.`);
+    source = `to_jsonb(${column})`;
+  } else if (request.key === 'custom_event') {
+    source = 'to_jsonb(e.event)';
+    conditions.push("e.event not like '$%'");
+  } else {
+    source = '(e.properties -> ?::text)';
+    sourceParams.push(request.key);
+    conditions.push("coalesce(jsonb_typeof(e.properties -> ?::text), 'null') <> 'null'");
+    params.push(request.key);
+  }
+  if (request.eventNames.length > 0) {
+    conditions.push(`e.event in (${request.eventNames.map(() => '?::text').join(', ')})`);
+    params.push(...request.eventNames);
+  }
+  if (request.value !== undefined && request.value !== '') {
+    conditions.push(`(${source} #>> '{}') ilike ?::text`);
+    params.push(...sourceParams, `%${request.value.replace(/[\\%_]/g, '\\$&')}%`);
+  }
+  const ordering = request.value ? "length(v #>> '{}'), count(*) desc, v #>> '{}'" : "count(*) desc, v #>> '{}'";
+  return withQueryTimeout(db, timeoutMs, async (read) => {
+    const { rows } = await read<PropertyValue>(
+      `select v as name from (
+          select ${source} as v from events e where ${conditions.join(' and ')}
+          order by e.timestamp desc limit ${VALUES_SAMPLE}
+        ) recent
+        group by v order by ${ordering} limit 10`,
+      [...sourceParams, ...params],
+    );
+    return rows;
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The deprecated event listing (events_list, events_retrieve, events_values_retrieve) and its twins under
+ * /api/environments/, which answer the same.
+ */
+import type Koa from 'koa';
+import { getEvent, listEvents, listPropertyValues, type LegacyEvent } from '../db/queries/event-listing.js';
+import { csvOfObjects, csvTable } from './csv.js';
+import { errors } from './errors.js';
+import { environmentOf, type Handler } from './types.js';
+
+/** Events per page by default, as PostHog (CSV exports get more). */
+export const DEFAULT_EVENTS_LIMIT = 100;
+export const DEFAULT_CSV_EVENTS_LIMIT = 1000;
+/** The most events one page holds; larger limits are lowered to it. */
+export const MAX_EVENTS_LIMIT = 1000;
+
+const EVENT_FIELDS = ['id', 'distinct_id', 'properties', 'event', 'timestamp', 'person', 'elements', 'elements_chain'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The request's own URL with the page's cursor: every other parameter is kept, `offset` is spent. */
+function nextLink(ctx: Koa.Context, cursor: string): string {
+  const url = new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`);
+  url.searchParams.delete('offset');
+  url.searchParams.set('cursor', cursor);
+  return url.toString();
+}
+
+function eventsCsv(events: readonly LegacyEvent[]): string {
+  return csvOfObjects(events as unknown as Record<string, unknown>[], EVENT_FIELDS);
+}
+
+export const events_list: Handler<'events_list'> = async ({ query, state, deps, ctx }) => {
+  const csv = query.format === 'csv';
+  const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
+  const page = await listEvents(
+    deps.db,
+    environmentOf(state).environment,
+    { ...query, limit, offset: query.offset ?? 0 },
+    deps.config.queryTimeoutMs,
+  );
+  if (csv) {
+    const body = page.kind === 'events' ? eventsCsv(page.results) : csvTable(page.columns, page.results);
+    return { status: 200, body, contentType: 'text/csv' };
+  }
+  const next = page.nextCursor ? nextLink(ctx, page.nextCursor) : null;
+  if (page.kind === 'rows') return { status: 200, body: { columns: page.columns, next, results: page.results } };
+  return { status: 200, body: { next, results: page.results } };
+};
+
+export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps }) => {
+  if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
+  const event = await getEvent(deps.db, environmentOf(state).environment, params.id, deps.config.queryTimeoutMs);
+  if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
+  if (query.format === 'csv') return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
+  return { status: 200, body: event };
+};
+
+export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps }) => {
+  const values = await listPropertyValues(
+    deps.db,
+    environmentOf(state).environment,
+    {
+      key: query.key,
+      ...(query.value !== undefined ? { value: query.value } : {}),
+      eventNames: query.event_name ?? [],
+      isColumn: query.is_column ?? false,
+    },
+    deps.config.queryTimeoutMs,
+  );
+  if (query.format === 'csv') {
+    return { status: 200, body: csvTable(['name'], values.map((value) => [value.name])), contentType: 'text/csv' };
+  }
+  return { status: 200, body: values };
+};
+
+// The twins under /api/environments/ take and answer the same (the compiler checks it field by field).
+export const environments_events_list: Handler<'environments_events_list'> = (input) => events_list({ ...input });
+export const environments_events_retrieve: Handler<'environments_events_retrieve'> = (input) => events_retrieve({ ...input });
+export const environments_events_values_retrieve: Handler<'environments_events_values_retrieve'> = (input) =>
+  events_values_retrieve({ ...input });

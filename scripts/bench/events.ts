@@ -1,0 +1,345 @@
+/**
+ * `npm run bench -- events [--events 10000000] [--iterations 40] [--warmup 5] [--keep] [--database <name>]`
+ *
+ * The deprecated event listing on one project of `--events` generated events (scripts/generate-events.ts, loaded
+ * with COPY into a fresh database of the local PostgreSQL, dropped at the end unless `--keep`; `--database`
+ * reuses a kept one). Four cases — no filter, `event=purchase`, a person-property filter, a `where` — each on
+ * the first page and on a deep page (the middle of the data, reached by following `next`), 100 events a page.
+ * Each is measured three ways, interleaved round by round so that the machine's drift affects them alike:
+ *   hand:  the same query written by hand, through `pg` (one connection);
+ *   db:    Hedgerow's listEvents() in this process (parsing, HogQL compiler, read-only transaction with its
+ *          statement timeout, row shaping);
+ *   http:  `GET …/events/` on a Hedgerow server process (default configuration, rate limit off).
+ * Prints p50/p95 per way, the ratios db/hand and http/hand, and the targets (http at most 1.5× hand; first
+ * page p50 under 50 ms).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createDb, type Db } from '../../db/client.js';
+import { migrateLatest } from '../../db/migrate.js';
+import { bootstrap } from '../../db/queries/bootstrap.js';
+import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
+import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
+import type { EnvironmentRow } from '../../db/rows.js';
+import { generateEvents } from '../generate-events.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PAGE = 100;
+const DEEP_STEPS = 5;
+const TIMEOUT_MS = 15_000;
+
+interface Options {
+  events: number;
+  iterations: number;
+  warmup: number;
+  keep: boolean;
+  database: string | null;
+}
+
+function parseOptions(args: string[]): Options {
+  const options: Options = { events: 10_000_000, iterations: 40, warmup: 5, keep: false, database: null };
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '--keep') options.keep = true;
+    else if (arg === '--database') options.database = args[++index] ?? null;
+    else if (['--events', '--iterations', '--warmup'].includes(arg)) {
+      const value = Number(args[++index]);
+      if (!Number.isSafeInteger(value) || value < 0) throw new Error(`bad value for ${arg}`);
+      options[arg.slice(2) as 'events' | 'iterations' | 'warmup'] = value;
+    } else throw new Error(`unknown option ${arg}`);
+  }
+  if (options.database !== null && !/^[a-z0-9_]+$/.test(options.database)) throw new Error('--database must be a plain name');
+  return options;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The cases: listing parameters, and the same query by hand.
+
+interface Keyset {
+  t: string;
+  u: string;
+}
+
+interface Case {
+  name: string;
+  params: Record<string, string>;
+  /** The inner query's extra join and condition, as one would write them by hand. */
+  join: string;
+  condition: string;
+}
+
+const CASES: Case[] = [
+  { name: 'no filter', params: {}, join: '', condition: '' },
+  { name: 'event=purchase', params: { event: 'purchase' }, join: '', condition: "and e.event = 'purchase'" },
+  {
+    name: 'person property',
+    params: { properties: JSON.stringify([{ key: 'plan', value: 'enterprise', type: 'person' }]) },
+    join: `join person_distinct_ids f on f.team_id = e.team_id and f.distinct_id = e.distinct_id
+      join persons fp on fp.id = f.person_id`,
+    condition: "and fp.properties ->> 'plan' = 'enterprise'",
+  },
+  {
+    name: 'person property, one person',
+    params: { properties: JSON.stringify([{ key: 'email', value: 'user0@example.com', type: 'person' }]) },
+    join: `join person_distinct_ids f on f.team_id = e.team_id and f.distinct_id = e.distinct_id
+      join persons fp on fp.id = f.person_id`,
+    condition: "and fp.properties ->> 'email' = 'user0@example.com'",
+  },
+  {
+    name: 'where',
+    params: { where: JSON.stringify(["properties.$browser = 'Firefox'"]) },
+    join: '',
+    condition: "and e.properties ->> '$browser' = 'Firefox'",
+  },
+];
+
+function handQuery(item: Case, teamId: number, before: string | null, keyset: Keyset | null): { text: string; values: unknown[] } {
+  const values: unknown[] = [teamId];
+  let position = '';
+  if (before) {
+    values.push(before);
+    position += ` and e.timestamp < $${values.length}`;
+  }
+  if (keyset) {
+    values.push(keyset.t, keyset.u);
+    position += ` and (e.timestamp, e.uuid) < ($${values.length - 1}, $${values.length})`;
+  }
+  const text = `select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp,
+      p.is_identified, p.properties as person_properties,
+      (select min(d.distinct_id) from person_distinct_ids d where d.person_id = p.id) as person_distinct_id
+    from (
+      select e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp
+      from events e ${item.join}
+      where e.team_id = $1 ${item.condition}${position}
+      order by e.timestamp desc, e.uuid desc limit ${PAGE + 1}
+    ) e
+    left join person_distinct_ids pdi on pdi.team_id = $1 and pdi.distinct_id = e.distinct_id
+    left join persons p on p.id = pdi.person_id
+    order by e.timestamp desc, e.uuid desc`;
+  return { text, values };
+}
+
+interface Page {
+  case: Case;
+  depth: 'first' | 'deep';
+  /** Path and query of the page on the server. */
+  path: string;
+  request: EventListRequest;
+  hand: { text: string; values: unknown[] };
+}
+
+function decodeCursor(cursor: string): Keyset {
+  return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Keyset;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Timing
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'handlers/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      if (output.length < 20_000) output += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, base: match[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', () => undefined);
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export async function run(args: string[]): Promise<void> {
+  const options = parseOptions(args);
+  const name = options.database ?? `hedgerow_bench_events_${randomBytes(4).toString('hex')}`;
+  const url = databaseUrl(name);
+  if (!options.database) await admin(`create database ${name}`);
+  const db: Db = createDb(url, { poolMax: 4 });
+  const hand = new pg.Client({ connectionString: url });
+  let server: { child: ChildProcess; base: string } | null = null;
+  try {
+    await migrateLatest(db);
+    let environment = (await db('environments').orderBy('id').first()) as EnvironmentRow | undefined;
+    let key: string;
+    if (!environment) {
+      const first = await bootstrap(db, { email: 'bench@hedgerow.local', organizationName: 'Bench', projectName: 'Bench' });
+      key = first.personal_api_key;
+      environment = (await db('environments').where({ id: first.project_id }).first()) as EnvironmentRow;
+    } else {
+      const user = (await db('users').orderBy('id').first()) as { id: number };
+      key = (await createPersonalApiKey(db, { userId: user.id, label: 'bench', scopes: ['*'] })).key;
+    }
+    const teamId = environment.id;
+    const [{ count }] = (await db('events').where({ team_id: teamId }).count('* as count')) as [{ count: string }];
+    if (Number(count) === 0) {
+      log(`generating ${options.events} events into ${name} (COPY; several minutes)…`);
+      await generateEvents({ databaseUrl: url, teamId, events: options.events, persons: 200_000, days: 30, seed: 1, log });
+    } else {
+      log(`reusing ${name}: ${count} events`);
+    }
+    const [{ total }] = (await db('events').where({ team_id: teamId }).count('* as total')) as [{ total: string }];
+
+    await hand.connect();
+    server = await startServer(url);
+    const headers = { authorization: `Bearer ${key}` };
+    const get = async (path: string) => {
+      const response = await fetch(`${server!.base}${path}`, { headers });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text}`);
+      return text;
+    };
+
+    // The middle of the data: deep pages start there (through `before`) and follow `next` a few times.
+    const { rows: bounds } = await hand.query<{ middle: string }>(
+      `select to_char((min(timestamp) + (max(timestamp) - min(timestamp)) / 2) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as middle
+        from events where team_id = $1`,
+      [teamId],
+    );
+    const middle = bounds[0]!.middle;
+    const basePath = `/api/projects/${teamId}/events/`;
+    const pages: Page[] = [];
+    for (const item of CASES) {
+      const query = new URLSearchParams({ ...item.params, limit: String(PAGE) });
+      const request = { ...item.params, limit: PAGE, offset: 0 } as EventListRequest;
+      pages.push({ case: item, depth: 'first', path: `${basePath}?${query}`, request, hand: handQuery(item, teamId, null, null) });
+      let path = `${basePath}?${new URLSearchParams({ ...item.params, limit: String(PAGE), before: middle })}`;
+      for (let step = 0; step < DEEP_STEPS; step += 1) {
+        const next = (JSON.parse(await get(path)) as { next: string | null }).next;
+        if (!next) throw new Error(`${item.name}: no next page at step ${step}`);
+        const nextUrl = new URL(next);
+        path = `${nextUrl.pathname}${nextUrl.search}`;
+      }
+      const cursor = new URL(path, 'http://x').searchParams.get('cursor')!;
+      pages.push({
+        case: item,
+        depth: 'deep',
+        path,
+        request: { ...request, before: middle, cursor },
+        hand: handQuery(item, teamId, middle, decodeCursor(cursor)),
+      });
+    }
+
+    // The three ways must return the same events.
+    for (const page of pages) {
+      const viaHttp = (JSON.parse(await get(page.path)) as { results: { id: string }[] }).results.map((event) => event.id);
+      const viaDb = await listEvents(db, environment, page.request, TIMEOUT_MS);
+      const viaHand = (await hand.query<{ id: string }>(page.hand.text, page.hand.values)).rows.slice(0, PAGE).map((row) => row.id);
+      const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => event.id) : [];
+      if (JSON.stringify(viaHttp) !== JSON.stringify(viaHand) || JSON.stringify(viaDbIds) !== JSON.stringify(viaHand)) {
+        throw new Error(`${page.case.name} (${page.depth}): the three ways disagree`);
+      }
+      if (viaHand.length !== PAGE) throw new Error(`${page.case.name} (${page.depth}): only ${viaHand.length} events`);
+    }
+
+    const ways = {
+      hand: (page: Page) => hand.query(page.hand.text, page.hand.values),
+      db: (page: Page) => listEvents(db, environment!, page.request, TIMEOUT_MS),
+      http: (page: Page) => get(page.path),
+    };
+    type Way = keyof typeof ways;
+    const samples = new Map<Page, Record<Way, number[]>>(pages.map((page) => [page, { hand: [], db: [], http: [] }]));
+    const order: Way[] = ['hand', 'db', 'http'];
+    log(`measuring: ${options.warmup} warm-up and ${options.iterations} measured rounds of ${pages.length} pages × 3 ways…`);
+    for (let round = 0; round < options.warmup + options.iterations; round += 1) {
+      for (const page of pages) {
+        // Rotate which way goes first, so that none always profits from the others' warm caches.
+        for (let offset = 0; offset < order.length; offset += 1) {
+          const way = order[(round + offset) % order.length]!;
+          const ms = await timed(() => ways[way](page));
+          if (round >= options.warmup) samples.get(page)![way].push(ms);
+        }
+      }
+    }
+
+    const header = ['case', 'page', 'hand p50', 'db p50', 'http p50', 'http p95', 'db/hand', 'http/hand', 'target'];
+    const rows: string[][] = [];
+    for (const page of pages) {
+      const s = samples.get(page)!;
+      const p50 = { hand: percentile(s.hand, 50), db: percentile(s.db, 50), http: percentile(s.http, 50) };
+      const ratio = p50.http / p50.hand;
+      const checks = [ratio <= 1.5 ? 'ratio ok' : 'ratio MISSED'];
+      if (page.depth === 'first') checks.push(p50.http < 50 ? '<50ms ok' : '<50ms MISSED');
+      rows.push([
+        page.case.name,
+        page.depth,
+        `${p50.hand.toFixed(2)} ms`,
+        `${p50.db.toFixed(2)} ms`,
+        `${p50.http.toFixed(2)} ms`,
+        `${percentile(s.http, 95).toFixed(2)} ms`,
+        `${(p50.db / p50.hand).toFixed(2)}×`,
+        `${ratio.toFixed(2)}×`,
+        checks.join(', '),
+      ]);
+    }
+    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+    process.stdout.write(
+      [
+        `Event listing, ${Number(total).toLocaleString('en')} events in one project, ${PAGE} events a page, ` +
+          `${options.iterations} interleaved rounds (after ${options.warmup} warm-up); deep = ${DEEP_STEPS} pages past ${middle}.`,
+        line(header),
+        line(widths.map((width) => '-'.repeat(width))),
+        ...rows.map(line),
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    if (server) await stopServer(server.child);
+    await hand.end().catch(() => undefined);
+    await db.destroy();
+    if (options.keep) log(`kept database ${name} (reuse with --database ${name}; drop it when done)`);
+    else await admin(`drop database if exists ${name} with (force)`);
+  }
+}

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { parseElementsChain } from '../../db/elements-chain.js';
+import { parseDateTimeInput } from '../../db/hogql/datetime.js';
+import { selectorRegex } from '../../db/hogql/elements.js';
+import { csvOfObjects, csvTable } from '../../handlers/csv.js';
+
+describe('unit: event listing helpers', () => {
+  describe('parseElementsChain', () => {
+    const element = (fields: Record<string, unknown>) => ({
+      event: null,
+      text: null,
+      tag_name: null,
+      attr_class: null,
+      href: null,
+      attr_id: null,
+      nth_child: null,
+      nth_of_type: null,
+      attributes: {},
+      order: 0,
+      ...fields,
+    });
+    const cases: [string, unknown[]][] = [
+      ['', []],
+      ['button', [element({ tag_name: 'button' })]],
+      [
+        'a.btn.primary:attr__class="btn primary"attr__href="/x"href="/x"nth-child="2"nth-of-type="1"text="Sign up"',
+        [
+          element({
+            tag_name: 'a',
+            attr_class: ['btn', 'primary'],
+            href: '/x',
+            nth_child: 2,
+            nth_of_type: 1,
+            text: 'Sign up',
+            attributes: { attr__class: 'btn primary', attr__href: '/x' },
+          }),
+        ],
+      ],
+      [
+        'span:text="a;b \\"c\\""attr_id="s1";div.wrap:nth-child="1"',
+        [
+          element({ tag_name: 'span', text: 'a;b "c"', attr_id: 's1' }),
+          element({ tag_name: 'div', attr_class: ['wrap'], nth_child: 1, order: 1 }),
+        ],
+      ],
+    ];
+    for (const [given, want] of cases) it(JSON.stringify(given), () => expect(parseElementsChain(given)).to.deep.equal(want));
+  });
+
+  describe('parseDateTimeInput', () => {
+    const now = new Date('2026-03-31T12:00:00.000Z');
+    const cases: [string, unknown][] = [
+      ['2026-01-02', { kind: 'date', text: '2026-01-02' }],
+      ['2026-01-02T03:04:05Z', { kind: 'instant', text: '2026-01-02T03:04:05Z' }],
+      ['2026-01-02 03:04:05.123456+0530', { kind: 'instant', text: '2026-01-02T03:04:05.123456+05:30' }],
+      ['2026-01-02T03:04', { kind: 'naive', text: '2026-01-02T03:04:00' }],
+      ['2026-01-02T03:04:05.123456789Z', { kind: 'instant', text: '2026-01-02T03:04:05.123456Z' }],
+      ['-7d', { kind: 'instant', text: '2026-03-24T12:00:00.000Z' }],
+      ['-1m', { kind: 'instant', text: '2026-03-03T12:00:00.000Z' }],
+      ['-30M', { kind: 'instant', text: '2026-03-31T11:30:00.000Z' }],
+      ['-2h', { kind: 'instant', text: '2026-03-31T10:00:00.000Z' }],
+      ['2026-02-30', null],
+      ['2026-01-02T25:00:00Z', null],
+      ['yesterday', null],
+      ['-7x', null],
+      ['2026-01-02Z', null],
+    ];
+    for (const [given, want] of cases) it(given, () => expect(parseDateTimeInput(given, now)).to.deep.equal(want));
+  });
+
+  describe('selectorRegex', () => {
+    const cases: [string, string, boolean][] = [
+      ['button', 'button:text="Go";div', true],
+      ['button', 'buttons:text="Go"', false],
+      ['.primary', 'a.btn.primary:href="/"', true],
+      ['.primary', 'a.btn.primaryx:href="/"', false],
+      ['a#signup', 'a:attr_id="signup"', true],
+      ['[data-attr="cta"]', 'button:attr__data-attr="cta"', true],
+      ['div button', 'button:text="x";span;div.wrap', true],
+      ['div > button', 'button:text="x";span;div.wrap', false],
+      ['span > button', 'button:text="x";span;div.wrap', true],
+      ['form button', 'button;div', false],
+    ];
+    for (const [selector, chain, want] of cases) {
+      it(`${selector} ${want ? 'matches' : 'does not match'} ${chain}`, () => {
+        expect(new RegExp(selectorRegex(selector)).test(chain)).to.equal(want);
+      });
+    }
+  });
+
+  describe('CSV', () => {
+    it('quotes what needs quoting and ends lines with CRLF', () => {
+      expect(csvTable(['a', 'b'], [['x,y', 'say "hi"'], [null, 3], [true, ' pad']])).to.equal(
+        'a,b\r\n"x,y","say ""hi"""\r\n,3\r\ntrue," pad"\r\n',
+      );
+    });
+    it('flattens nested objects to dotted columns, top-level fields in order, nested keys sorted', () => {
+      const csv = csvOfObjects(
+        [
+          { id: 1, properties: { b: 2, a: 1 }, person: null, list: [] },
+          { id: 2, properties: { c: 'x' }, person: { distinct_ids: ['d1'] }, list: [{ t: 'a' }, { t: 'b' }] },
+        ],
+        ['id', 'properties', 'person', 'list'],
+      );
+      expect(csv).to.equal(
+        'id,properties.a,properties.b,properties.c,person,person.distinct_ids.0,list.0.t,list.1.t\r\n' +
+          '1,1,2,,,,,\r\n' +
+          '2,,,x,,d1,a,b\r\n',
+      );
+    });
+  });
+});
