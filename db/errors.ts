@@ -38,6 +38,11 @@ export function translatePgError(error: unknown): unknown {
       return errors.validation('A value is not of the expected type.', pg.column ?? null);
     case '23514':
       return errors.validation('A value is not allowed here.', pg.column ?? null, 'invalid_choice');
+    // A NUL character in a text parameter (22021) or in a JSON string bound for jsonb (22P05): PostgreSQL
+    // cannot store either, and DRF refuses them with this text.
+    case '22021':
+    case '22P05':
+      return errors.validation('Null characters are not allowed.', null, 'null_characters_not_allowed');
     default:
       return error;
   }

@@ -72,3 +72,30 @@ export interface PersonalApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
 }
+
+export type PlaylistType = 'collection' | 'filters';
+
+export interface SessionRecordingPlaylistRow {
+  id: number;
+  team_id: number;
+  short_id: string;
+  name: string | null;
+  derived_name: string | null;
+  description: string;
+  pinned: boolean;
+  deleted: boolean;
+  filters: unknown;
+  type: PlaylistType;
+  create_in_folder: string | null;
+  created_at: Date;
+  created_by: number | null;
+  last_modified_at: Date;
+  last_modified_by: number | null;
+}
+
+export interface SessionRecordingPlaylistItemRow {
+  id: string;
+  playlist_id: number;
+  session_id: string;
+  created_at: Date;
+}

@@ -45,31 +45,461 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/i/v0/e/": {
+    "/_metrics": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Capture one event
-         * @description Records one event. The body must carry `api_key`, `event` and `distinct_id`; `properties` and `timestamp`
-         *     are optional. An event without a name or with a missing or empty `distinct_id` is answered 200 and not
-         *     ingested, so that SDKs never retry it (counted by reason).
+         * Metrics
+         * @description The process's counters in Prometheus' text format: capture requests by status, events ingested, events
+         *     answered 200 but not ingested (by reason), and the group commit's flushes and their sizes.
          */
-        post: operations["capture_event_create"];
+        get: operations["metrics_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
+    "/i/v0/e/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture events from the query string
+         * @description The same as the POST, with the payload in the `data` query parameter (JSON, or base64 of it), as old
+         *     SDKs and tracking pixels send it.
+         */
+        get: operations["capture_event_retrieve"];
+        put?: never;
+        /**
+         * Capture events
+         * @description The capture endpoint of current PostHog SDKs. The body is one event, an array of events, or a batch
+         *     envelope `{api_key, batch, sent_at, historical_migration}`, as JSON, gzip (announced by
+         *     `Content-Encoding`, by `compression`, or only by its magic bytes), a form with `data=`, base64 or lz64
+         *     (see the `capture` tag). The project API key may be `api_key`, `token`, `$token` or `properties.token`.
+         *
+         *     Answered 200 `{"status": 1}` once every event that can be ingested is committed to the database. An
+         *     event without a name, or with a missing or empty `distinct_id`, is answered 200 too and not ingested, so
+         *     that SDKs never retry it; such drops are counted by reason (`GET /_metrics`) and recorded as the
+         *     project's ingestion warnings.
+         */
+        post: operations["capture_event_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for capture
+         * @description Answers browsers' pre-flight requests: the request's `Origin` is mirrored, credentials are allowed, and
+         *     the headers the browser asks for (such as `Content-Type` and `Content-Encoding`) are allowed.
+         */
+        options: operations["capture_event_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture events from the query string (posthog-js path)
+         * @description The payload is in the `data` query parameter; otherwise as `POST /e/`.
+         */
+        get: operations["capture_e_retrieve"];
+        put?: never;
+        /**
+         * Capture events (posthog-js path)
+         * @description Where posthog-js sends events until its remote configuration names `/i/v0/e/`. Accepts the same
+         *     payloads and encodings and answers the same way as `POST /i/v0/e/`.
+         */
+        post: operations["capture_e_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /e/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["capture_e_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/capture/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture events from the query string (legacy path)
+         * @description The payload is in the `data` query parameter; otherwise as `POST /capture/`.
+         */
+        get: operations["capture_capture_retrieve"];
+        put?: never;
+        /**
+         * Capture events (legacy path)
+         * @description A legacy capture path that old SDKs still use; as `POST /i/v0/e/`.
+         */
+        post: operations["capture_capture_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /capture/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["capture_capture_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture events from the query string (legacy path)
+         * @description The payload is in the `data` query parameter; otherwise as `POST /track/`.
+         */
+        get: operations["capture_track_retrieve"];
+        put?: never;
+        /**
+         * Capture events (legacy path)
+         * @description A legacy capture path that old SDKs still use; as `POST /i/v0/e/`.
+         */
+        post: operations["capture_track_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /track/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["capture_track_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/engage/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture person updates from the query string (legacy path)
+         * @description The payload is in the `data` query parameter; otherwise as `POST /engage/`.
+         */
+        get: operations["capture_engage_retrieve"];
+        put?: never;
+        /**
+         * Capture person updates (legacy path)
+         * @description A legacy path for person updates. As `POST /i/v0/e/`, except that an event without an `event` field is
+         *     taken as an `$identify` event that applies its `$set` and `$set_once`.
+         */
+        post: operations["capture_engage_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /engage/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["capture_engage_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batch/": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Capture a batch from the query string
+         * @description The payload is in the `data` query parameter; otherwise as `POST /batch/`.
+         */
+        get: operations["capture_batch_retrieve"];
+        put?: never;
+        /**
+         * Capture a batch of events
+         * @description Where posthog-node and the other server SDKs send events: `{api_key, batch, sent_at,
+         *     historical_migration}`, usually gzipped. The number of events is not limited; the request body must be
+         *     under 20 MB. With `historical_migration: true` the events are imported historical data: they are
+         *     flagged so and processed in request order. In a batch item `distinct_id` may be given inside
+         *     `properties` instead. Every payload and encoding of `POST /i/v0/e/` is accepted too, with the same
+         *     answers.
+         */
+        post: operations["capture_batch_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /batch/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["capture_batch_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flags/": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The version of the answer the SDK expects; posthog-js asks for `2`.
+                 * @example 2
+                 */
+                v?: components["parameters"]["FlagsVersion"];
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -77,13 +507,71 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture a batch of events
-         * @description Records every event of `batch`, all for the project named by `api_key`. The number of events is not
-         *     limited; the request body must be under 20 MB. With `historical_migration: true` the events are imported
-         *     historical data, processed in request order. In a batch item `distinct_id` may be given inside
-         *     `properties` instead.
+         * Evaluate feature flags
+         * @description What posthog-js asks at start-up (`POST /flags/?v=2`) and after `identify()` or `group()`, with the same
+         *     encodings as capture. Hedgerow defines no feature flags, so `flags` is always empty; the answer lets
+         *     the SDKs start normally with only `api_host` set.
          */
-        post: operations["capture_batch_create"];
+        post: operations["flags_create"];
+        delete?: never;
+        /**
+         * CORS pre-flight for /flags/
+         * @description As `OPTIONS /i/v0/e/`.
+         */
+        options: operations["flags_options"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/array/{token}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project API key (`phc_…`).
+                 * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+                 */
+                token: components["parameters"]["ProjectToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Remote configuration of posthog-js (JSON)
+         * @description What the posthog-js builds without external scripts load at start-up. It sends analytics to `/i/v0/e/`,
+         *     compresses with gzip, and turns off what Hedgerow does not serve (session recording, surveys, heatmaps,
+         *     site apps, feature flags).
+         */
+        get: operations["remote_config_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/array/{token}/config.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project API key (`phc_…`).
+                 * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+                 */
+                token: components["parameters"]["ProjectToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Remote configuration of posthog-js (script)
+         * @description The script the default posthog-js bundle inserts at start-up: it stores the configuration of
+         *     `GET /array/{token}/config` in `window._POSTHOG_REMOTE_CONFIG[token]`, with no site apps.
+         */
+        get: operations["remote_config_js_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -197,13 +685,16 @@ export interface paths {
         };
         /**
          * List session recording playlists
-         * @description Playlists of the environment that are not deleted, newest change first.
+         * @description Playlists of the environment that are not deleted, most recently modified first unless `order` says
+         *     otherwise. The filters combine (all must hold).
          */
         get: operations["environments_session_recording_playlists_list"];
         put?: never;
         /**
          * Create a session recording playlist
-         * @description Creates a playlist owned by the caller.
+         * @description Creates a playlist created and last modified by the caller, with a new `short_id`. `type` is required
+         *     and fixed from then on: a `collection` may not have filters (an empty object is fine), a `filters`
+         *     playlist (a saved search) needs non-empty `filters`. Each violation is a 400 with `attr` null.
          */
         post: operations["environments_session_recording_playlists_create"];
         delete?: never;
@@ -248,10 +739,89 @@ export interface paths {
         head?: never;
         /**
          * Update a session recording playlist
-         * @description Changes any subset of the writable fields. Setting `deleted: true` is the way to delete a playlist (it then
-         *     disappears from list and retrieve); `deleted: false` restores it.
+         * @description Changes any subset of the writable fields; read-only fields sent here (`short_id`, `type`, …) are ignored.
+         *     Setting `deleted: true` is the way to delete a playlist (it then disappears from list, retrieve and the
+         *     recordings endpoints); this operation still reaches a deleted playlist, so `deleted: false` restores it.
+         *     `last_modified_at` and `last_modified_by` change only when `name`, `description` or `filters` change.
+         *     When `filters` is sent: a `collection` cannot be given non-empty filters, and a `filters` playlist cannot
+         *     be left with empty or null filters (400, `attr` null).
          */
         patch: operations["environments_session_recording_playlists_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/session_recording_playlists/{short_id}/recordings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The playlist's short id.
+                 * @example aB3dE5gH
+                 */
+                short_id: components["parameters"]["ShortId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the recordings pinned to a playlist
+         * @description The session recordings pinned to the playlist (not deleted), most recently pinned first. Only a
+         *     `collection` can have pinned recordings; a `filters` playlist answers an empty list.
+         */
+        get: operations["environments_session_recording_playlists_recordings_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/session_recording_playlists/{short_id}/recordings/{session_recording_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The playlist's short id.
+                 * @example aB3dE5gH
+                 */
+                short_id: components["parameters"]["ShortId"];
+                /**
+                 * @description The session id of the recording (the `$session_id` its events carry).
+                 * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
+                 */
+                session_recording_id: components["parameters"]["SessionRecordingId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a recording to a playlist
+         * @description Pins the session recording to the playlist (a `collection`); pinning one that is already pinned changes
+         *     nothing. A request body, if any, is ignored.
+         */
+        post: operations["environments_session_recording_playlists_recordings_create"];
+        /**
+         * Unpin a recording from a playlist
+         * @description Unpins the session recording; 404 when it is not pinned to this playlist.
+         */
+        delete: operations["environments_session_recording_playlists_recordings_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/organizations/": {
@@ -518,40 +1088,36 @@ export interface paths {
         /**
          * List events
          * @deprecated
-         * @description (Deprecated, kept for backwards compatibility.) Stored events of the project, newest first. Use the query
-         *     endpoint to list or aggregate ad hoc, and batch exports to export in bulk.
+         * @description (Deprecated, kept for backwards compatibility: use the query endpoint to list or aggregate ad hoc, and
+         *     batch exports to export in bulk.) Stored events of the project, newest first.
+         *
+         *     **Paging.** `next` is the absolute URL of the following page: every parameter of the request is kept,
+         *     `offset` is dropped, and an opaque `cursor` marks the last event returned. Pages are keyed on
+         *     (timestamp, uuid), so following `next` returns every matching event exactly once, however many events
+         *     share a timestamp; `before` and `after` keep their meaning. `next` is null on the last page and with
+         *     `format=csv`.
+         *
+         *     **Filters**, all of which must hold: `after`, `before`, `event`, `distinct_id`, `person_id` (every
+         *     distinct id of the person, including ids merged into it), `properties` (PostHog's property filters) and
+         *     `where` (HogQL conditions).
+         *
+         *     **select** turns the page into rows: `{columns, next, results}` with one list of values per event, in
+         *     the order asked. When a selected expression is an aggregate (`count()`, `sum(…)`, …), the rows are
+         *     grouped by the other selected expressions and ordered by the first aggregate, largest first.
+         *
+         *     **HogQL** (in `select`, `where` and `hogql` property filters): literals, `+ - * / %`, comparisons,
+         *     `and/or/not`, `in`, `like/ilike`, `is [not] null`, `between`, `interval`; fields `uuid`, `event`,
+         *     `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `$group_0`…`$group_4`,
+         *     `properties.<name>` (also `properties['key with spaces']`), `person.properties.<name>`; functions
+         *     `count`, `countIf`, `uniq`, `sum`, `avg`, `min`, `max`, `toDate`, `toDateTime`, `toString`, `toInt`,
+         *     `toFloat`, `toUUID`, `toStartOfHour/Day/Week/Month`, `now`, `today`, `dateDiff`, `lower`, `upper`,
+         *     `concat`, `length`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `match`,
+         *     `JSONExtractString`. Days and wall-clock times are read in the project's timezone. An unknown field
+         *     or function, or an expression that does not parse, is a 400 naming the parameter.
+         *
+         *     A query that runs longer than the server's statement timeout is cancelled (504).
          */
         get: operations["events_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/projects/{project_id}/events/{id}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
-                 *     project.
-                 * @example 2
-                 */
-                project_id: components["parameters"]["ProjectId"];
-                /** @description The event's UUID. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Read an event
-         * @deprecated
-         * @description (Deprecated, kept for backwards compatibility.) One stored event by its UUID.
-         */
-        get: operations["events_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -577,10 +1143,136 @@ export interface paths {
         /**
          * List values of an event property
          * @deprecated
-         * @description (Deprecated, kept for backwards compatibility.) Up to 10 distinct values of the property `key` seen in the
-         *     last 7 days. The contract shows no response; Hedgerow answers as PostHog does, a list of `{name}`.
+         * @description (Deprecated, kept for backwards compatibility.) Up to 10 distinct values of the property `key`, read
+         *     from the newest 100,000 events of the last 7 days: most frequent first, or with `value`, the values
+         *     containing it, shortest first. `key=custom_event` lists event names that do not start with `$`. The
+         *     contract shows no response; Hedgerow answers as PostHog does, a list of `{name}`.
          */
         get: operations["events_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/events/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The event's UUID.
+                 * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @deprecated
+         * @description (Deprecated, kept for backwards compatibility.) One stored event by its UUID: 400 when `id` is not a
+         *     UUID, 404 when the project has no such event.
+         */
+        get: operations["events_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List events (environment path)
+         * @deprecated
+         * @description (Deprecated.) The same listing as `events_list` under `/api/environments/`: same parameters, same
+         *     answers.
+         */
+        get: operations["environments_events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/events/values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List values of an event property (environment path)
+         * @deprecated
+         * @description (Deprecated.) The same as `events_values_retrieve` under `/api/environments/`.
+         */
+        get: operations["environments_events_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/events/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The event's UUID.
+                 * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an event (environment path)
+         * @deprecated
+         * @description (Deprecated.) The same as `events_retrieve` under `/api/environments/`.
+         */
+        get: operations["environments_events_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -661,7 +1353,8 @@ export interface components {
         } | null;
         /**
          * @description Recording counts as PostHog shapes them. `collection.count` is the number of pinned recordings (null when
-         *     none); the `saved_filters` fields stay null until recordings matching the filters have been counted.
+         *     none). The `saved_filters` fields stay null until recordings matching the filters have been counted;
+         *     Hedgerow does not count them yet, so they are always null.
          * @example {
          *       "collection": {
          *         "count": null,
@@ -677,8 +1370,47 @@ export interface components {
          *     }
          */
         RecordingsCounts: {
-            [key: string]: {
-                [key: string]: unknown;
+            /** @description The recordings pinned to the playlist. */
+            collection: {
+                /**
+                 * @description How many recordings are pinned; null when none.
+                 * @example 2
+                 */
+                count: number | null;
+                /**
+                 * @description How many of the pinned recordings the caller has watched.
+                 * @example 0
+                 */
+                watched_count: number;
+            };
+            /** @description The recordings matching the playlist's filters, once counted. */
+            saved_filters: {
+                /**
+                 * @description How many recordings matched when last counted.
+                 * @example null
+                 */
+                count: number | null;
+                /**
+                 * @description Whether more recordings matched than were counted.
+                 * @example null
+                 */
+                has_more: boolean | null;
+                /**
+                 * @description How many of the matching recordings the caller has watched.
+                 * @example null
+                 */
+                watched_count: number | null;
+                /**
+                 * @description Whether the count grew since the count before.
+                 * @example null
+                 */
+                increased: boolean | null;
+                /**
+                 * Format: date-time
+                 * @description When the matching recordings were last counted.
+                 * @example null
+                 */
+                last_refreshed_at: string | null;
             };
         };
         /**
@@ -734,8 +1466,8 @@ export interface components {
             type: components["schemas"]["PlaylistType"];
         };
         /**
-         * @description The writable playlist fields. `type` must be given (PostHog reads it from the request even though it is
-         *     read-only afterwards).
+         * @description The writable playlist fields, and `type`, which must be given here and cannot change afterwards. Other
+         *     fields are ignored.
          */
         SessionRecordingPlaylistCreate: {
             /** @example Checkout drop-offs */
@@ -754,17 +1486,22 @@ export interface components {
              */
             filters?: unknown;
             /**
-             * @description `collection` or `filters`; required.
+             * @description Required: `collection` (hand-picked recordings) or `filters` (a saved search). Anything else,
+             *     including a missing value, is answered 400 "Must provide a valid playlist type: either filters or
+             *     collection" with `attr` null.
              * @example collection
              */
-            type?: string;
+            type?: unknown;
             /**
              * @description The folder to file the new playlist in; stored, never returned.
              * @example Replay/Checkout
              */
             _create_in_folder?: string;
         };
-        /** @description Any subset of the writable playlist fields; read-only fields sent here are ignored. */
+        /**
+         * @description Any subset of the writable playlist fields. Read-only fields sent here (`short_id`, `type`, …) are
+         *     ignored, and so is `_create_in_folder`, which only means something at creation.
+         */
         PatchedSessionRecordingPlaylist: {
             /** @example Checkout drop-offs (EU) */
             name?: string | null;
@@ -786,6 +1523,34 @@ export interface components {
         };
         PaginatedSessionRecordingPlaylistList: components["schemas"]["PageLinks"] & {
             results: components["schemas"]["SessionRecordingPlaylist"][];
+        };
+        /** @description One page of the recordings pinned to a playlist, in PostHog's recordings-list shape. */
+        PlaylistRecordings: {
+            results: components["schemas"]["PlaylistRecording"][];
+            /**
+             * @description Whether more pinned recordings follow this page.
+             * @example false
+             */
+            has_next: boolean;
+        };
+        /**
+         * @description A recording pinned to a playlist. Hedgerow does not store the recordings themselves, so only the
+         *     session id is known.
+         */
+        PlaylistRecording: {
+            /**
+             * @description The recording's session id.
+             * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
+             */
+            id: string;
+        };
+        /** @description The acknowledgement of pinning or unpinning a recording. */
+        PlaylistRecordingChange: {
+            /**
+             * @example true
+             * @enum {boolean}
+             */
+            success: true;
         };
         /** @description The envelope of every paginated list (limit/offset pagination). */
         PageLinks: {
@@ -1425,6 +2190,37 @@ export interface components {
              */
             status: "ok";
         };
+        /**
+         * @description A page of `select` results: one row per event, or with aggregates one row per group, each row holding
+         *     the values in the order of `columns`.
+         */
+        LegacyEventRows: {
+            /**
+             * @description The column names, each expression's `AS` name or its text.
+             * @example [
+             *       "event",
+             *       "count()"
+             *     ]
+             */
+            columns: string[];
+            /**
+             * Format: uri
+             * @description The absolute URL of the following page with every other parameter kept, or null.
+             * @example null
+             */
+            next: string | null;
+            /**
+             * @example [
+             *       [
+             *         "$pageview",
+             *         120
+             *       ]
+             *     ]
+             */
+            results: unknown[][];
+        };
+        /** @description A page of the listing, of events or, with `select`, of rows. */
+        LegacyEventPage: components["schemas"]["LegacyEventList"] | components["schemas"]["LegacyEventRows"];
         /** @description One value of a property. */
         PropertyValue: {
             /**
@@ -1435,7 +2231,8 @@ export interface components {
         };
         /**
          * @description One event. The project API key may be given as `api_key`, `token`, `$token` or `properties.token`.
-         *     `distinct_id` may be given inside `properties` instead; it is stringified and cut to 200 characters.
+         *     `distinct_id` (or `$distinct_id`) may be given inside `properties` instead; any JSON value is accepted,
+         *     stringified and cut to 200 characters. Fields not listed here are ignored.
          */
         CaptureEvent: {
             /**
@@ -1444,53 +2241,265 @@ export interface components {
              */
             api_key?: string;
             /**
-             * @description The event name; names starting with `$` are PostHog's reserved ones.
+             * @description The project API key, as `api_key`.
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            token?: string;
+            /**
+             * @description The project API key, as `api_key`.
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            $token?: string;
+            /**
+             * @description The event name; names starting with `$` are PostHog's reserved ones (section "Events" of the
+             *     `capture` tag). An event without a name is answered 200 and not ingested.
              * @example $pageview
              */
-            event?: string;
+            event?: string | null;
             /**
-             * @description Who did it.
+             * @description Who did it: a string, or any other JSON value (stringified). An event without one, or with an empty
+             *     one, is answered 200 and not ingested.
              * @example user-1
              */
             distinct_id?: unknown;
             /**
+             * @description The same as `distinct_id`.
+             * @example user-1
+             */
+            $distinct_id?: unknown;
+            /**
+             * @description The event's properties. `$set`, `$set_once` and `$unset` change the person's properties, `$groups`
+             *     names the event's groups, and `$process_person_profile: false` makes the event personless.
              * @example {
              *       "$current_url": "https://example.com/"
              *     }
              */
             properties?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
-             * @description When it happened, ISO 8601; the server's time when absent.
+             * @description When it happened: ISO 8601 (without a zone it is UTC), RFC 2822, or an epoch in seconds or
+             *     milliseconds. With `sent_at` it is corrected for the client's clock skew; more than 23 hours in the
+             *     future becomes the time it was received. The time it was received when absent.
              * @example 2026-11-21T10:00:00Z
              */
-            timestamp?: string;
+            timestamp?: string | null;
             /**
-             * Format: uuid
-             * @description The event's id; an event whose uuid is already stored for the project is not stored twice.
+             * @description How many milliseconds before the request it happened; takes precedence over `timestamp`.
+             * @example 1200
+             */
+            offset?: number | null;
+            /**
+             * @description The event's id; SDKs send a UUIDv7 and one is generated when it is absent or empty. An event whose
+             *     uuid is already stored for the project is not stored again, so retries are harmless.
              * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
              */
-            uuid?: string;
+            uuid?: string | null;
+            /**
+             * @description Person properties to set, as `properties.$set` (this one wins).
+             * @example {
+             *       "email": "ada@example.com"
+             *     }
+             */
+            $set?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Person properties to set unless already set, as `properties.$set_once`.
+             * @example {
+             *       "first_seen_plan": "free"
+             *     }
+             */
+            $set_once?: {
+                [key: string]: unknown;
+            };
+            /** @description Never part of an event; an object with `batch` is a batch envelope (`CaptureBatch`). */
+            batch?: unknown;
         };
+        /** @description Events, each with its own project API key (all the same). */
+        CaptureEventList: components["schemas"]["CaptureEvent"][];
         /** @description A batch of events for one project. */
         CaptureBatch: {
             /**
-             * @description The project API key (`phc_…`).
+             * @description The project API key (`phc_…`); it takes precedence over any key inside the events.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
             api_key?: string;
             /**
-             * @description True when importing historical data; the events are then processed in request order.
+             * @description The project API key, as `api_key`.
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            token?: string;
+            /**
+             * @description True when importing historical data: the stored events are flagged so, and processed in request
+             *     order.
              * @example false
              */
             historical_migration?: boolean;
             /**
-             * @description When the client sent the batch, ISO 8601; used to correct the client's clock skew.
+             * @description When the client sent the batch, ISO 8601; corrects the events' timestamps for the client's clock skew.
              * @example 2026-11-21T10:00:01Z
              */
-            sent_at?: string;
-            batch: components["schemas"]["CaptureEvent"][];
+            sent_at?: string | null;
+            batch: components["schemas"]["CaptureEventList"];
+        };
+        /** @description What a capture request carries once decoded. */
+        CapturePayload: components["schemas"]["CaptureBatch"] | components["schemas"]["CaptureEventList"] | components["schemas"]["CaptureEvent"];
+        /** @description A form-encoded capture request, as posthog-js sends it with `navigator.sendBeacon`. */
+        CaptureForm: {
+            /**
+             * @description The payload, JSON or base64 (or lz64 with `compression=lz64`) of it.
+             * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+             */
+            data: string;
+            /**
+             * @description As the `compression` query parameter.
+             * @example base64
+             */
+            compression?: string;
+            /**
+             * @description The SDK's version. Accepted and ignored.
+             * @example 1.290.0
+             */
+            ver?: string;
+        };
+        /** @description Who asks for flags. Only the project API key is used; the rest is accepted and ignored. */
+        FlagsRequest: {
+            /**
+             * @description The project API key (`phc_…`).
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            token?: string;
+            /**
+             * @description The project API key, as `token`.
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            api_key?: string;
+            /**
+             * @description Who asks.
+             * @example user-1
+             */
+            distinct_id?: unknown;
+            /**
+             * @description The caller's groups, by group type.
+             * @example {
+             *       "company": "acme"
+             *     }
+             */
+            groups?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Person properties the SDK knows locally.
+             * @example {}
+             */
+            person_properties?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Group properties the SDK knows locally, by group type.
+             * @example {}
+             */
+            group_properties?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Feature flags of the caller, in the shape posthog-js expects from `/flags/?v=2`. */
+        FlagsResponse: {
+            /**
+             * @description Flags by key; always empty, as Hedgerow defines no feature flags.
+             * @example {}
+             */
+            flags: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /**
+             * @description Always false.
+             * @example false
+             */
+            errorsWhileComputingFlags: boolean;
+            /**
+             * Format: uuid
+             * @description An id for this answer.
+             * @example 0190f1c4-bbbb-7ccc-8ddd-eeeeeeeeeeee
+             */
+            requestId: string;
+        };
+        /** @description The remote configuration posthog-js reads at start-up. */
+        RemoteConfig: {
+            /**
+             * @description The project API key.
+             * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+             */
+            token: string;
+            /**
+             * @description Encodings capture reads; posthog-js then gzips its requests.
+             * @example [
+             *       "gzip",
+             *       "gzip-js"
+             *     ]
+             */
+            supportedCompression: string[];
+            /**
+             * @description Always false, so posthog-js skips the first `/flags/` call.
+             * @example false
+             */
+            hasFeatureFlags: boolean;
+            /** @description Where posthog-js sends events. */
+            analytics: {
+                /**
+                 * @description The capture path.
+                 * @example /i/v0/e/
+                 */
+                endpoint: string;
+            };
+            /**
+             * @description Always false; Hedgerow does not store recordings.
+             * @example false
+             */
+            sessionRecording: boolean;
+            /**
+             * @description Always false.
+             * @example false
+             */
+            surveys: boolean;
+            /**
+             * @description Always false.
+             * @example false
+             */
+            heatmaps: boolean;
+            /**
+             * @description Always false.
+             * @example false
+             */
+            autocaptureExceptions?: boolean;
+            /**
+             * @description Always false.
+             * @example false
+             */
+            captureDeadClicks?: boolean;
+            /**
+             * @description Always false.
+             * @example false
+             */
+            capturePerformance?: boolean;
+            /**
+             * @description Persons are created for identified users only unless the SDK is told otherwise.
+             * @example true
+             */
+            defaultIdentifiedOnly?: boolean;
+            /**
+             * @description Autocapture may send its elements as `$elements_chain`.
+             * @example true
+             */
+            elementsChainAsString?: boolean;
+            /**
+             * @description Always empty.
+             * @example []
+             */
+            siteApps: Record<string, never>[];
         };
         /** @description The acknowledgement of a capture request. */
         CaptureResponse: {
@@ -1511,6 +2520,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The body is malformed, a field fails validation (`attr` names it), or the playlist's `type` and `filters`
+         *     do not go together (`attr` null).
+         */
+        PlaylistBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No personal API key was given, or it is not valid. */
         Unauthorized: {
             headers: {
@@ -1522,9 +2543,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The project API key is missing, malformed, unknown, or a personal API key. */
+        /**
+         * @description The project API key is missing, malformed, unknown, a personal API key (`phx_…`), or not the same in
+         *     every event of the request.
+         */
         CaptureUnauthorized: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1600,15 +2625,120 @@ export interface components {
             };
         };
         /**
-         * @description Every event of the request that could be ingested is durably stored. Events without a name or
-         *     `distinct_id` are dropped silently and counted by reason.
+         * @description Every event of the request that could be ingested is committed to the database (an event whose uuid was
+         *     already stored counts as stored). Events without a name or `distinct_id` are not ingested; they are
+         *     counted by reason and recorded as ingestion warnings.
          */
         CaptureAccepted: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CaptureResponse"];
+            };
+        };
+        /**
+         * @description The payload could not be decoded or parsed, holds no event, or an event breaks the `CaptureEvent`
+         *     schema (`attr` names the field, such as `batch__2__uuid`).
+         */
+        CaptureBadRequest: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request body is 20 MB or more (refused while it is read), or the payload decodes (gunzip, base64,
+         *     lz64) to more than 25 MiB.
+         */
+        CapturePayloadTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The events could not be stored (the database is unreachable); none of them was acknowledged, and the
+         *     SDKs retry.
+         */
+        CaptureUnavailable: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The pre-flight is allowed. */
+        CapturePreflight: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                /** @description Always `true` when the request has an `Origin`. */
+                "Access-Control-Allow-Credentials"?: string;
+                /** @description `GET, POST, OPTIONS`. */
+                "Access-Control-Allow-Methods"?: string;
+                /**
+                 * @description The request's `Access-Control-Request-Headers`, or `Content-Type, Content-Encoding,
+                 *     X-Requested-With` when it has none.
+                 */
+                "Access-Control-Allow-Headers"?: string;
+                /** @description How long browsers may cache the answer, in seconds. */
+                "Access-Control-Max-Age"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CaptureResponse"];
+            };
+        };
+        /**
+         * @description One page: stored events (`{next, results}`), or with `select` rows of values (`{columns, next,
+         *     results}`). With `format=csv`, the same as CSV with a header row, nested objects flattened to dotted
+         *     columns (`properties.$browser`, `person.properties.email`, `elements.0.tag_name`).
+         */
+        EventPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyEventPage"];
+                "text/csv": string;
+            };
+        };
+        /** @description The event (with `format=csv`, one CSV row under a header row). */
+        OneEvent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyEvent"];
+                "text/csv": string;
+            };
+        };
+        /** @description Up to 10 values (with `format=csv`, a `name` column). */
+        PropertyValues: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PropertyValue"][];
+                "text/csv": string;
+            };
+        };
+        /** @description The query ran longer than the server's statement timeout and was cancelled. */
+        QueryTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
     };
@@ -1648,11 +2778,188 @@ export interface components {
          * @example aB3dE5gH
          */
         ShortId: string;
+        /**
+         * @description The session id of the recording (the `$session_id` its events carry).
+         * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
+         */
+        SessionRecordingId: string;
         /** @description The response format. */
         EventFormat: "csv" | "json";
+        /**
+         * @description The event's UUID.
+         * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
+         */
+        EventId: string;
+        /**
+         * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
+         *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
+         *     bound by default.
+         * @example -7d
+         */
+        EventsAfter: string;
+        /**
+         * @description Only events before this time (exclusive), in the same forms as `after`. No upper bound by default.
+         * @example 2026-11-21T12:00:00Z
+         */
+        EventsBefore: string;
+        /**
+         * @description Only events of this distinct id.
+         * @example user-1
+         */
+        EventsDistinctId: string;
+        /**
+         * @description Only events with this name.
+         * @example $pageview
+         */
+        EventsEvent: string;
+        /**
+         * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+         *     1,000, as PostHog does.
+         * @example 100
+         */
+        EventsLimit: number;
+        /**
+         * @deprecated
+         * @description Skips this many matching events before the page (at most 100,000). Prefer following `next`.
+         * @example 0
+         */
+        EventsOffset: number;
+        /**
+         * @description Only events of this person (its numeric id or UUID): events of every distinct id it has now, including
+         *     ids merged into it by an alias.
+         * @example 42
+         */
+        EventsPersonId: string;
+        /**
+         * @description JSON property filters: a list (all must hold) or a group `{"type": "AND"|"OR", "values": [...]}` nested
+         *     to any depth (100 levels). A filter is `{"key", "value", "operator", "type"}`: `type` is `event`
+         *     (default), `person`, `element` (key `tag_name`, `text`, `href` or `selector`), `group` (with
+         *     `group_type_index` 0-4), `event_metadata` (an event field) or `hogql` (`key` is a HogQL condition);
+         *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
+         *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
+         *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
+         *     Negative operators hold for events without the property.
+         * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
+         */
+        EventsProperties: string;
+        /**
+         * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
+         *     `… AS name`; the response then has `columns` and rows of values.
+         * @example ["event", "count()"]
+         */
+        EventsSelect: string;
+        /**
+         * @description (Experimental) A JSON list of HogQL conditions that every event returned must pass.
+         * @example ["properties.$browser = 'Chrome'"]
+         */
+        EventsWhere: string;
+        /**
+         * @description `["-timestamp"]` (newest first, the default) or `["timestamp"]` (oldest first).
+         * @example ["timestamp"]
+         */
+        EventsOrderBy: string;
+        /**
+         * @description Where the page starts; set by the `next` link, not to be written by hand.
+         * @example eyJ0IjoiMjAyNi0xMS0yMVQxMDowMDowMC4wMDAwMDBaIiwidSI6IjAxOTBmMWM0LWFhYWEtN2JiYi04Y2NjLWRkZGRkZGRkZGRkZCJ9
+         */
+        EventsCursor: string;
+        /**
+         * @description The property whose values to list (an event column's name with `is_column=true`).
+         * @example $browser
+         */
+        PropertyValuesKey: string;
+        /**
+         * @description Only values containing this text (case-insensitive).
+         * @example chr
+         */
+        PropertyValuesValue: string;
+        /**
+         * @description Only values seen on events with these names; repeat the parameter for several.
+         * @example [
+         *       "$pageview"
+         *     ]
+         */
+        PropertyValuesEventName: string[];
+        /**
+         * @description `true` to list values of the event column `key` (`event`, `distinct_id`, `elements_chain`).
+         * @example false
+         */
+        PropertyValuesIsColumn: boolean;
+        /**
+         * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+         *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+         *     seconds) are ignored.
+         * @example 1763719200000
+         */
+        CaptureSentAt: number;
+        /**
+         * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+         * @example 1.290.0
+         */
+        CaptureLibVersion: string;
+        /**
+         * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+         *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+         *     made only of base64 characters is decoded as base64.
+         * @example gzip-js
+         */
+        CaptureCompression: string;
+        /**
+         * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+         * @example 0
+         */
+        CaptureIp: string;
+        /**
+         * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+         *     the same 200 as for any other request.
+         * @example 1
+         */
+        CaptureBeacon: string;
+        /**
+         * @description How many times posthog-js has already sent this request.
+         * @example 1
+         */
+        CaptureRetryCount: number;
+        /**
+         * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+         *     When it is missing or empty the request has no payload (400).
+         * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+         */
+        CaptureData: string;
+        /**
+         * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+         *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+         * @example gzip
+         */
+        CaptureContentEncoding: string;
+        /**
+         * @description The version of the answer the SDK expects; posthog-js asks for `2`.
+         * @example 2
+         */
+        FlagsVersion: number;
+        /**
+         * @description The project API key (`phc_…`).
+         * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+         */
+        ProjectToken: string;
     };
-    requestBodies: never;
-    headers: never;
+    requestBodies: {
+        /**
+         * @description One event, an array of events, or a batch envelope. The same JSON may arrive gzipped, as base64 or lz64,
+         *     or in the `data` field of a form; the media type does not decide how it is decoded.
+         */
+        CapturePayload: {
+            content: {
+                "application/json": components["schemas"]["CapturePayload"];
+                "text/plain": string;
+                "application/x-www-form-urlencoded": components["schemas"]["CaptureForm"];
+            };
+        };
+    };
+    headers: {
+        /** @description The request's `Origin`, mirrored when it has one (with `Access-Control-Allow-Credentials`). */
+        CorsAllowOrigin: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1708,47 +3015,1214 @@ export interface operations {
             };
         };
     };
-    capture_event_create: {
+    metrics_retrieve: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CaptureEvent"];
+        requestBody?: never;
+        responses: {
+            /** @description The counters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
             };
+            500: components["responses"]["ServerError"];
         };
+    };
+    capture_event_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: components["responses"]["CaptureAccepted"];
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["CaptureBadRequest"];
             401: components["responses"]["CaptureUnauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            413: components["responses"]["CapturePayloadTooLarge"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_event_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_event_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    capture_e_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_e_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_e_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    capture_capture_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_capture_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_capture_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    capture_track_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_track_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_track_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    capture_engage_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_engage_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_engage_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    capture_batch_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+                /**
+                 * @description The payload of a GET capture request: JSON (URL-encoded), or base64 or lz64 of it (see `compression`).
+                 *     When it is missing or empty the request has no payload (400).
+                 * @example W3siZXZlbnQiOiIkcGFnZXZpZXciLCJwcm9wZXJ0aWVzIjp7ImRpc3RpbmN0X2lkIjoidXNlci0xIiwidG9rZW4iOiJwaGNfM2tXcTlyVHpWN21OMmJYYzVkTGZIOGpQczRHeUE2dUUxb1FpUjB0S3daeCIsIiRjdXJyZW50X3VybCI6Imh0dHBzOi8vZXhhbXBsZS5jb20vIn19XQ==
+                 */
+                data?: components["parameters"]["CaptureData"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
     capture_batch_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CapturePayload"];
+        responses: {
+            200: components["responses"]["CaptureAccepted"];
+            400: components["responses"]["CaptureBadRequest"];
+            401: components["responses"]["CaptureUnauthorized"];
+            413: components["responses"]["CapturePayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    capture_batch_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+                /**
+                 * @description `1` when posthog-js sent the request with `navigator.sendBeacon` while the page unloads. The answer is
+                 *     the same 200 as for any other request.
+                 * @example 1
+                 */
+                beacon?: components["parameters"]["CaptureBeacon"];
+                /**
+                 * @description How many times posthog-js has already sent this request.
+                 * @example 1
+                 */
+                retry_count?: components["parameters"]["CaptureRetryCount"];
+            };
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    flags_create: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The version of the answer the SDK expects; posthog-js asks for `2`.
+                 * @example 2
+                 */
+                v?: components["parameters"]["FlagsVersion"];
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+            };
+            header?: {
+                /**
+                 * @description `gzip` when the body is gzipped, as posthog-node sends it. Without the header gzip is still recognised
+                 *     by its magic bytes (posthog-js sends gzip as `text/plain` without it).
+                 * @example gzip
+                 */
+                "Content-Encoding"?: components["parameters"]["CaptureContentEncoding"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CaptureBatch"];
+                "application/json": components["schemas"]["FlagsRequest"];
+                "text/plain": string;
             };
         };
         responses: {
-            200: components["responses"]["CaptureAccepted"];
-            400: components["responses"]["BadRequest"];
+            /** @description The flags of the caller (none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagsResponse"];
+                };
+            };
+            400: components["responses"]["CaptureBadRequest"];
             401: components["responses"]["CaptureUnauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            413: components["responses"]["CapturePayloadTooLarge"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    flags_options: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The version of the answer the SDK expects; posthog-js asks for `2`.
+                 * @example 2
+                 */
+                v?: components["parameters"]["FlagsVersion"];
+                /**
+                 * @description When the SDK sent the request, in milliseconds since the epoch (posthog-js adds it to every request).
+                 *     Corrects the client's clock skew like `sent_at` when the body has none; values before 2021 (such as
+                 *     seconds) are ignored.
+                 * @example 1763719200000
+                 */
+                _?: components["parameters"]["CaptureSentAt"];
+                /**
+                 * @description The SDK's version, as older posthog-js versions send it. Accepted and ignored.
+                 * @example 1.290.0
+                 */
+                ver?: components["parameters"]["CaptureLibVersion"];
+                /**
+                 * @description How the payload is encoded: `gzip` or `gzip-js` (gzip), `lz64` or `lz-string` (LZ-string in base64),
+                 *     `base64` or `b64`. Other values are ignored. gzip is also recognised by its magic bytes, and a payload
+                 *     made only of base64 characters is decoded as base64.
+                 * @example gzip-js
+                 */
+                compression?: components["parameters"]["CaptureCompression"];
+                /**
+                 * @description Whether the SDK asks for the client's IP address to be kept (`1`) or not (`0`). Accepted and ignored.
+                 * @example 0
+                 */
+                ip?: components["parameters"]["CaptureIp"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CapturePreflight"];
+        };
+    };
+    remote_config_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project API key (`phc_…`).
+                 * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+                 */
+                token: components["parameters"]["ProjectToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's remote configuration. */
+            200: {
+                headers: {
+                    /** @description The request's `Origin`, when it has one. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteConfig"];
+                };
+            };
+            401: components["responses"]["CaptureUnauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    remote_config_js_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project API key (`phc_…`).
+                 * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
+                 */
+                token: components["parameters"]["ProjectToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    /** @description The request's `Origin`, when it has one. */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            401: components["responses"]["CaptureUnauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["CaptureUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1899,6 +4373,17 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @description Only the playlist with this short id. */
                 short_id?: string;
+                /** @description Only playlists whose `name` or `derived_name` contains this text, ignoring case. */
+                search?: string;
+                /** @description `true`: only pinned playlists; `false`: only playlists that are not pinned. */
+                pinned?: boolean;
+                /** @description Only playlists of this type. */
+                type?: components["schemas"]["PlaylistType"];
+                /**
+                 * @description The field to sort by, ascending, or descending with a leading `-` (default `-last_modified_at`).
+                 *     Ties are broken by id, in the same direction.
+                 */
+                order?: "id" | "-id" | "short_id" | "-short_id" | "name" | "-name" | "derived_name" | "-derived_name" | "description" | "-description" | "pinned" | "-pinned" | "type" | "-type" | "created_at" | "-created_at" | "created_by" | "-created_by" | "last_modified_at" | "-last_modified_at" | "last_modified_by" | "-last_modified_by";
             };
             header?: never;
             path: {
@@ -1960,7 +4445,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRecordingPlaylist"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["PlaylistBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2079,12 +4564,152 @@ export interface operations {
                     "application/json": components["schemas"]["SessionRecordingPlaylist"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["PlaylistBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_session_recording_playlists_recordings_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Number of recordings per page (default 50, at most 1000). */
+                limit?: number;
+                /** @description The index of the first result to return (default 0). */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The playlist's short id.
+                 * @example aB3dE5gH
+                 */
+                short_id: components["parameters"]["ShortId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of pinned recordings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaylistRecordings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_session_recording_playlists_recordings_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The playlist's short id.
+                 * @example aB3dE5gH
+                 */
+                short_id: components["parameters"]["ShortId"];
+                /**
+                 * @description The session id of the recording (the `$session_id` its events carry).
+                 * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
+                 */
+                session_recording_id: components["parameters"]["SessionRecordingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording is pinned. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaylistRecordingChange"];
+                };
+            };
+            /** @description The playlist is a saved search (`type` `filters`), to which recordings cannot be pinned. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_session_recording_playlists_recordings_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The playlist's short id.
+                 * @example aB3dE5gH
+                 */
+                short_id: components["parameters"]["ShortId"];
+                /**
+                 * @description The session id of the recording (the `$session_id` its events carry).
+                 * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
+                 */
+                session_recording_id: components["parameters"]["SessionRecordingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording is no longer pinned. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaylistRecordingChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             default: components["responses"]["OtherError"];
@@ -2597,28 +5222,81 @@ export interface operations {
     events_list: {
         parameters: {
             query?: {
-                /** @description Only events after this time (ISO 8601, or relative such as `-7d`). */
-                after?: string;
-                /** @description Only events before this time (ISO 8601, or relative such as `-1h`). */
-                before?: string;
-                /** @description Only events of this distinct id. */
-                distinct_id?: string;
-                /** @description Only events with this name. */
-                event?: string;
+                /**
+                 * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
+                 *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
+                 *     bound by default.
+                 * @example -7d
+                 */
+                after?: components["parameters"]["EventsAfter"];
+                /**
+                 * @description Only events before this time (exclusive), in the same forms as `after`. No upper bound by default.
+                 * @example 2026-11-21T12:00:00Z
+                 */
+                before?: components["parameters"]["EventsBefore"];
+                /**
+                 * @description Only events of this distinct id.
+                 * @example user-1
+                 */
+                distinct_id?: components["parameters"]["EventsDistinctId"];
+                /**
+                 * @description Only events with this name.
+                 * @example $pageview
+                 */
+                event?: components["parameters"]["EventsEvent"];
                 /** @description The response format. */
                 format?: components["parameters"]["EventFormat"];
-                /** @description The maximum number of events to return (default 100). */
-                limit?: number;
-                /** @description The index of the first result to return (default 0). */
-                offset?: components["parameters"]["Offset"];
-                /** @description Only events of any distinct id of this person. */
-                person_id?: string;
-                /** @description A JSON list of property filters (ANDed), or a property group `{type, values}`. */
-                properties?: string;
-                /** @description (Experimental) JSON-serialized HogQL expressions to return. */
-                select?: string;
-                /** @description (Experimental) JSON-serialized HogQL expressions that must pass. */
-                where?: string;
+                /**
+                 * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+                 *     1,000, as PostHog does.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["EventsLimit"];
+                /**
+                 * @deprecated
+                 * @description Skips this many matching events before the page (at most 100,000). Prefer following `next`.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["EventsOffset"];
+                /**
+                 * @description Only events of this person (its numeric id or UUID): events of every distinct id it has now, including
+                 *     ids merged into it by an alias.
+                 * @example 42
+                 */
+                person_id?: components["parameters"]["EventsPersonId"];
+                /**
+                 * @description JSON property filters: a list (all must hold) or a group `{"type": "AND"|"OR", "values": [...]}` nested
+                 *     to any depth (100 levels). A filter is `{"key", "value", "operator", "type"}`: `type` is `event`
+                 *     (default), `person`, `element` (key `tag_name`, `text`, `href` or `selector`), `group` (with
+                 *     `group_type_index` 0-4), `event_metadata` (an event field) or `hogql` (`key` is a HogQL condition);
+                 *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
+                 *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
+                 *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
+                 *     Negative operators hold for events without the property.
+                 * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
+                 */
+                properties?: components["parameters"]["EventsProperties"];
+                /**
+                 * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
+                 *     `… AS name`; the response then has `columns` and rows of values.
+                 * @example ["event", "count()"]
+                 */
+                select?: components["parameters"]["EventsSelect"];
+                /**
+                 * @description (Experimental) A JSON list of HogQL conditions that every event returned must pass.
+                 * @example ["properties.$browser = 'Chrome'"]
+                 */
+                where?: components["parameters"]["EventsWhere"];
+                /**
+                 * @description `["-timestamp"]` (newest first, the default) or `["timestamp"]` (oldest first).
+                 * @example ["timestamp"]
+                 */
+                orderBy?: components["parameters"]["EventsOrderBy"];
+                /**
+                 * @description Where the page starts; set by the `next` link, not to be written by hand.
+                 * @example eyJ0IjoiMjAyNi0xMS0yMVQxMDowMDowMC4wMDAwMDBaIiwidSI6IjAxOTBmMWM0LWFhYWEtN2JiYi04Y2NjLWRkZGRkZGRkZGRkZCJ9
+                 */
+                cursor?: components["parameters"]["EventsCursor"];
             };
             header?: never;
             path: {
@@ -2633,21 +5311,66 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of events; `next` links to the following page. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LegacyEventList"];
-                };
-            };
+            200: components["responses"]["EventPage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    events_values_retrieve: {
+        parameters: {
+            query: {
+                /** @description The response format. */
+                format?: components["parameters"]["EventFormat"];
+                /**
+                 * @description The property whose values to list (an event column's name with `is_column=true`).
+                 * @example $browser
+                 */
+                key: components["parameters"]["PropertyValuesKey"];
+                /**
+                 * @description Only values containing this text (case-insensitive).
+                 * @example chr
+                 */
+                value?: components["parameters"]["PropertyValuesValue"];
+                /**
+                 * @description Only values seen on events with these names; repeat the parameter for several.
+                 * @example [
+                 *       "$pageview"
+                 *     ]
+                 */
+                event_name?: components["parameters"]["PropertyValuesEventName"];
+                /**
+                 * @description `true` to list values of the event column `key` (`event`, `distinct_id`, `elements_chain`).
+                 * @example false
+                 */
+                is_column?: components["parameters"]["PropertyValuesIsColumn"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PropertyValues"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -2665,42 +5388,105 @@ export interface operations {
                  * @example 2
                  */
                 project_id: components["parameters"]["ProjectId"];
-                /** @description The event's UUID. */
-                id: string;
+                /**
+                 * @description The event's UUID.
+                 * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
+                 */
+                id: components["parameters"]["EventId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LegacyEvent"];
-                };
-            };
+            200: components["responses"]["OneEvent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
     };
-    events_values_retrieve: {
+    environments_events_list: {
         parameters: {
             query?: {
+                /**
+                 * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
+                 *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
+                 *     bound by default.
+                 * @example -7d
+                 */
+                after?: components["parameters"]["EventsAfter"];
+                /**
+                 * @description Only events before this time (exclusive), in the same forms as `after`. No upper bound by default.
+                 * @example 2026-11-21T12:00:00Z
+                 */
+                before?: components["parameters"]["EventsBefore"];
+                /**
+                 * @description Only events of this distinct id.
+                 * @example user-1
+                 */
+                distinct_id?: components["parameters"]["EventsDistinctId"];
+                /**
+                 * @description Only events with this name.
+                 * @example $pageview
+                 */
+                event?: components["parameters"]["EventsEvent"];
                 /** @description The response format. */
                 format?: components["parameters"]["EventFormat"];
-                /** @description The property whose values to list. */
-                key?: string;
-                /** @description Only values containing this text (case-insensitive). */
-                value?: string;
-                /** @description Only values seen on events with this name. */
-                event_name?: string;
+                /**
+                 * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+                 *     1,000, as PostHog does.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["EventsLimit"];
+                /**
+                 * @deprecated
+                 * @description Skips this many matching events before the page (at most 100,000). Prefer following `next`.
+                 * @example 0
+                 */
+                offset?: components["parameters"]["EventsOffset"];
+                /**
+                 * @description Only events of this person (its numeric id or UUID): events of every distinct id it has now, including
+                 *     ids merged into it by an alias.
+                 * @example 42
+                 */
+                person_id?: components["parameters"]["EventsPersonId"];
+                /**
+                 * @description JSON property filters: a list (all must hold) or a group `{"type": "AND"|"OR", "values": [...]}` nested
+                 *     to any depth (100 levels). A filter is `{"key", "value", "operator", "type"}`: `type` is `event`
+                 *     (default), `person`, `element` (key `tag_name`, `text`, `href` or `selector`), `group` (with
+                 *     `group_type_index` 0-4), `event_metadata` (an event field) or `hogql` (`key` is a HogQL condition);
+                 *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
+                 *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
+                 *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
+                 *     Negative operators hold for events without the property.
+                 * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
+                 */
+                properties?: components["parameters"]["EventsProperties"];
+                /**
+                 * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
+                 *     `… AS name`; the response then has `columns` and rows of values.
+                 * @example ["event", "count()"]
+                 */
+                select?: components["parameters"]["EventsSelect"];
+                /**
+                 * @description (Experimental) A JSON list of HogQL conditions that every event returned must pass.
+                 * @example ["properties.$browser = 'Chrome'"]
+                 */
+                where?: components["parameters"]["EventsWhere"];
+                /**
+                 * @description `["-timestamp"]` (newest first, the default) or `["timestamp"]` (oldest first).
+                 * @example ["timestamp"]
+                 */
+                orderBy?: components["parameters"]["EventsOrderBy"];
+                /**
+                 * @description Where the page starts; set by the `next` link, not to be written by hand.
+                 * @example eyJ0IjoiMjAyNi0xMS0yMVQxMDowMDowMC4wMDAwMDBaIiwidSI6IjAxOTBmMWM0LWFhYWEtN2JiYi04Y2NjLWRkZGRkZGRkZGRkZCJ9
+                 */
+                cursor?: components["parameters"]["EventsCursor"];
             };
             header?: never;
             path: {
@@ -2715,21 +5501,101 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The values. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PropertyValue"][];
-                };
-            };
+            200: components["responses"]["EventPage"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_events_values_retrieve: {
+        parameters: {
+            query: {
+                /** @description The response format. */
+                format?: components["parameters"]["EventFormat"];
+                /**
+                 * @description The property whose values to list (an event column's name with `is_column=true`).
+                 * @example $browser
+                 */
+                key: components["parameters"]["PropertyValuesKey"];
+                /**
+                 * @description Only values containing this text (case-insensitive).
+                 * @example chr
+                 */
+                value?: components["parameters"]["PropertyValuesValue"];
+                /**
+                 * @description Only values seen on events with these names; repeat the parameter for several.
+                 * @example [
+                 *       "$pageview"
+                 *     ]
+                 */
+                event_name?: components["parameters"]["PropertyValuesEventName"];
+                /**
+                 * @description `true` to list values of the event column `key` (`event`, `distinct_id`, `elements_chain`).
+                 * @example false
+                 */
+                is_column?: components["parameters"]["PropertyValuesIsColumn"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PropertyValues"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_events_retrieve: {
+        parameters: {
+            query?: {
+                /** @description The response format. */
+                format?: components["parameters"]["EventFormat"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The event's UUID.
+                 * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OneEvent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
     };

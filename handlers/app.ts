@@ -1,32 +1,41 @@
 /**
- * The Koa application: error middleware → request log → body reading (a size limit per lane, chosen by
- * @koa/router) → openapi-backend dispatch to the handler registry.
+ * The application. Each request is first offered to the capture lane (handlers/lane.ts: the operations the spec
+ * marks `x-hedgerow-lane: capture`, served straight from node:http for speed); every other request goes through
+ * Koa: error middleware → request log → body reading (1 MB) → openapi-backend dispatch to the handler registry.
  */
-import Router from '@koa/router';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
-import { API_BODY_LIMIT_BYTES, CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
+import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
+import { createCaptureServices, type CaptureServices } from './capture/services.js';
 import { ApiError, errors } from './errors.js';
 import { registry } from './index.js';
+import { CaptureLane, type ErrorResponse } from './lane.js';
 import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';
+import { SpecValidators } from './spec-validators.js';
 import type { AppDeps, RequestState } from './types.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The one place that writes error responses. */
+/** The one place that turns a failure into an error response, for Koa and the capture lane alike. */
+function errorResponse(deps: AppDeps, thrown: unknown, where: { method: string; path: string }): ErrorResponse {
+  let error = thrown;
+  if (!(error instanceof ApiError)) {
+    deps.logger.error({ err: error, ...where }, 'unexpected error');
+    error = errors.server();
+  }
+  const apiError = error as ApiError;
+  return { status: apiError.status, headers: apiError.headers, body: apiError.toBody() };
+}
+
 function errorMiddleware(deps: AppDeps): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (thrown) {
-      let error = thrown;
-      if (!(error instanceof ApiError)) {
-        deps.logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unexpected error');
-        error = errors.server();
-      }
-      const apiError = error as ApiError;
-      ctx.set(apiError.headers);
-      ctx.status = apiError.status;
-      ctx.body = apiError.toBody();
+      const answer = errorResponse(deps, thrown, { method: ctx.method, path: ctx.path });
+      ctx.set(answer.headers);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
     }
   };
 }
@@ -53,21 +62,42 @@ function bodyReader(limitBytes: number): Koa.Middleware {
   };
 }
 
-export async function createApp(deps: AppDeps): Promise<Koa> {
+/** Koa, with the capture lane in front of it; `close()` waits for capture's pending writes. */
+export class HedgerowApp extends Koa {
+  constructor(
+    private readonly lane: CaptureLane,
+    readonly capture: CaptureServices,
+  ) {
+    super();
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const koa = super.callback();
+    return async (req, res) => {
+      // Hedgerow serves HTTP/1.1 only (app.listen), so requests are node:http's.
+      if (!this.lane.serve(req as IncomingMessage, res as ServerResponse)) await koa(req, res);
+    };
+  }
+
+  /** Waits until every captured event has been committed or refused; call once the server stops accepting. */
+  async close(): Promise<void> {
+    await this.capture.drain();
+  }
+}
+
+export async function createApp(deps: AppDeps): Promise<HedgerowApp> {
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);
-  const app = new Koa();
+  const validators = new SpecValidators(api.definition);
+  const capture = createCaptureServices(deps, validators);
+  const lane = new CaptureLane(api, registry, deps, capture, validators, (error, where) => errorResponse(deps, error, where));
+  const app = new HedgerowApp(lane, capture);
   app.proxy = process.env.HEDGEROW_TRUST_PROXY === '1';
   app.use(errorMiddleware(deps));
   app.use(requestLog(deps));
-
-  // Capture batches may be up to 20 MB; every other body is a small JSON document.
-  const lanes = new Router();
-  lanes.all(['/i/v0/e', '/i/v0/e/', '/batch', '/batch/'], bodyReader(CAPTURE_BODY_LIMIT_BYTES));
-  app.use(lanes.routes());
   app.use(bodyReader(API_BODY_LIMIT_BYTES));
 
-  // Whatever the lane routed, dispatch goes through the spec.
+  // Everything the capture lane did not take is dispatched through the spec.
   app.use(async (ctx) => {
     const state: RequestState = { principal: null, organization: null, environment: null };
     ctx.state.hedgerow = state;

@@ -17,17 +17,44 @@ export async function readBody(req: IncomingMessage, limitBytes: number): Promis
     req.resume();
     throw errors.tooLarge(limitBytes);
   }
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req) {
-    received += (chunk as Buffer).length;
-    if (received > limitBytes) {
-      req.resume();
-      throw errors.tooLarge(limitBytes);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  // Plain 'data' events rather than an async iterator: the iterator costs several microseconds per request,
+  // which shows on the capture path.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) {
+        cleanup();
+        req.resume();
+        reject(errors.tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('the client closed the connection before sending the whole body'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** The media type of a Content-Type header, lower-cased and without parameters. */

@@ -16,6 +16,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Reported in organizations' `metadata` as the instance tag. */
   instanceTag: string;
+  /** Capture's group commit writes at most this many events (and warnings) per transaction. */
+  captureBatchEvents: number;
+  /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
+  queryTimeoutMs: number;
 }
 
 function integer(name: string, fallback: number): number {
@@ -35,5 +39,7 @@ export function readConfig(): Config {
     logLevel: process.env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer('HEDGEROW_RATE_LIMIT_PER_MINUTE', 480),
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
+    captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
+    queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
   };
 }

@@ -52,6 +52,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.close();
+  await app.close(); // captured events already accepted are committed (or refused) before the database closes
   server.closeAllConnections();
   await runtime.close();
   process.exit(0);

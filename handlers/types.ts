@@ -2,6 +2,7 @@
  * The contract between the spec and the hand-written handlers, derived from generated/api.ts so that a handler's
  * input and output follow the spec's types: one operationId names an operation everywhere.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
@@ -9,6 +10,7 @@ import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
 import type { Config } from './config.js';
+import type { CaptureServices } from './capture/services.js';
 
 export type OperationId = keyof operations;
 
@@ -26,6 +28,9 @@ export type RequestBody<K extends OperationId> = Operation<K> extends {
 
 type Responses<K extends OperationId> = Operation<K>['responses'];
 
+/** A success answered in another documented media type than JSON: the event listing's `text/csv`. */
+type TextResult<R, S> = R extends { content: { 'text/csv': infer T } } ? { status: S; body: T; contentType: 'text/csv' } : never;
+
 /**
  * What a handler returns: a documented success status with its JSON body, or a documented status that has no
  * body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError instead.
@@ -34,7 +39,7 @@ export type HandlerResult<K extends OperationId> = {
   [S in keyof Responses<K>]: S extends number
     ? Responses<K>[S] extends { content: { 'application/json': infer B } }
       ? S extends 200 | 201 | 202
-        ? { status: S; body: B }
+        ? { status: S; body: B } | TextResult<Responses<K>[S], S>
         : never
       : { status: S }
     : never;
@@ -66,11 +71,53 @@ export interface HandlerInput<K extends OperationId> {
 
 export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>>;
 
+/**
+ * What an operation of the capture lane answers: a documented success status with one of its documented media
+ * types (JSON, a script or text). Errors are thrown as ApiError, as everywhere.
+ */
+export type LaneResult<K extends OperationId> = {
+  [S in keyof Responses<K>]: S extends 200 | 201 | 202
+    ? Responses<K>[S] extends { content: infer C }
+      ? { [M in keyof C & string]: { status: S; contentType: M; body: C[M] } }[keyof C & string]
+      : never
+    : never;
+}[keyof Responses<K>];
+
+/** The input of a capture-lane operation (see handlers/lane.ts). */
+export interface LaneInput<K extends OperationId> {
+  operationId: K;
+  /** Path and query parameters, checked and coerced against the operation's parameters in the spec. */
+  params: PathParams<K>;
+  query: QueryParams<K>;
+  /** The raw request body (empty for GET and OPTIONS); each operation decodes its own. */
+  body: Buffer;
+  headers: IncomingHttpHeaders;
+  deps: AppDeps;
+  capture: CaptureServices;
+}
+
+/**
+ * An operation the spec marks `x-hedgerow-lane: capture`: dispatched by the capture lane before Koa, instead
+ * of through openapi-backend.
+ */
+export interface LaneHandler<K extends OperationId> {
+  readonly lane: 'capture';
+  handle(input: LaneInput<K>): Promise<LaneResult<K>>;
+}
+
+export function laneHandler<K extends OperationId>(handle: (input: LaneInput<K>) => Promise<LaneResult<K>>): LaneHandler<K> {
+  return { lane: 'capture', handle };
+}
+
+export function isLaneHandler(entry: unknown): entry is LaneHandler<OperationId> {
+  return typeof entry === 'object' && entry !== null && (entry as { lane?: unknown }).lane === 'capture';
+}
+
 /** Marks an operation whose implementation is not built yet: it answers 501 and the README lists it. */
 export const NOT_BUILT = Symbol('not built yet');
 
 /** One entry per operationId of the spec: a missing or misspelled one fails the typecheck. */
-export type HandlerRegistry = { [K in OperationId]: Handler<K> | typeof NOT_BUILT };
+export type HandlerRegistry = { [K in OperationId]: Handler<K> | LaneHandler<K> | typeof NOT_BUILT };
 
 /** The state a handler can count on when its operation needs a personal API key. */
 export function principalOf(state: RequestState): Principal {

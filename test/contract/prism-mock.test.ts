@@ -15,13 +15,19 @@ type ResponseObject = { content?: Record<string, MediaObject> };
 
 const operations = specOperations();
 
+/** The operation's path with its path parameters and required query parameters filled from their examples. */
 function pathFor(operation: Operation): string {
   const parameters = operation.parameters ?? [];
-  return operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-    const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
-    const example = parameter?.example ?? parameter?.schema?.example;
+  const exampleOf = (parameter: (typeof parameters)[number] | undefined) => parameter?.example ?? parameter?.schema?.example;
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const example = exampleOf(parameters.find((p) => p.in === 'path' && p.name === name));
     return encodeURIComponent(String(example ?? '0190f1c4-aaaa-7bbb-8ccc-dddddddddddd'));
   });
+  const query = new URLSearchParams();
+  for (const parameter of parameters) {
+    if (parameter.in === 'query' && parameter.required) query.set(parameter.name, String(exampleOf(parameter) ?? 'x'));
+  }
+  return query.size > 0 ? `${path}?${query}` : path;
 }
 
 function requestBodyFor(operation: Operation): unknown {
@@ -91,7 +97,7 @@ describe('contract: the spec’s examples and statuses hold together (prism mock
         for (const [mediaType, media] of Object.entries(response.content ?? {})) {
           for (const name of Object.keys(media.examples ?? {})) {
             it(`serves the ${status} example "${name}" (${mediaType}), and it fits the schema`, async () => {
-              const observed = await call(operation, { prefer: `code=${status}, example=${name}` });
+              const observed = await call(operation, { prefer: `code=${status}, example=${name}`, accept: mediaType });
               expect(observed.status, observed.text).to.equal(Number(status));
               expect(await contractViolations(observed)).to.deep.equal([]);
               const expected = media.examples![name]!.value;

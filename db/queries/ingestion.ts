@@ -1,0 +1,309 @@
+/**
+ * The SQL of capture: finding a project by its API key, and the statements of one group-commit transaction
+ * (handlers/capture/ingest.ts decides which). They run on the raw `pg` connection the group commit holds
+ * (db/group-commit.ts `Transaction`), because the events go in with one binary COPY, which Knex cannot issue,
+ * and because several statements share one message wherever they can: under load a round trip to the database
+ * costs far more than a small statement.
+ */
+import { jsonbText } from '../../handlers/capture/normalise.js';
+import type { EventRow } from '../../handlers/capture/types.js';
+import type { GroupPlan, GroupTypeIndexes } from '../../handlers/capture/groups.js';
+import type { PersonPlan, StoredDistinctId } from '../../handlers/capture/persons.js';
+import type { Db } from '../client.js';
+import { BinaryCopyWriter } from '../copy-binary.js';
+import type { Transaction } from '../group-commit.js';
+
+/** The id of the environment whose project API key this is, or null. */
+export async function findEnvironmentIdByApiToken(db: Db, token: string): Promise<number | null> {
+  const row = await db('environments').where({ api_token: token }).first<{ id: number } | undefined>('id');
+  return row?.id ?? null;
+}
+
+/**
+ * First key of capture's advisory locks (ASCII "Hedg"); the second is the environment id. Capture's writes
+ * are serialised per environment across every Hedgerow process sharing the database.
+ */
+const LOCK_CLASS = 0x48656467;
+
+/** SQLSTATE of `capture_lock_environment` when the environment's persons changed since capture looked. */
+export const STALE_PERSONS = 'HX001';
+
+/** A text as an SQL dollar-quoted literal, with a tag that does not occur in it (so nothing needs escaping). */
+function dollarQuoted(text: string): string {
+  let tag = '$json$';
+  for (let n = 0; text.includes(tag); n += 1) tag = `$json${n}$`;
+  return `${tag}${text}${tag}`;
+}
+
+/** A JSON document as an SQL literal (one literal for a whole list of keys, rather than array parameters). */
+function jsonLiteral(value: unknown): string {
+  return `${dollarQuoted(JSON.stringify(value))}::jsonb`;
+}
+
+const int = (value: number) => String(Math.trunc(value));
+
+export interface BatchStart {
+  /** `team_id:uuid` of the given events that are already stored. */
+  stored: Set<string>;
+  /** The persons the given distinct ids already have. */
+  persons: StoredDistinctId[];
+  /** Each environment's person epoch (see the capture_person_epochs migration). */
+  epochs: Map<number, number>;
+}
+
+/**
+ * Opens a batch's transaction in one round trip: locks the environments, reads their person epochs, finds
+ * which of the given events are already stored, and loads the persons of the given distinct ids.
+ */
+export async function startBatch(
+  transaction: Transaction,
+  input: {
+    teamIds: readonly number[];
+    eventKeys: ReadonlyArray<{ teamId: number; uuid: string }>;
+    distinctIds: ReadonlyArray<{ teamId: number; distinctId: string }>;
+  },
+): Promise<BatchStart> {
+  const teams = [...input.teamIds].sort((a, b) => a - b);
+  const statements = teams.map((teamId) => `select pg_advisory_xact_lock(${LOCK_CLASS}, ${int(teamId)})`);
+  statements.push(`select team_id, epoch from capture_person_epochs where team_id in (${teams.map(int).join(',')})`);
+  const epochIndex = statements.length - 1;
+  let storedIndex = -1;
+  if (input.eventKeys.length > 0) {
+    storedIndex = statements.length;
+    // LATERAL … LIMIT 1 keeps the plan to one index lookup per key, whatever the planner guesses of the list.
+    statements.push(
+      `select k."teamId" as team_id, k.uuid
+         from jsonb_to_recordset(${jsonLiteral(input.eventKeys)}) as k("teamId" int, uuid uuid)
+         cross join lateral (select 1 from events e where e.team_id = k."teamId" and e.uuid = k.uuid limit 1) as found`,
+    );
+  }
+  let personsIndex = -1;
+  if (input.distinctIds.length > 0) {
+    personsIndex = statements.length;
+    statements.push(
+      `select k."teamId" as team_id, k."distinctId" as distinct_id, p.id, p.uuid, p.properties, p.is_identified,
+              extract(epoch from p.created_at) * 1000 as created_ms
+         from jsonb_to_recordset(${jsonLiteral(input.distinctIds)}) as k("teamId" int, "distinctId" text)
+         cross join lateral (
+           select d.person_id from person_distinct_ids d
+            where d.team_id = k."teamId" and d.distinct_id = k."distinctId" limit 1
+         ) as d
+         join persons p on p.id = d.person_id`,
+    );
+  }
+  const results = await transaction.script(statements);
+
+  const epochs = new Map<number, number>(teams.map((teamId) => [teamId, 0]));
+  for (const row of results[epochIndex]!.rows as Array<{ team_id: number; epoch: string }>) {
+    epochs.set(row.team_id, Number(row.epoch));
+  }
+  const stored = new Set<string>();
+  if (storedIndex !== -1) {
+    for (const row of results[storedIndex]!.rows as Array<{ team_id: number; uuid: string }>) {
+      stored.add(`${row.team_id}:${row.uuid}`);
+    }
+  }
+  const persons: StoredDistinctId[] = [];
+  if (personsIndex !== -1) {
+    const rows = results[personsIndex]!.rows as Array<{
+      team_id: number;
+      distinct_id: string;
+      id: string;
+      uuid: string;
+      properties: Record<string, unknown>;
+      is_identified: boolean;
+      created_ms: string;
+    }>;
+    for (const row of rows) {
+      persons.push({
+        teamId: row.team_id,
+        distinctId: row.distinct_id,
+        person: {
+          id: row.id,
+          uuid: row.uuid,
+          properties: row.properties,
+          isIdentified: row.is_identified,
+          createdAt: new Date(Number(row.created_ms)),
+        },
+      });
+    }
+  }
+  return { stored, persons, epochs };
+}
+
+/**
+ * Applies one environment's person plan. Returns the environment's new person epoch when the plan merged
+ * persons (distinct ids moved), null otherwise.
+ */
+export async function applyPersonPlan(transaction: Transaction, teamId: number, plan: PersonPlan): Promise<number | null> {
+  const idByUuid = new Map<string, string>();
+  if (plan.created.length > 0) {
+    const { rows } = await transaction.query<{ id: string; uuid: string }>(
+      `insert into persons (uuid, team_id, properties, is_identified, created_at)
+       select * from unnest($1::uuid[], $2::int[], $3::jsonb[], $4::bool[], $5::timestamptz[])
+       returning id, uuid`,
+      [
+        plan.created.map((p) => p.uuid),
+        plan.created.map((p) => p.teamId),
+        plan.created.map((p) => jsonbText(p.properties)),
+        plan.created.map((p) => p.isIdentified),
+        plan.created.map((p) => p.createdAt),
+      ],
+    );
+    for (const row of rows) idByUuid.set(row.uuid, row.id);
+  }
+  const idOf = async (uuid: string): Promise<string> => {
+    const known = idByUuid.get(uuid);
+    if (known) return known;
+    const { rows } = await transaction.query<{ id: string }>('select id from persons where uuid = $1', [uuid]);
+    if (!rows[0]) throw new Error(`person ${uuid} vanished during a merge`);
+    idByUuid.set(uuid, rows[0].id);
+    return rows[0].id;
+  };
+  for (const merge of plan.merges) {
+    // Every distinct id of the merged person moves, and so do the events stored under them.
+    await transaction.query(
+      `with moved as (
+         update person_distinct_ids set person_id = $3 where person_id = $2 returning team_id, distinct_id
+       )
+       update events e set person_id = $4
+         from moved where e.team_id = moved.team_id and e.distinct_id = moved.distinct_id and e.team_id = $1`,
+      [merge.teamId, merge.sourceId, await idOf(merge.targetUuid), merge.targetUuid],
+    );
+    await transaction.query('delete from persons where id = $1', [merge.sourceId]);
+  }
+  if (plan.updated.length > 0) {
+    await transaction.query(
+      `update persons p set properties = u.properties, is_identified = u.is_identified, version = p.version + 1
+         from unnest($1::bigint[], $2::jsonb[], $3::bool[]) as u(id, properties, is_identified)
+        where p.id = u.id`,
+      [plan.updated.map((p) => p.id), plan.updated.map((p) => jsonbText(p.properties)), plan.updated.map((p) => p.isIdentified)],
+    );
+  }
+  if (plan.links.length > 0) {
+    const personIds: string[] = [];
+    for (const link of plan.links) personIds.push(await idOf(link.personUuid));
+    await transaction.query(
+      `insert into person_distinct_ids (team_id, distinct_id, person_id)
+       select * from unnest($1::int[], $2::text[], $3::bigint[])`,
+      [plan.links.map((l) => l.teamId), plan.links.map((l) => l.distinctId), personIds],
+    );
+  }
+  if (plan.merges.length === 0) return null;
+  const { rows } = await transaction.query<{ epoch: string }>(
+    `insert into capture_person_epochs (team_id, epoch) values ($1, 1)
+     on conflict (team_id) do update set epoch = capture_person_epochs.epoch + 1
+     returning epoch`,
+    [teamId],
+  );
+  return Number(rows[0]!.epoch);
+}
+
+export async function loadGroupTypes(transaction: Transaction, teamIds: readonly number[]): Promise<GroupTypeIndexes> {
+  const indexes: GroupTypeIndexes = new Map();
+  if (teamIds.length === 0) return indexes;
+  const { rows } = await transaction.query<{ team_id: number; group_type: string; group_type_index: number }>(
+    'select team_id, group_type, group_type_index from group_type_mappings where team_id = any($1::int[])',
+    [teamIds],
+  );
+  for (const row of rows) {
+    let types = indexes.get(row.team_id);
+    if (!types) indexes.set(row.team_id, (types = new Map()));
+    types.set(row.group_type, row.group_type_index);
+  }
+  return indexes;
+}
+
+export async function applyGroupPlan(transaction: Transaction, plan: GroupPlan): Promise<void> {
+  if (plan.newTypes.length > 0) {
+    await transaction.query(
+      `insert into group_type_mappings (team_id, group_type, group_type_index)
+       select * from unnest($1::int[], $2::text[], $3::smallint[])`,
+      [plan.newTypes.map((t) => t.teamId), plan.newTypes.map((t) => t.type), plan.newTypes.map((t) => t.index)],
+    );
+  }
+  if (plan.upserts.length > 0) {
+    await transaction.query(
+      `insert into groups (team_id, group_type_index, group_key, group_properties, created_at)
+       select * from unnest($1::int[], $2::smallint[], $3::text[], $4::jsonb[], $5::timestamptz[])
+       on conflict (team_id, group_type_index, group_key)
+       do update set group_properties = groups.group_properties || excluded.group_properties`,
+      [
+        plan.upserts.map((g) => g.teamId),
+        plan.upserts.map((g) => g.index),
+        plan.upserts.map((g) => g.key),
+        plan.upserts.map((g) => jsonbText(g.properties)),
+        plan.upserts.map((g) => g.createdAt),
+      ],
+    );
+  }
+}
+
+const EVENT_COLUMNS =
+  'team_id, uuid, event, distinct_id, properties, "timestamp", elements_chain, person_id, ' +
+  'group_0, group_1, group_2, group_3, group_4, historical_migration';
+
+function copyData(rows: readonly EventRow[]): Buffer {
+  const writer = new BinaryCopyWriter();
+  for (const row of rows) {
+    writer.add([
+      { type: 'int4', value: row.teamId },
+      { type: 'uuid', value: row.uuid },
+      { type: 'text', value: row.event },
+      { type: 'text', value: row.distinctId },
+      { type: 'jsonb', value: row.propertiesJson },
+      { type: 'timestamptz', value: row.timestamp },
+      { type: 'text', value: row.elementsChain },
+      row.personId === null ? null : { type: 'uuid', value: row.personId },
+      ...row.groups.map((key) => (key === null ? null : ({ type: 'text', value: key } as const))),
+      { type: 'bool', value: row.historicalMigration },
+    ]);
+  }
+  return writer.toBuffer();
+}
+
+/**
+ * Ends a batch: one binary COPY of its events, its ingestion warnings, `ingested_event` on environments
+ * receiving their first events, and the commit, all in one message (two round trips).
+ *
+ * `locks` opens the transaction too, for a batch that relied on remembered persons: each environment is locked
+ * and its person epoch checked against the one capture knew (SQLSTATE HX001 when it moved on). Returns the
+ * number of events stored.
+ */
+export async function finishBatch(
+  transaction: Transaction,
+  input: {
+    locks: ReadonlyArray<{ teamId: number; epoch: number }>;
+    rows: readonly EventRow[];
+    warnings: ReadonlyArray<{ teamId: number; type: string; details: Record<string, unknown> }>;
+    newlyIngested: readonly number[];
+  },
+): Promise<number> {
+  const before = [...input.locks]
+    .sort((a, b) => a.teamId - b.teamId)
+    .map(({ teamId, epoch }) => `call capture_lock_environment(${LOCK_CLASS}, ${int(teamId)}, ${int(epoch)})`);
+  const after: string[] = [];
+  if (input.warnings.length > 0) {
+    const json = jsonbText(input.warnings.map((w) => ({ t: w.teamId, y: w.type, d: w.details })));
+    after.push(
+      `insert into ingestion_warnings (team_id, type, details)
+       select t, y, d from jsonb_to_recordset(${dollarQuoted(json)}::jsonb) as w(t int, y text, d jsonb)`,
+    );
+  }
+  if (input.newlyIngested.length > 0) {
+    after.push(
+      `update environments set ingested_event = true
+        where id in (${input.newlyIngested.map(int).join(',')}) and not ingested_event`,
+    );
+  }
+  if (input.rows.length === 0) {
+    await transaction.scriptAndCommit([...before, ...after]);
+    return 0;
+  }
+  return transaction.copyAndCommit(
+    before,
+    `copy events (${EVENT_COLUMNS}) from stdin (format binary)`,
+    copyData(input.rows),
+    after,
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * Capture decoding: from the bytes of a request to the JSON payload, whichever way an SDK encoded it.
+ *
+ *   payload source   the `data` query parameter when present (GET capture), else the body; a form body
+ *                    (`application/x-www-form-urlencoded`) gives its `data` field
+ *   compression      from `?compression=`, the form's `compression`, or `Content-Encoding` (first known wins)
+ *   decompression    gzip when announced or when the bytes start with gzip's magic number (posthog-js sends
+ *                    gzip as text/plain without saying so); lz64 when announced; base64 when announced or when
+ *                    the payload is nothing but base64 characters
+ *   parse            UTF-8, then JSON
+ *
+ * Every step is bounded: the decoded payload may not exceed `maxDecodedBytes` (413), and gzip is inflated with
+ * zlib's own output limit so that a gzip bomb costs no more memory than the limit.
+ */
+import { isUtf8 } from 'node:buffer';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
+import { ApiError } from '../errors.js';
+import { DecodedTooLarge, InvalidLzString, decompressLz64 } from './lz-string.js';
+
+/** The decoded payload may be at most this large (PostHog's capture uses the same 25 MiB event-size limit). */
+export const CAPTURE_DECODED_LIMIT_BYTES = 25 * 1024 * 1024;
+
+/** Inflating bodies below this size on the main thread is cheaper than a trip through libuv's thread pool. */
+const SYNC_GUNZIP_BELOW_BYTES = 256 * 1024;
+
+const gunzipAsync = promisify(gunzip);
+
+export type Compression = 'gzip' | 'lz64' | 'base64';
+
+/** What decoding needs to know of a request. */
+export interface EncodedRequest {
+  body: Buffer;
+  /** The query string's parameters (only `data` and `compression` matter here). */
+  query: Readonly<Record<string, unknown>>;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+}
+
+export const captureErrors = {
+  noData: () =>
+    new ApiError(
+      400,
+      'validation_error',
+      'no_data',
+      'No data found. Make sure to use a POST request when sending the payload in the body of the request.',
+    ),
+  malformed: (detail: string) =>
+    new ApiError(400, 'validation_error', 'invalid_payload', `Malformed request data: ${detail}`),
+  decodedTooLarge: (limitBytes: number) =>
+    new ApiError(
+      413,
+      'invalid_request',
+      'request_too_large',
+      `The decoded payload is larger than the ${limitBytes} bytes capture accepts.`,
+    ),
+};
+
+/** A compression name as SDKs spell it, or null for none or an unknown one. */
+export function compressionOf(value: string | undefined | null): Compression | null {
+  switch ((value ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'gzip-js':
+      return 'gzip';
+    case 'lz64':
+    case 'lz-string':
+      return 'lz64';
+    case 'base64':
+    case 'b64':
+      return 'base64';
+    default:
+      return null;
+  }
+}
+
+export function hasGzipMagic(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08;
+}
+
+const BASE64_BYTE = new Uint8Array(256);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=') {
+  BASE64_BYTE[char.charCodeAt(0)] = 1;
+}
+
+/**
+ * Whether a payload looks like standard base64 (as PostHog's capture guesses it): a length that is a multiple
+ * of four and only base64 characters in its first 128 bytes. JSON never does: it starts with `{`, `[` or `"`.
+ */
+export function looksLikeBase64(bytes: Buffer): boolean {
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return false;
+  const end = Math.min(bytes.length, 128);
+  for (let index = 0; index < end; index += 1) {
+    if (!BASE64_BYTE[bytes[index]!]) return false;
+  }
+  return true;
+}
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * A `data` value from a form or a query string. URL decoding turned every unescaped `+` into a space, which
+ * breaks base64; JSON would start with `{` or `[`, so anything else gets its `+` back.
+ */
+function dataValue(raw: string): string {
+  const trimmed = raw.trim();
+  return trimmed.startsWith('{') || trimmed.startsWith('[') ? raw : raw.replace(/ /g, '+');
+}
+
+async function inflate(bytes: Buffer, maxBytes: number): Promise<Buffer> {
+  const options = { maxOutputLength: maxBytes };
+  try {
+    return bytes.length < SYNC_GUNZIP_BELOW_BYTES ? gunzipSync(bytes, options) : await gunzipAsync(bytes, options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw captureErrors.decodedTooLarge(maxBytes);
+    throw captureErrors.malformed('invalid gzip data.');
+  }
+}
+
+function fromBase64(text: string, maxBytes: number): Buffer {
+  const cleaned = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(cleaned)) throw captureErrors.malformed('invalid base64 data.');
+  if (Math.floor((cleaned.length * 3) / 4) > maxBytes) throw captureErrors.decodedTooLarge(maxBytes);
+  return Buffer.from(cleaned, 'base64');
+}
+
+function fromLz64(text: string, maxBytes: number): Buffer {
+  try {
+    // A UTF-16 code unit takes at most three UTF-8 bytes; the exact size is checked after encoding.
+    const decoded = Buffer.from(decompressLz64(text, maxBytes), 'utf8');
+    if (decoded.length > maxBytes) throw new DecodedTooLarge();
+    return decoded;
+  } catch (error) {
+    if (error instanceof DecodedTooLarge) throw captureErrors.decodedTooLarge(maxBytes);
+    if (error instanceof InvalidLzString) throw captureErrors.malformed(`${error.message}.`);
+    throw error;
+  }
+}
+
+/** Where the payload is and what it says about its compression. */
+function locatePayload(request: EncodedRequest): { bytes: Buffer; hint: Compression | null } {
+  const queryHint = compressionOf(typeof request.query.compression === 'string' ? request.query.compression : null);
+  const headerHint = compressionOf(request.contentEncoding);
+  const queryData = request.query.data;
+  if (typeof queryData === 'string' && queryData !== '') {
+    return { bytes: Buffer.from(dataValue(queryData), 'utf8'), hint: queryHint ?? headerHint };
+  }
+  if (request.body.length === 0) throw captureErrors.noData();
+  if (mediaTypeOf(request.contentType) === 'application/x-www-form-urlencoded' && !hasGzipMagic(request.body)) {
+    const form = new URLSearchParams(request.body.toString('utf8'));
+    const data = form.get('data');
+    if (data === null) throw captureErrors.malformed('expected form data with a "data" field.');
+    if (data === '') throw captureErrors.noData();
+    return { bytes: Buffer.from(dataValue(data), 'utf8'), hint: queryHint ?? compressionOf(form.get('compression')) ?? headerHint };
+  }
+  return { bytes: request.body, hint: queryHint ?? headerHint };
+}
+
+/** Undoes the payload's compression and base64 layers; returns the UTF-8 bytes of the JSON. */
+export async function decompressPayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<Buffer> {
+  const { bytes, hint } = locatePayload(request);
+  let payload = bytes;
+  if (hint === 'gzip' || hasGzipMagic(payload)) {
+    payload = await inflate(payload, maxBytes);
+  } else if (hint === 'lz64') {
+    payload = fromLz64(payload.toString('latin1'), maxBytes);
+  } else if (hint === 'base64' || looksLikeBase64(payload)) {
+    payload = fromBase64(payload.toString('latin1'), maxBytes);
+    // Some old clients base64-encoded a gzip body, or base64-encoded twice.
+    if (hasGzipMagic(payload)) payload = await inflate(payload, maxBytes);
+    else if (looksLikeBase64(payload)) payload = fromBase64(payload.toString('latin1'), maxBytes);
+  }
+  if (payload.length > maxBytes) throw captureErrors.decodedTooLarge(maxBytes);
+  return payload;
+}
+
+/** The JSON payload of a capture request. */
+export async function decodePayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<unknown> {
+  const bytes = await decompressPayload(request, maxBytes);
+  if (!isUtf8(bytes)) throw captureErrors.malformed('invalid UTF-8 in request payload.');
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The three shapes a capture payload takes, read into one envelope: a batch object `{api_key, batch, sent_at,
+ * historical_migration}`, a bare array of events, or a single event. Also where the project API key comes
+ * from and whether it is well-formed (PostHog's token checks), as pure functions.
+ */
+import { ApiError } from '../errors.js';
+import { isPlainObject } from './normalise.js';
+import { parseTimestamp } from './timestamps.js';
+
+export interface Envelope {
+  token: string;
+  events: Record<string, unknown>[];
+  /** The batch's `sent_at`; null when absent or unreadable. */
+  sentAt: Date | null;
+  /** Only a batch object can ask for it, as in PostHog. */
+  historicalMigration: boolean;
+}
+
+/** Why a token is refused before any lookup (PostHog's token shape checks). */
+export type TokenProblem = 'empty' | 'not_string' | 'too_long' | 'not_ascii' | 'personal_api_key' | 'null_byte';
+
+export const tokenErrors = {
+  missing: () =>
+    new ApiError(
+      401,
+      'authentication_error',
+      'missing_api_key',
+      'API key not provided. You can find your project API key in your project settings.',
+    ),
+  invalid: (problem: TokenProblem) =>
+    new ApiError(401, 'authentication_error', problem, `Provided API key is not valid: ${problem}`),
+  inconsistent: () =>
+    new ApiError(
+      401,
+      'authentication_error',
+      'inconsistent_api_key',
+      'The events of the request carry different project API keys.',
+    ),
+  unknown: () =>
+    new ApiError(
+      401,
+      'authentication_error',
+      'invalid_api_key',
+      'Project API key invalid. You can find your project API key in your project settings.',
+    ),
+};
+
+export const envelopeErrors = {
+  noEvent: () => new ApiError(400, 'validation_error', 'no_events', 'Invalid payload: the request holds no event.'),
+};
+
+/** The token's problem, or null when it has the shape of a project API key. */
+export function tokenProblem(token: unknown): TokenProblem | null {
+  if (typeof token !== 'string') return 'not_string';
+  if (token === '') return 'empty';
+  if (token.length > 64) return 'too_long';
+  if (token.includes('\u0000')) return 'null_byte';
+  if (!/^[\x20-\x7e]*$/.test(token)) return 'not_ascii';
+  if (token.startsWith('phx_')) return 'personal_api_key';
+  return null;
+}
+
+/** The token an event carries itself: `token`, `$token`, `api_key`, then `properties.token`. */
+function eventToken(event: Record<string, unknown>): unknown {
+  const own = event.token ?? event.$token ?? event.api_key;
+  if (own !== undefined && own !== null) return own;
+  return isPlainObject(event.properties) ? event.properties.token : undefined;
+}
+
+function normaliseToken(token: unknown): string {
+  const trimmed = typeof token === 'string' ? token.trim() : token;
+  const problem = tokenProblem(trimmed);
+  if (problem) throw tokenErrors.invalid(problem);
+  return trimmed as string;
+}
+
+/**
+ * Reads a decoded payload (valid against the spec's `CapturePayload`) into an envelope. A batch object's own
+ * key wins over any key inside its events; otherwise every event that names a key must name the same one.
+ */
+export function readEnvelope(payload: unknown): Envelope {
+  let events: Record<string, unknown>[];
+  let batchToken: unknown;
+  let sentAt: Date | null = null;
+  let historicalMigration = false;
+  if (Array.isArray(payload)) {
+    events = payload as Record<string, unknown>[];
+  } else if (isPlainObject(payload) && Array.isArray(payload.batch)) {
+    events = payload.batch as Record<string, unknown>[];
+    batchToken = payload.api_key ?? payload.token;
+    sentAt = parseTimestamp(payload.sent_at);
+    historicalMigration = payload.historical_migration === true;
+  } else if (isPlainObject(payload)) {
+    events = [payload];
+  } else {
+    throw new ApiError(400, 'validation_error', 'invalid_payload', 'Invalid payload: expected an event, an array of events or a batch.');
+  }
+  if (events.length === 0) throw envelopeErrors.noEvent();
+
+  let token: string | undefined;
+  if (batchToken !== undefined && batchToken !== null) {
+    token = normaliseToken(batchToken);
+  } else {
+    for (const event of events) {
+      const candidate = eventToken(event);
+      if (candidate === undefined || candidate === null) continue;
+      const normalised = normaliseToken(candidate);
+      if (token !== undefined && token !== normalised) throw tokenErrors.inconsistent();
+      token = normalised;
+    }
+  }
+  if (token === undefined) throw tokenErrors.missing();
+  return { token, events, sentAt, historicalMigration };
+}

@@ -1,0 +1,92 @@
+/**
+ * Capture's counters, kept in memory and rendered in Prometheus' text format by `GET /_metrics`. Dropped events
+ * are counted by reason, as PostHog's capture reports them (`report_dropped_events`).
+ */
+import { DROP_REASONS, type DropReason } from './types.js';
+
+type Labels = Record<string, string>;
+
+class Counter {
+  private readonly values = new Map<string, { labels: Labels; value: number }>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+
+  add(amount: number, labels: Labels = {}): void {
+    const key = Object.values(labels).join('\u0000');
+    const entry = this.values.get(key);
+    if (entry) entry.value += amount;
+    else this.values.set(key, { labels, value: amount });
+  }
+
+  value(labels: Labels = {}): number {
+    return this.values.get(Object.values(labels).join('\u0000'))?.value ?? 0;
+  }
+
+  render(): string[] {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    for (const { labels, value } of this.values.values()) {
+      const text = Object.entries(labels)
+        .map(([key, label]) => `${key}="${label.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
+        .join(',');
+      lines.push(`${this.name}${text ? `{${text}}` : ''} ${value}`);
+    }
+    return lines;
+  }
+}
+
+export class CaptureMetrics {
+  readonly requests = new Counter('hedgerow_capture_requests_total', 'Capture requests answered, by operation and status.');
+  readonly received = new Counter('hedgerow_capture_events_received_total', 'Events in capture requests that were decoded.');
+  readonly ingested = new Counter('hedgerow_capture_events_ingested_total', 'Events committed to the database.');
+  readonly duplicates = new Counter(
+    'hedgerow_capture_events_duplicate_total',
+    'Events not stored again because their uuid was already stored (SDK retries).',
+  );
+  readonly dropped = new Counter(
+    'hedgerow_capture_events_dropped_total',
+    'Events answered 200 but not ingested, by reason.',
+  );
+  readonly flushes = new Counter('hedgerow_capture_flushes_total', 'Group-commit transactions, by result.');
+  readonly flushedItems = new Counter('hedgerow_capture_flush_requests_total', 'Requests written by group-commit transactions.');
+  readonly flushedEvents = new Counter('hedgerow_capture_flush_events_total', 'Events submitted to group-commit transactions.');
+  readonly flushSeconds = new Counter('hedgerow_capture_flush_seconds_total', 'Time spent in group-commit transactions.');
+
+  constructor() {
+    // Every reason is listed from the start, so that a dashboard can tell "none yet" from "not reported".
+    for (const reason of DROP_REASONS) this.dropped.add(0, { reason });
+  }
+
+  drop(reason: DropReason): void {
+    this.dropped.add(1, { reason });
+  }
+
+  /** The request counters, and the process's memory. */
+  renderRequests(): string {
+    const memory = process.memoryUsage();
+    const lines = [
+      ...this.requests.render(),
+      '# HELP process_resident_memory_bytes Resident memory size in bytes.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${memory.rss}`,
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+
+  /** The event and group-commit counters. */
+  renderIngestion(): string {
+    const lines = [
+      ...this.received.render(),
+      ...this.ingested.render(),
+      ...this.duplicates.render(),
+      ...this.dropped.render(),
+      ...this.flushes.render(),
+      ...this.flushedItems.render(),
+      ...this.flushedEvents.render(),
+      ...this.flushSeconds.render(),
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+}

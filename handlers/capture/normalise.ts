@@ -1,0 +1,278 @@
+/**
+ * From one event as an SDK sent it to the event Hedgerow stores, as pure functions (table-tested in
+ * test/unit/capture-normalise.test.ts). Nothing here touches the database or the clock: the caller passes `now`
+ * and a uuid generator.
+ *
+ * An event that can never be ingested is dropped with a reason instead of failing the request: PostHog answers
+ * such requests 200 so that SDKs do not retry them forever (see DropReason).
+ */
+import { eventTimestamp } from './timestamps.js';
+import type { CapturedEvent, DropReason, IngestionWarning, Normalised, PersonUpdate, StoredEvent } from './types.js';
+
+/** PostHog keeps distinct ids and event names to 200 characters. */
+export const MAX_DISTINCT_ID_LENGTH = 200;
+export const MAX_EVENT_NAME_LENGTH = 200;
+
+const SURVEY_EVENTS = new Set(['survey sent', 'survey shown', 'survey dismissed']);
+/** Events that only change persons or groups: meaningless, and dropped, when the event is personless. */
+const PERSON_EVENTS = new Set(['$identify', '$create_alias', '$merge_dangerously', '$groupidentify']);
+
+export interface NormaliseContext {
+  now: Date;
+  /** The batch's `sent_at`, or the `_` query parameter. */
+  sentAt: Date | null;
+  historicalMigration: boolean;
+  /** On `/engage/`, an event without a name is an `$identify` carrying its `$set`. */
+  engage: boolean;
+  newUuid: () => string;
+}
+
+type Json = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** PostgreSQL text cannot hold NUL; PostHog replaces it with U+FFFD. Lone surrogates are made whole too. */
+export function cleanText(text: string): string {
+  const withoutNul = text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text;
+  return (withoutNul as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/** Cuts to `max` UTF-16 units without leaving half a surrogate pair. */
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : cleanText(text.slice(0, max));
+}
+
+/** Any JSON value as a distinct id: strings as they are, anything else as its JSON text. */
+export function stringifyId(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The distinct id: top-level `distinct_id` or `$distinct_id`, else inside `properties`. */
+export function extractDistinctId(raw: Json, properties: Json): { id: string } | { missing: DropReason } {
+  let value = raw.distinct_id ?? raw.$distinct_id;
+  if (value === undefined || value === null) value = properties.distinct_id ?? properties.$distinct_id;
+  if (value === undefined || value === null) return { missing: 'missing_distinct_id' };
+  const id = truncate(cleanText(stringifyId(value)), MAX_DISTINCT_ID_LENGTH);
+  return id === '' ? { missing: 'empty_distinct_id' } : { id };
+}
+
+function objectOf(value: unknown): Json {
+  return isPlainObject(value) ? value : {};
+}
+
+/** `$unset` is a list of keys, or (from some SDKs) an object whose keys are unset. */
+function unsetKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((key): key is string => typeof key === 'string');
+  if (isPlainObject(value)) return Object.keys(value);
+  return [];
+}
+
+/**
+ * `$set` and `$set_once` may be at the top level of the event (posthog-js puts them there for `$identify`) or
+ * in `properties`; both are merged into `properties`, the top-level one winning, as PostHog does.
+ */
+function personUpdateOf(raw: Json, properties: Json): PersonUpdate | null {
+  const set = { ...objectOf(properties.$set), ...objectOf(raw.$set) };
+  const setOnce = { ...objectOf(properties.$set_once), ...objectOf(raw.$set_once) };
+  const unset = unsetKeys(properties.$unset ?? raw.$unset);
+  if (Object.keys(set).length > 0) properties.$set = set;
+  if (Object.keys(setOnce).length > 0) properties.$set_once = setOnce;
+  if (unset.length > 0) properties.$unset = unset;
+  if (Object.keys(set).length === 0 && Object.keys(setOnce).length === 0 && unset.length === 0) return null;
+  return { set, setOnce, unset };
+}
+
+function groupsOf(properties: Json): Array<[string, string]> {
+  const groups: Array<[string, string]> = [];
+  for (const [type, key] of Object.entries(objectOf(properties.$groups))) {
+    if (type === '' || key === null || key === undefined || key === '') continue;
+    if (typeof key === 'string' || typeof key === 'number') groups.push([cleanText(type), cleanText(String(key))]);
+  }
+  return groups;
+}
+
+function elementsChainOf(properties: Json): string {
+  const chain = properties.$elements_chain;
+  if (typeof chain === 'string') {
+    delete properties.$elements_chain;
+    return cleanText(chain);
+  }
+  if (Array.isArray(properties.$elements)) {
+    const built = elementsToChain(properties.$elements);
+    delete properties.$elements;
+    return built;
+  }
+  return '';
+}
+
+const quote = (value: string) => cleanText(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+
+/**
+ * Autocapture's `$elements` (innermost first) as PostHog's `elements_chain` text:
+ * `tag.class1.class2:attr="value"…;parent…`, attributes sorted by name.
+ */
+export function elementsToChain(elements: unknown[]): string {
+  return elements
+    .filter(isPlainObject)
+    .map((element) => {
+      let text = typeof element.tag_name === 'string' ? element.tag_name : '';
+      const classes = Array.isArray(element.attr__class)
+        ? element.attr__class
+        : typeof element.attr__class === 'string'
+          ? element.attr__class.split(/\s+/)
+          : Array.isArray(element.classes)
+            ? element.classes
+            : [];
+      for (const name of classes.filter((c): c is string => typeof c === 'string' && c !== '').sort()) {
+        text += `.${name.replace(/"/g, '')}`;
+      }
+      const attributes: Record<string, string> = {};
+      const label = element.$el_text ?? element.text;
+      if (typeof label === 'string' && label !== '') attributes.text = label;
+      attributes['nth-child'] = String(element.nth_child ?? 0);
+      attributes['nth-of-type'] = String(element.nth_of_type ?? 0);
+      if (typeof element.attr__href === 'string') attributes.href = element.attr__href;
+      if (typeof element.attr__id === 'string') attributes.attr_id = element.attr__id;
+      for (const [key, value] of Object.entries(element)) {
+        if (key.startsWith('attr__') && key !== 'attr__class' && (typeof value === 'string' || typeof value === 'number')) {
+          attributes[key] = String(value);
+        }
+      }
+      const pairs = Object.keys(attributes)
+        .sort()
+        .map((key) => `${quote(key)}="${quote(attributes[key]!)}"`)
+        .join('');
+      return `${text}:${pairs}`;
+    })
+    .join(';');
+}
+
+function drop(reason: DropReason, raw: Json, warnings: IngestionWarning[], extra: Json = {}): Normalised {
+  const details: Json = { reason, ...extra };
+  if (typeof raw.event === 'string') details.event = raw.event;
+  if (typeof raw.uuid === 'string' && raw.uuid !== '') details.eventUuid = raw.uuid;
+  return { kind: 'drop', reason, warnings: [...warnings, { type: reason, details }] };
+}
+
+/** Normalises one event (already valid against the spec's `CaptureEvent` schema). */
+export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised {
+  const properties: Json = { ...objectOf(raw.properties) };
+  const warnings: IngestionWarning[] = [];
+
+  let name = raw.event;
+  if ((name === undefined || name === null) && context.engage) name = '$identify';
+  if (typeof name !== 'string' || name === '') return drop('missing_event_name', raw, warnings);
+  const event = truncate(cleanText(name), MAX_EVENT_NAME_LENGTH);
+
+  const distinct = extractDistinctId(raw, properties);
+  if ('missing' in distinct) return drop(distinct.missing, raw, warnings);
+  const distinctId = distinct.id;
+
+  // Only a boolean false turns person processing off; any other non-boolean is a client mistake.
+  const flag = properties.$process_person_profile;
+  const processPerson = flag !== false;
+  if (flag !== undefined && typeof flag !== 'boolean') {
+    warnings.push({ type: 'invalid_process_person_profile', details: { distinctId, event, value: flag } });
+  }
+  if (!processPerson && PERSON_EVENTS.has(event)) {
+    return drop('invalid_event_when_process_person_profile_is_false', raw, warnings, { distinctId });
+  }
+  if (SURVEY_EVENTS.has(event) && (typeof properties.$survey_id !== 'string' || properties.$survey_id === '')) {
+    return drop('survey_missing_survey_id', raw, warnings, { distinctId });
+  }
+
+  const clientUuid = typeof raw.uuid === 'string' && raw.uuid !== '';
+  const uuid = clientUuid ? (raw.uuid as string).toLowerCase() : context.newUuid();
+  let personUpdate = personUpdateOf(raw, properties);
+  if (!processPerson) {
+    delete properties.$set;
+    delete properties.$set_once;
+    delete properties.$unset;
+    personUpdate = null;
+  }
+
+  const { timestamp, warnings: timeWarnings } = eventTimestamp({
+    timestamp: raw.timestamp,
+    offset: raw.offset,
+    sentAt: context.sentAt,
+    now: context.now,
+    ignoreSentAt: properties.$ignore_sent_at === true,
+  });
+  for (const warning of timeWarnings) warnings.push({ ...warning, details: { ...warning.details, eventUuid: uuid, event } });
+
+  let identify: CapturedEvent['identify'] = null;
+  let alias: string | null = null;
+  let groupIdentify: CapturedEvent['groupIdentify'] = null;
+  if (event === '$identify') {
+    const anon = properties.$anon_distinct_id;
+    identify = {
+      anonDistinctId:
+        anon === undefined || anon === null || anon === '' ? null : truncate(cleanText(stringifyId(anon)), MAX_DISTINCT_ID_LENGTH),
+    };
+  } else if (event === '$create_alias' || event === '$merge_dangerously') {
+    const other = properties.alias;
+    if (other === undefined || other === null || other === '') {
+      warnings.push({ type: 'invalid_alias', details: { eventUuid: uuid, event, distinctId } });
+    } else {
+      alias = truncate(cleanText(stringifyId(other)), MAX_DISTINCT_ID_LENGTH);
+    }
+  } else if (event === '$groupidentify') {
+    const type = properties.$group_type;
+    const key = properties.$group_key;
+    if (typeof type === 'string' && type !== '' && (typeof key === 'string' || typeof key === 'number') && key !== '') {
+      groupIdentify = { type: cleanText(type), key: cleanText(String(key)), set: objectOf(properties.$group_set) };
+    } else {
+      warnings.push({ type: 'invalid_group_identify', details: { eventUuid: uuid, distinctId } });
+    }
+  }
+
+  return {
+    kind: 'ingest',
+    warnings,
+    event: {
+      uuid,
+      clientUuid,
+      event,
+      distinctId,
+      elementsChain: elementsChainOf(properties),
+      properties,
+      timestamp,
+      historicalMigration: context.historicalMigration,
+      processPerson,
+      personUpdate,
+      identify,
+      alias,
+      groupIdentify,
+      groups: groupsOf(properties),
+    },
+  };
+}
+
+const UNSAFE_JSON = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
+
+/**
+ * JSON text that jsonb accepts: jsonb refuses `\u0000` and unpaired surrogates, which JSON.stringify writes as
+ * escapes. Rare enough to check the text first and clean the value only when needed.
+ */
+export function jsonbText(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (!text.includes('\\u') || !UNSAFE_JSON.test(text)) return text;
+  return JSON.stringify(cleanJson(value));
+}
+
+function cleanJson(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (Array.isArray(value)) return value.map(cleanJson);
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [cleanText(key), cleanJson(inner)]));
+  }
+  return value;
+}
+
+/** A normalised event as the group commit takes it: its properties serialised once, here. */
+export function toStoredEvent(event: CapturedEvent): StoredEvent {
+  const { properties, ...effects } = event;
+  return { ...effects, propertiesJson: jsonbText(properties) };
+}

@@ -1,0 +1,226 @@
+/**
+ * What a batch of events does to persons, worked out in memory in event order (a pure function of the persons
+ * the batch's distinct ids already have, table-tested in test/unit/capture-persons.test.ts). The result is a
+ * plan that db/queries/ingestion.ts applies in the same transaction that stores the events.
+ *
+ * Rules (PostHog's):
+ * - an event of a new distinct id creates a person; `$set`, `$set_once` and `$unset` change its properties in
+ *   event order;
+ * - `$create_alias`: `alias` becomes another distinct id of the person of `distinct_id`; when both ids already
+ *   have different persons, the alias's person is merged into the other (properties merged, the surviving
+ *   person's values winning; every distinct id moved);
+ * - `$identify` with `$anon_distinct_id`: the same, except that an anonymous person that is already identified
+ *   is not merged (warning `cannot_merge_already_identified`);
+ * - ids such as `anonymous`, `null` or `0` are never merged (warning `cannot_merge_with_illegal_distinct_id`);
+ * - personless events (`$process_person_profile: false`) change no person and are stored without one, as the
+ *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
+ *   has, if any.
+ */
+import type { EventEffects, IngestionWarning, PersonUpdate } from './types.js';
+
+/** A person as loaded from the database. */
+export interface StoredPerson {
+  id: string;
+  uuid: string;
+  properties: Record<string, unknown>;
+  isIdentified: boolean;
+  createdAt: Date;
+}
+
+/** One distinct id already in the database and its person. */
+export interface StoredDistinctId {
+  teamId: number;
+  distinctId: string;
+  person: StoredPerson;
+}
+
+export interface PersonPlan {
+  /** New persons to insert, with their final properties. */
+  created: Array<{ uuid: string; teamId: number; properties: Record<string, unknown>; isIdentified: boolean; createdAt: Date }>;
+  /** Existing persons whose properties or identified flag changed. */
+  updated: Array<{ id: string; properties: Record<string, unknown>; isIdentified: boolean }>;
+  /** Existing persons merged away, in order: move their distinct ids (and events) to the target, then delete. */
+  merges: Array<{ teamId: number; sourceId: string; targetUuid: string }>;
+  /** Distinct ids that are new to the database, with the person they end up with. */
+  links: Array<{ teamId: number; distinctId: string; personUuid: string }>;
+  /** The person uuid each event is stored with (null for a personless event). */
+  eventPersons: Array<string | null>;
+  /** Every distinct id the plan knows, with the person it has once the plan is applied. */
+  distinctIdPersons: Array<[distinctId: string, personUuid: string]>;
+  warnings: IngestionWarning[];
+}
+
+const ILLEGAL_ANY_CASE = new Set([
+  'anonymous',
+  'guest',
+  'distinctid',
+  'distinct_id',
+  'id',
+  'not_authenticated',
+  'email',
+  'undefined',
+  'true',
+  'false',
+]);
+const ILLEGAL_EXACT = new Set(['[object Object]', 'NaN', 'None', 'none', 'null', '0']);
+
+/** Distinct ids that SDK bugs send for many different users; merging on them would join strangers. */
+export function isIllegalMergeId(distinctId: string): boolean {
+  const trimmed = distinctId.trim();
+  return trimmed === '' || ILLEGAL_ANY_CASE.has(trimmed.toLowerCase()) || ILLEGAL_EXACT.has(trimmed);
+}
+
+class Person {
+  mergedInto: Person | null = null;
+  dirty = false;
+
+  constructor(
+    readonly teamId: number,
+    readonly id: string | null,
+    readonly uuid: string,
+    public properties: Record<string, unknown>,
+    public isIdentified: boolean,
+    public createdAt: Date,
+  ) {}
+
+  /** The person this one was merged into, finally (itself when it was not merged). */
+  get final(): Person {
+    return this.mergedInto ? this.mergedInto.final : this;
+  }
+}
+
+const keyOf = (teamId: number, distinctId: string) => `${teamId}\u0000${distinctId}`;
+
+/** The distinct ids whose persons the plan needs (those of events that process persons). */
+export function referencedDistinctIds(events: readonly EventEffects[]): string[] {
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (!event.processPerson) continue;
+    ids.add(event.distinctId);
+    if (event.alias !== null) ids.add(event.alias);
+    if (event.identify?.anonDistinctId) ids.add(event.identify.anonDistinctId);
+  }
+  return [...ids];
+}
+
+export function applyPersonUpdate(properties: Record<string, unknown>, update: PersonUpdate): boolean {
+  let changed = false;
+  for (const [key, value] of Object.entries(update.setOnce)) {
+    if (!(key in properties)) {
+      properties[key] = value;
+      changed = true;
+    }
+  }
+  for (const [key, value] of Object.entries(update.set)) {
+    if (!(key in properties) || JSON.stringify(properties[key]) !== JSON.stringify(value)) {
+      properties[key] = value;
+      changed = true;
+    }
+  }
+  for (const key of update.unset) {
+    if (key in properties) {
+      delete properties[key];
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+export function planPersons(
+  teamEvents: ReadonlyArray<{ teamId: number; event: EventEffects }>,
+  stored: readonly StoredDistinctId[],
+  newUuid: () => string,
+): PersonPlan {
+  const byId = new Map<string, Person>();
+  const byDistinctId = new Map<string, Person>();
+  for (const row of stored) {
+    let person = byId.get(row.person.id);
+    if (!person) {
+      const { id, uuid, properties, isIdentified, createdAt } = row.person;
+      person = new Person(row.teamId, id, uuid, { ...properties }, isIdentified, createdAt);
+      byId.set(row.person.id, person);
+    }
+    byDistinctId.set(keyOf(row.teamId, row.distinctId), person);
+  }
+  const created: Person[] = [];
+  const newDistinctIds = new Map<string, { teamId: number; distinctId: string }>();
+  const merges: Array<{ teamId: number; source: Person; target: Person }> = [];
+  const warnings: IngestionWarning[] = [];
+
+  const personOf = (teamId: number, distinctId: string) => byDistinctId.get(keyOf(teamId, distinctId))?.final;
+  const link = (teamId: number, distinctId: string, person: Person) => {
+    const key = keyOf(teamId, distinctId);
+    if (!byDistinctId.has(key)) newDistinctIds.set(key, { teamId, distinctId });
+    byDistinctId.set(key, person);
+  };
+  const create = (teamId: number, distinctId: string, at: Date): Person => {
+    const person = new Person(teamId, null, newUuid(), {}, false, at);
+    created.push(person);
+    link(teamId, distinctId, person);
+    return person;
+  };
+
+  /** Makes `other` a distinct id of the person of `main`, merging two persons when allowed. */
+  const join = (teamId: number, event: EventEffects, main: string, other: string, mergeIdentified: boolean) => {
+    if (main === other) return;
+    if (isIllegalMergeId(main) || isIllegalMergeId(other)) {
+      warnings.push({
+        type: 'cannot_merge_with_illegal_distinct_id',
+        details: { eventUuid: event.uuid, event: event.event, distinctId: main, otherDistinctId: other },
+      });
+      return;
+    }
+    const mainPerson = personOf(teamId, main);
+    const otherPerson = personOf(teamId, other);
+    if (!mainPerson && !otherPerson) {
+      link(teamId, other, create(teamId, main, event.timestamp));
+    } else if (mainPerson && !otherPerson) {
+      link(teamId, other, mainPerson);
+    } else if (!mainPerson && otherPerson) {
+      link(teamId, main, otherPerson);
+    } else if (mainPerson && otherPerson && mainPerson !== otherPerson) {
+      if (!mergeIdentified && otherPerson.isIdentified) {
+        warnings.push({
+          type: 'cannot_merge_already_identified',
+          details: { eventUuid: event.uuid, distinctId: main, otherDistinctId: other },
+        });
+        return;
+      }
+      mainPerson.properties = { ...otherPerson.properties, ...mainPerson.properties };
+      if (otherPerson.createdAt < mainPerson.createdAt) mainPerson.createdAt = otherPerson.createdAt;
+      mainPerson.dirty = true;
+      otherPerson.mergedInto = mainPerson;
+      if (otherPerson.id !== null) merges.push({ teamId, source: otherPerson, target: mainPerson });
+    }
+  };
+
+  for (const { teamId, event } of teamEvents) {
+    if (!event.processPerson || event.groupIdentify) continue;
+    if (event.alias !== null) join(teamId, event, event.distinctId, event.alias, true);
+    if (event.identify?.anonDistinctId) join(teamId, event, event.distinctId, event.identify.anonDistinctId, false);
+    const person = personOf(teamId, event.distinctId) ?? create(teamId, event.distinctId, event.timestamp);
+    if (event.personUpdate && applyPersonUpdate(person.properties, event.personUpdate)) person.dirty = true;
+    if ((event.identify || event.alias !== null) && !person.isIdentified) {
+      person.isIdentified = true;
+      person.dirty = true;
+    }
+  }
+
+  return {
+    created: created
+      .filter((person) => person.mergedInto === null)
+      .map(({ uuid, teamId, properties, isIdentified, createdAt }) => ({ uuid, teamId, properties, isIdentified, createdAt })),
+    updated: [...byId.values()]
+      .filter((person) => person.mergedInto === null && person.dirty)
+      .map((person) => ({ id: person.id!, properties: person.properties, isIdentified: person.isIdentified })),
+    merges: merges.map(({ teamId, source, target }) => ({ teamId, sourceId: source.id!, targetUuid: target.final.uuid })),
+    links: [...newDistinctIds.values()].map(({ teamId, distinctId }) => ({
+      teamId,
+      distinctId,
+      personUuid: byDistinctId.get(keyOf(teamId, distinctId))!.final.uuid,
+    })),
+    eventPersons: teamEvents.map(({ teamId, event }) => (event.processPerson ? (personOf(teamId, event.distinctId)?.uuid ?? null) : null)),
+    distinctIdPersons: [...byDistinctId].map(([key, person]) => [key.slice(key.indexOf('\u0000') + 1), person.final.uuid]),
+    warnings,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * A small TCP proxy for tests that need a database that goes away: it forwards to the machine's PostgreSQL
+ * until `cut()`, which drops every open connection and refuses new ones (accepted and reset at once), until
+ * `restore()`. The machine's PostgreSQL itself is never stopped.
+ */
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** `url` with its host and port replaced by the proxy's. */
+  urlFor(url: string): string;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let open = true;
+  const pairs = new Set<[Socket, Socket]>();
+  const server: Server = createServer((client) => {
+    if (!open) {
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = createConnection(target);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const proxy: TcpProxy = {
+    port,
+    urlFor(url) {
+      const parsed = new URL(url);
+      parsed.hostname = '127.0.0.1';
+      parsed.port = String(port);
+      return parsed.toString();
+    },
+    cut() {
+      open = false;
+      for (const [client, upstream] of pairs) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+    },
+    restore() {
+      open = true;
+    },
+    async close() {
+      proxy.cut();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return proxy;
+}

@@ -1,0 +1,633 @@
+/**
+ * Capture through HTTP, against the real app and database: every path, method and encoding the SDKs use, the
+ * answers (each checked against the spec), and what lands in events, persons, groups and ingestion warnings.
+ * Requests whose body Prism cannot read (gzip) go straight to the server and are checked against the spec here.
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { contractViolations } from '../helpers/contract.js';
+import { testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+interface EventRow {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  properties: Record<string, any>;
+  timestamp: Date;
+  person_id: string | null;
+  group_0: string | null;
+  group_1: string | null;
+  historical_migration: boolean;
+  elements_chain: string;
+}
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/capture/${name}.json`, import.meta.url), 'utf8')) as { payload: any };
+
+describe('capture', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  /** Straight to the server (Prism cannot read gzip bodies); the answer is checked against the spec here. */
+  async function direct(method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+    const response = await fetch(new URL(path, server.directUrl), { method, headers: init.headers, body: init.body });
+    const text = await response.text();
+    const contentType = response.headers.get('content-type');
+    const body = contentType?.includes('json') && text ? JSON.parse(text) : text;
+    expect(await contractViolations({ method, path, status: response.status, contentType, body, text })).to.deep.equal([]);
+    return { status: response.status, headers: response.headers, body, text };
+  }
+
+  /** Through the test client (and Prism, when the suite runs through it). */
+  async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
+    return server.http.request('POST', path, { rawBody, headers: { 'content-type': 'application/json', ...headers } });
+  }
+
+  const events = (account: Account): Promise<EventRow[]> =>
+    testDb()('events').where({ team_id: account.environment.id }).orderBy([{ column: 'timestamp' }, { column: 'event' }]);
+  const personOf = async (account: Account, distinctId: string) =>
+    testDb()('person_distinct_ids as d')
+      .join('persons as p', 'p.id', 'd.person_id')
+      .where({ 'd.team_id': account.environment.id, 'd.distinct_id': distinctId })
+      .first<{ uuid: string; properties: Record<string, unknown>; is_identified: boolean; id: string } | undefined>(
+        'p.uuid',
+        'p.properties',
+        'p.is_identified',
+        'p.id',
+      );
+  const warnings = (account: Account): Promise<Array<{ type: string; details: Record<string, unknown> }>> =>
+    testDb()('ingestion_warnings').where({ team_id: account.environment.id }).orderBy('id').select('type', 'details');
+
+  const OK = { status: 1 };
+
+  describe('capture_event_create — POST /i/v0/e/', () => {
+    it('stores one event with its properties, timestamp and a new person, and answers 200 {"status": 1}', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/i/v0/e/', {
+        api_key: account.environment.api_token,
+        event: '$pageview',
+        distinct_id: 'user-1',
+        properties: { $current_url: 'https://example.com/pricing', plan: 'free' },
+        timestamp: '2026-11-20T10:00:00Z',
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal(OK);
+      const [row, ...rest] = await events(account);
+      expect(rest).to.have.length(0);
+      expect(row).to.deep.include({ event: '$pageview', distinct_id: 'user-1', historical_migration: false, elements_chain: '' });
+      expect(row!.properties).to.deep.equal({ $current_url: 'https://example.com/pricing', plan: 'free' });
+      expect(row!.timestamp.toISOString()).to.equal('2026-11-20T10:00:00.000Z');
+      expect(row!.person_id).to.equal((await personOf(account, 'user-1'))!.uuid);
+      const environment = await testDb()('environments').where({ id: account.environment.id }).first('ingested_event');
+      expect(environment.ingested_event).to.equal(true);
+    });
+
+    it('answers 400 for malformed JSON, in the error format', async () => {
+      const account = await newAccount(testDb());
+      const res = await direct('POST', '/i/v0/e/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${account.environment.api_token}","event":`,
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.include({ type: 'validation_error', code: 'invalid_payload', attr: null });
+      expect(res.body.detail).to.match(/^Malformed request data: Invalid JSON: /);
+    });
+
+    it('answers 400 naming the field when an event breaks the CaptureEvent schema', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/batch/', {
+        api_key: account.environment.api_token,
+        batch: [{ event: 'ok', distinct_id: 'u' }, { event: 'bad', distinct_id: 'u', uuid: 'not-a-uuid' }],
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({
+        type: 'validation_error',
+        code: 'invalid_payload',
+        detail: 'Invalid payload: batch[1].uuid is not a valid UUID.',
+        attr: 'batch__1__uuid',
+      });
+      expect(await events(account)).to.have.length(0);
+      const numeric = await post('/i/v0/e/', { api_key: account.environment.api_token, event: 42, distinct_id: 'u' });
+      expect([numeric.status, numeric.body.attr]).to.deep.equal([400, 'event']);
+    });
+
+    const keyCases: Array<{ name: string; key: (account: Account) => unknown; code: string }> = [
+      { name: 'no project API key', key: () => undefined, code: 'missing_api_key' },
+      { name: 'an unknown project API key', key: () => 'phc_ThisProjectKeyDoesNotExist00000000000000000', code: 'invalid_api_key' },
+      { name: 'a personal API key', key: () => 'phx_ThisIsAPersonalKey0000000000000000000000000', code: 'personal_api_key' },
+      { name: 'an empty key', key: () => '', code: 'empty' },
+    ];
+    for (const { name, key, code } of keyCases) {
+      it(`answers 401 ${code} for ${name}, storing nothing`, async () => {
+        const account = await newAccount(testDb());
+        const res = await post('/i/v0/e/', { api_key: key(account), event: 'e', distinct_id: 'u' });
+        expect(res.status).to.equal(401);
+        expect(res.body).to.deep.include({ type: 'authentication_error', code, attr: null });
+        expect(await events(account)).to.have.length(0);
+      });
+    }
+
+    it('answers 200 for events without a name or distinct_id, stores none of them, and records why', async () => {
+      const account = await newAccount(testDb());
+      const before = await metric('hedgerow_capture_events_dropped_total{reason="missing_distinct_id"}');
+      const res = await post('/batch/', {
+        api_key: account.environment.api_token,
+        batch: [
+          { distinct_id: 'u', properties: {} },
+          { event: 'no id' },
+          { event: 'empty id', distinct_id: '' },
+          { event: 'survey sent', distinct_id: 'u' },
+          { event: 'kept', distinct_id: 'u' },
+        ],
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal(OK);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['kept']);
+      expect((await warnings(account)).map((warning) => warning.type)).to.deep.equal([
+        'missing_event_name',
+        'missing_distinct_id',
+        'empty_distinct_id',
+        'survey_missing_survey_id',
+      ]);
+      expect(await metric('hedgerow_capture_events_dropped_total{reason="missing_distinct_id"}')).to.equal(before + 1);
+    });
+
+    it('answers 200 for a request whose only event has no distinct_id, storing nothing', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/i/v0/e/', { api_key: account.environment.api_token, event: 'lonely' });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect(await events(account)).to.have.length(0);
+      expect((await warnings(account)).map((warning) => warning.type)).to.deep.equal(['missing_distinct_id']);
+    });
+  });
+
+  describe('capture_batch_create — POST /batch/', () => {
+    it('stores what posthog-node sends (gzip, Content-Encoding: gzip): events, persons, alias and group', async () => {
+      const account = await newAccount(testDb());
+      const payload = { ...fixture('posthog-node-batch-gzip').payload, api_key: account.environment.api_token };
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: gzipSync(JSON.stringify(payload)),
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      const rows = await events(account);
+      expect(rows.map((row) => [row.event, row.distinct_id]).sort()).to.deep.equal(
+        [
+          ['$create_alias', 'user-1'],
+          ['$groupidentify', '$company_acme'],
+          ['$identify', 'user-1'],
+          ['button clicked', 'user-1'],
+          ['with groups', 'user-1'],
+        ].sort(),
+      );
+      const person = (await personOf(account, 'user-1'))!;
+      expect(person.properties).to.deep.equal({ email: 'ada@example.com', first_plan: 'free' });
+      expect(person.is_identified).to.equal(true);
+      expect((await personOf(account, 'anon-123'))!.uuid).to.equal(person.uuid);
+      expect(await personOf(account, '$company_acme')).to.equal(undefined);
+      const userRows = rows.filter((row) => row.distinct_id === 'user-1');
+      expect(new Set(userRows.map((row) => row.person_id))).to.deep.equal(new Set([person.uuid]));
+      expect(rows.find((row) => row.event === 'with groups')!.group_0).to.equal('acme');
+      const group = await testDb()('groups').where({ team_id: account.environment.id }).first();
+      expect(group).to.deep.include({ group_type_index: 0, group_key: 'acme', group_properties: { name: 'Acme Inc', employees: 11 } });
+      const mapping = await testDb()('group_type_mappings').where({ team_id: account.environment.id }).select('group_type', 'group_type_index');
+      expect(mapping).to.deep.equal([{ group_type: 'company', group_type_index: 0 }]);
+    });
+
+    it('stores a retried batch once (same uuids) and still answers 200', async () => {
+      const account = await newAccount(testDb());
+      const batch = {
+        api_key: account.environment.api_token,
+        batch: [
+          { event: 'a', distinct_id: 'u', uuid: '0190f1c4-0000-7000-8000-00000000000a' },
+          { event: 'b', distinct_id: 'u', uuid: '0190f1c4-0000-7000-8000-00000000000b' },
+        ],
+      };
+      for (let attempt = 0; attempt < 3; attempt += 1) expect((await post('/batch/', batch)).status).to.equal(200);
+      expect((await events(account)).map((row) => row.uuid)).to.deep.equal([
+        '0190f1c4-0000-7000-8000-00000000000a',
+        '0190f1c4-0000-7000-8000-00000000000b',
+      ]);
+      const repeated = await post('/batch/', { ...batch, batch: [batch.batch[0], batch.batch[0], { event: 'c', distinct_id: 'u', uuid: '0190f1c4-0000-7000-8000-00000000000c' }] });
+      expect(repeated.status).to.equal(200);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['a', 'b', 'c']);
+    });
+
+    it('flags the events of a historical migration and keeps their order and timestamps', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/batch/', {
+        api_key: account.environment.api_token,
+        historical_migration: true,
+        batch: [
+          { event: 'first', distinct_id: 'u', timestamp: '2024-01-01T00:00:00Z', $set: { step: 1 } },
+          { event: 'second', distinct_id: 'u', timestamp: '2024-01-02T00:00:00Z', $set: { step: 2 } },
+        ],
+      });
+      expect(res.status).to.equal(200);
+      const rows = await events(account);
+      expect(rows.map((row) => [row.event, row.historical_migration, row.timestamp.toISOString()])).to.deep.equal([
+        ['first', true, '2024-01-01T00:00:00.000Z'],
+        ['second', true, '2024-01-02T00:00:00.000Z'],
+      ]);
+      expect((await personOf(account, 'u'))!.properties).to.deep.equal({ step: 2 });
+    });
+
+    it('corrects timestamps for the client’s clock with sent_at', async () => {
+      const account = await newAccount(testDb());
+      const sentAt = new Date(Date.now() - 3_600_000); // the client's clock is an hour behind
+      await post('/batch/', {
+        api_key: account.environment.api_token,
+        sent_at: sentAt.toISOString(),
+        batch: [{ event: 'skewed', distinct_id: 'u', timestamp: new Date(sentAt.getTime() - 60_000).toISOString() }],
+      });
+      const [row] = await events(account);
+      expect(Math.abs(row!.timestamp.getTime() - (Date.now() - 60_000))).to.be.below(10_000);
+    });
+
+    it('answers 400 for an empty batch', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/batch/', { api_key: account.environment.api_token, batch: [] });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.include({ type: 'validation_error', code: 'no_events' });
+    });
+
+    it('answers 413 for a body of 20 MB or more, refused while it is read', async () => {
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.alloc(20 * 1024 * 1024, 0x20),
+      });
+      expect(res.status).to.equal(413);
+      expect(res.body).to.deep.include({ type: 'invalid_request', code: 'request_too_large' });
+    });
+
+    it('answers 413 for a gzip body that inflates past the limit', async () => {
+      const account = await newAccount(testDb());
+      const bomb = gzipSync(Buffer.concat([Buffer.from(`{"api_key":"${account.environment.api_token}","batch":[`), Buffer.alloc(30 * 1024 * 1024, 0x20), Buffer.from(']}')]));
+      expect(bomb.length).to.be.below(100 * 1024);
+      const res = await direct('POST', '/batch/', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
+      expect(res.status).to.equal(413);
+      expect(res.body.detail).to.equal('The decoded payload is larger than the 26214400 bytes capture accepts.');
+    });
+  });
+
+  describe('paths and encodings the SDKs use', () => {
+    const paths = ['/e/', '/e', '/capture/', '/capture', '/track/', '/track', '/engage/', '/engage', '/batch', '/i/v0/e'];
+    for (const path of paths) {
+      it(`stores an event sent to POST ${path}`, async () => {
+        const account = await newAccount(testDb());
+        const res = await post(path, [{ event: 'via path', properties: { distinct_id: 'u', token: account.environment.api_token } }]);
+        expect([res.status, res.body]).to.deep.equal([200, OK]);
+        expect((await events(account)).map((row) => row.event)).to.deep.equal(['via path']);
+      });
+    }
+
+    it('reads gzip sent as text/plain without any hint (posthog-js)', async () => {
+      const account = await newAccount(testDb());
+      const { payload } = fixture('posthog-js-custom-event-i-v0-e-gzip');
+      const res = await direct('POST', '/i/v0/e/', {
+        headers: { 'content-type': 'text/plain' },
+        body: gzipSync(JSON.stringify({ ...payload, api_key: account.environment.api_token })),
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      const [row] = await events(account);
+      expect(row!.event).to.equal('button clicked');
+      expect(row!.uuid).to.equal(payload.batch[0].uuid);
+    });
+
+    it('reads gzip announced by ?compression=gzip-js, with posthog-js’s other query parameters', async () => {
+      const account = await newAccount(testDb());
+      const body = gzipSync(JSON.stringify([{ event: 'legacy', properties: { distinct_id: 'u', token: account.environment.api_token } }]));
+      const res = await direct('POST', '/e/?ip=0&_=1763719200000&ver=1.290.0&compression=gzip-js&retry_count=1', {
+        headers: { 'content-type': 'text/plain' },
+        body,
+      });
+      expect(res.status).to.equal(200);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['legacy']);
+    });
+
+    it('reads a form with base64 data (sendBeacon), and answers a beacon 200 as well', async () => {
+      const account = await newAccount(testDb());
+      const data = Buffer.from(JSON.stringify([{ event: 'beacon', properties: { distinct_id: 'u', token: account.environment.api_token } }])).toString('base64');
+      const res = await server.http.request('POST', '/e/?compression=base64&beacon=1', {
+        rawBody: `data=${encodeURIComponent(data)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['beacon']);
+    });
+
+    it('reads a form with lz64 data (old posthog-js)', async () => {
+      const account = await newAccount(testDb());
+      const { payload } = fixture('lz64-form');
+      const recordedToken = payload[0].properties.token as string;
+      const request = JSON.parse(readFileSync(new URL('../fixtures/capture/lz64-form.json', import.meta.url), 'utf8')).request;
+      // The recorded payload names the recording's project: point a project at that key for this test.
+      await testDb()('environments').where({ id: account.environment.id }).update({ api_token: recordedToken });
+      try {
+        const res = await server.http.request('POST', '/e/?compression=lz64', {
+          rawBody: Buffer.from(request.bodyBase64, 'base64').toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        expect(res.status).to.equal(200);
+        expect((await events(account)).map((row) => row.event)).to.deep.equal(['button clicked']);
+      } finally {
+        await testDb()('environments').where({ id: account.environment.id }).update({ api_token: account.environment.api_token });
+      }
+    });
+
+    it('reads a base64 body without any hint', async () => {
+      const account = await newAccount(testDb());
+      const body = Buffer.from(JSON.stringify({ api_key: account.environment.api_token, event: 'b64', distinct_id: 'u' })).toString('base64');
+      const res = await server.http.request('POST', '/e/', { rawBody: body, headers: { 'content-type': 'text/plain' } });
+      expect(res.status).to.equal(200);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['b64']);
+    });
+
+    for (const path of ['/e/', '/i/v0/e/', '/capture/', '/track/', '/batch/', '/engage/']) {
+      it(`stores the payload of GET ${path}?data=`, async () => {
+        const account = await newAccount(testDb());
+        const data = Buffer.from(JSON.stringify({ api_key: account.environment.api_token, event: 'pixel', distinct_id: 'u' })).toString('base64');
+        const res = await server.http.get(`${path}?data=${encodeURIComponent(data)}&ip=1`);
+        expect([res.status, res.body]).to.deep.equal([200, OK]);
+        expect((await events(account)).map((row) => row.event)).to.deep.equal(['pixel']);
+      });
+    }
+
+    it('answers GET without data 400 no_data', async () => {
+      const res = await server.http.get('/e/');
+      expect(res.status).to.equal(400);
+      expect(res.body.code).to.equal('no_data');
+    });
+
+    it('answers 400 when `_` is not a number', async () => {
+      const account = await newAccount(testDb());
+      const res = await direct('POST', '/e/?_=yesterday', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: account.environment.api_token, event: 'e', distinct_id: 'u' }),
+      });
+      expect([res.status, res.body.attr]).to.deep.equal([400, '_']);
+    });
+
+    it('answers a CORS pre-flight by mirroring the origin and the asked headers (Content-Encoding included)', async () => {
+      const res = await direct('OPTIONS', '/i/v0/e/', {
+        headers: {
+          origin: 'https://shop.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,content-encoding',
+        },
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect(res.headers.get('access-control-allow-origin')).to.equal('https://shop.example.com');
+      expect(res.headers.get('access-control-allow-credentials')).to.equal('true');
+      expect(res.headers.get('access-control-allow-methods')).to.equal('GET, POST, OPTIONS');
+      expect(res.headers.get('access-control-allow-headers')).to.equal('content-type,content-encoding');
+      for (const path of ['/e/', '/batch/', '/capture/', '/track/', '/engage/', '/flags/']) {
+        expect((await direct('OPTIONS', path, { headers: { origin: 'https://a.example' } })).status).to.equal(200);
+      }
+    });
+
+    it('mirrors the origin on answers too, errors included', async () => {
+      const ok = await direct('POST', '/e/', {
+        headers: { origin: 'https://shop.example.com', 'content-type': 'text/plain' },
+        body: JSON.stringify({ event: 'x' }),
+      });
+      expect(ok.status).to.equal(401);
+      expect(ok.headers.get('access-control-allow-origin')).to.equal('https://shop.example.com');
+    });
+
+    it('reads a nameless event on /engage/ as $identify with its $set', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/engage/', { api_key: account.environment.api_token, distinct_id: 'u', $set: { email: 'e@example.com' } });
+      expect(res.status).to.equal(200);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['$identify']);
+      expect((await personOf(account, 'u'))!.properties).to.deep.equal({ email: 'e@example.com' });
+    });
+
+    it('answers 405 for a method the capture paths do not have', async () => {
+      const res = await server.http.request('DELETE', '/batch/');
+      expect(res.status).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('GET, POST');
+    });
+  });
+
+  describe('persons, aliases and groups', () => {
+    it('applies $set, $set_once and $unset in event order, across requests', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/batch/', {
+        api_key: key,
+        batch: [
+          { event: 'a', distinct_id: 'u', properties: { $set: { plan: 'free', tmp: 1 }, $set_once: { first: 'a' } } },
+          { event: 'b', distinct_id: 'u', properties: { $set: { plan: 'pro' }, $set_once: { first: 'b' } } },
+        ],
+      });
+      await post('/i/v0/e/', { api_key: key, event: 'c', distinct_id: 'u', properties: { $unset: ['tmp'] } });
+      expect((await personOf(account, 'u'))!.properties).to.deep.equal({ plan: 'pro', first: 'a' });
+    });
+
+    it('merges two persons on $create_alias: properties merged, distinct ids moved, both users’ events under one person', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/batch/', {
+        api_key: key,
+        batch: [
+          { event: 'anonymous visit', distinct_id: 'anon-1', properties: { $set: { referrer: 'ad', plan: 'free' } } },
+          { event: 'login', distinct_id: 'user-1', properties: { $set: { email: 'a@b.c', plan: 'pro' } } },
+        ],
+      });
+      const anonymous = (await personOf(account, 'anon-1'))!;
+      const user = (await personOf(account, 'user-1'))!;
+      expect(anonymous.uuid).to.not.equal(user.uuid);
+      const res = await post('/i/v0/e/', { api_key: key, event: '$create_alias', distinct_id: 'user-1', properties: { alias: 'anon-1' } });
+      expect(res.status).to.equal(200);
+      const merged = (await personOf(account, 'anon-1'))!;
+      expect(merged.uuid).to.equal(user.uuid);
+      expect(merged.properties).to.deep.equal({ referrer: 'ad', plan: 'pro', email: 'a@b.c' });
+      expect(await testDb()('persons').where({ uuid: anonymous.uuid }).first()).to.equal(undefined);
+      expect(new Set((await events(account)).map((row) => row.person_id))).to.deep.equal(new Set([user.uuid]));
+      await post('/i/v0/e/', { api_key: key, event: 'later', distinct_id: 'anon-1' });
+      expect((await events(account)).find((row) => row.event === 'later')!.person_id).to.equal(user.uuid);
+    });
+
+    it('links $identify’s anonymous id to the identified user (posthog-js identify)', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/i/v0/e/', { api_key: key, event: '$pageview', distinct_id: 'device-1' });
+      await post('/i/v0/e/', {
+        api_key: key,
+        event: '$identify',
+        distinct_id: 'user-9',
+        $set: { email: 'u9@example.com' },
+        properties: { $anon_distinct_id: 'device-1' },
+      });
+      const person = (await personOf(account, 'user-9'))!;
+      expect((await personOf(account, 'device-1'))!.uuid).to.equal(person.uuid);
+      expect([person.is_identified, person.properties]).to.deep.equal([true, { email: 'u9@example.com' }]);
+    });
+
+    it('creates and updates a group with $groupidentify; $groups links events without creating groups', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      const identify = (set: Record<string, unknown>) => ({
+        event: '$groupidentify',
+        distinct_id: '$company_acme',
+        properties: { $group_type: 'company', $group_key: 'acme', $group_set: set },
+      });
+      await post('/batch/', { api_key: key, batch: [identify({ name: 'Acme', size: 10 })] });
+      await post('/batch/', {
+        api_key: key,
+        batch: [
+          identify({ size: 11, founded: '2001-01-01T00:00:00Z' }),
+          { event: 'used', distinct_id: 'u', properties: { $groups: { company: 'acme', project: 'p-9' } } },
+          { event: 'other', distinct_id: 'u', properties: { $groups: { company: 'globex' } } },
+        ],
+      });
+      const groups = await testDb()('groups').where({ team_id: account.environment.id }).select('group_type_index', 'group_key', 'group_properties');
+      expect(groups).to.deep.equal([
+        { group_type_index: 0, group_key: 'acme', group_properties: { name: 'Acme', size: 11, founded: '2001-01-01T00:00:00Z' } },
+      ]);
+      const rows = await events(account);
+      expect(rows.filter((row) => row.event !== '$groupidentify').map((row) => [row.event, row.group_0, row.group_1])).to.have.deep.members([
+        ['used', 'acme', 'p-9'],
+        ['other', 'globex', null],
+      ]);
+    });
+
+    it('stores a personless event without a person and drops a personless $identify with a warning', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      const res = await post('/batch/', {
+        api_key: key,
+        batch: [
+          { event: '$pageview', distinct_id: 'anon', properties: { $process_person_profile: false, $set: { ignored: true } } },
+          { event: '$identify', distinct_id: 'anon', properties: { $process_person_profile: false, $set: { ignored: true } } },
+        ],
+      });
+      expect(res.status).to.equal(200);
+      const rows = await events(account);
+      expect(rows.map((row) => [row.event, row.person_id, row.properties])).to.deep.equal([
+        ['$pageview', null, { $process_person_profile: false }],
+      ]);
+      expect(await personOf(account, 'anon')).to.equal(undefined);
+      expect((await warnings(account)).map((warning) => warning.type)).to.deep.equal(['invalid_event_when_process_person_profile_is_false']);
+    });
+
+    it('stores $pageview, $screen and survey events with their properties', async () => {
+      const account = await newAccount(testDb());
+      await post('/batch/', {
+        api_key: account.environment.api_token,
+        batch: [
+          { event: '$pageview', distinct_id: 'u', timestamp: '2026-11-21T10:00:00Z', properties: { $current_url: 'https://example.com/a' } },
+          { event: '$screen', distinct_id: 'u', timestamp: '2026-11-21T10:00:01Z', properties: { $screen_name: 'Checkout' } },
+          {
+            event: 'survey sent',
+            distinct_id: 'u',
+            timestamp: '2026-11-21T10:00:02Z',
+            properties: { $survey_id: 's-1', $survey_response_q1: 'Yes', $survey_questions: [{ id: 'q1', question: 'Happy?' }] },
+          },
+        ],
+      });
+      expect((await events(account)).map((row) => [row.event, row.properties])).to.deep.equal([
+        ['$pageview', { $current_url: 'https://example.com/a' }],
+        ['$screen', { $screen_name: 'Checkout' }],
+        ['survey sent', { $survey_id: 's-1', $survey_response_q1: 'Yes', $survey_questions: [{ id: 'q1', question: 'Happy?' }] }],
+      ]);
+    });
+
+    it('keeps a known user’s later events on their person, also after another user merged into them', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      for (let round = 0; round < 3; round += 1) await post('/i/v0/e/', { api_key: key, event: `visit ${round}`, distinct_id: 'steady' });
+      await post('/i/v0/e/', { api_key: key, event: 'other', distinct_id: 'other' });
+      await post('/i/v0/e/', { api_key: key, event: '$create_alias', distinct_id: 'steady', properties: { alias: 'other' } });
+      await post('/i/v0/e/', { api_key: key, event: 'after merge', distinct_id: 'other' });
+      const person = (await personOf(account, 'steady'))!;
+      expect(new Set((await events(account)).map((row) => row.person_id))).to.deep.equal(new Set([person.uuid]));
+    });
+  });
+
+  describe('flags_create — POST /flags/', () => {
+    it('answers posthog-js’s gzipped request with no flags', async () => {
+      const account = await newAccount(testDb());
+      const { payload } = fixture('posthog-js-flags-gzip');
+      const res = await direct('POST', '/flags/?v=2', {
+        headers: { 'content-type': 'text/plain' },
+        body: gzipSync(JSON.stringify({ ...payload, token: account.environment.api_token })),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.include({ flags: {}, errorsWhileComputingFlags: false });
+    });
+
+    it('answers 401 for an unknown project key', async () => {
+      const res = await post('/flags/?v=2', { token: 'phc_ThisProjectKeyDoesNotExist00000000000000000', distinct_id: 'u' });
+      expect([res.status, res.body.code]).to.deep.equal([401, 'invalid_api_key']);
+    });
+  });
+
+  describe('remote_config_retrieve and remote_config_js_retrieve — GET /array/{token}/config(.js)', () => {
+    it('configures posthog-js to send to /i/v0/e/ with gzip and nothing else turned on', async () => {
+      const account = await newAccount(testDb());
+      const res = await server.http.get(`/array/${account.environment.api_token}/config`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.include({
+        token: account.environment.api_token,
+        supportedCompression: ['gzip', 'gzip-js'],
+        hasFeatureFlags: false,
+        analytics: { endpoint: '/i/v0/e/' },
+        sessionRecording: false,
+        surveys: false,
+        heatmaps: false,
+      });
+      const script = await server.http.get(`/array/${account.environment.api_token}/config.js`);
+      expect(script.status).to.equal(200);
+      expect(script.headers.get('content-type')).to.match(/^application\/javascript/);
+      const window: { _POSTHOG_REMOTE_CONFIG?: Record<string, { config: unknown; siteApps: unknown[] }> } = {};
+      new Function('window', script.text)(window);
+      expect(window._POSTHOG_REMOTE_CONFIG![account.environment.api_token]).to.deep.equal({ config: res.body, siteApps: [] });
+    });
+
+    it('answers 404 for a key no project has', async () => {
+      const res = await server.http.get('/array/phc_ThisProjectKeyDoesNotExist00000000000000000/config');
+      expect([res.status, res.body.code]).to.deep.equal([404, 'not_found']);
+    });
+  });
+
+  /** A counter of GET /_metrics. */
+  async function metric(series: string): Promise<number> {
+    const res = await server.http.get('/_metrics');
+    expect(res.status).to.equal(200);
+    const line = res.text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  }
+
+  describe('metrics_retrieve — GET /_metrics', () => {
+    it('counts stored events, duplicates and drops by reason, in Prometheus’ text format', async () => {
+      const account = await newAccount(testDb());
+      const ingested = await metric('hedgerow_capture_events_ingested_total');
+      const duplicates = await metric('hedgerow_capture_events_duplicate_total');
+      const event = { event: 'counted', distinct_id: 'u', uuid: '0190f1c4-0000-7000-8000-0000000000ee' };
+      await post('/batch/', { api_key: account.environment.api_token, batch: [event] });
+      await post('/batch/', { api_key: account.environment.api_token, batch: [event] });
+      expect(await metric('hedgerow_capture_events_ingested_total')).to.equal(ingested + 1);
+      expect(await metric('hedgerow_capture_events_duplicate_total')).to.equal(duplicates + 1);
+      const res = await server.http.get('/_metrics');
+      expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+      expect(res.text).to.include('# TYPE hedgerow_capture_events_dropped_total counter');
+    });
+  });
+});
