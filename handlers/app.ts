@@ -73,9 +73,11 @@ export class HedgerowApp extends Koa {
 
   override callback(): ReturnType<Koa['callback']> {
     const koa = super.callback();
-    return async (req, res) => {
-      // Hedgerow serves HTTP/1.1 only (app.listen), so requests are node:http's.
-      if (!this.lane.serve(req as IncomingMessage, res as ServerResponse)) await koa(req, res);
+    return (req, res) => {
+      // Hedgerow serves HTTP/1.1 only (app.listen), so requests are node:http's. The lane answers its own
+      // requests (and never throws); everything else is Koa's.
+      if (this.lane.serve(req as IncomingMessage, res as ServerResponse)) return Promise.resolve();
+      return koa(req, res);
     };
   }
 

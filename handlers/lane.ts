@@ -76,6 +76,15 @@ function templateOf(path: string): { pattern: RegExp; names: string[] } {
   return { pattern: new RegExp(`^${bare}/?$`), names };
 }
 
+/** A path segment with its %-escapes decoded, or as it is when they are malformed. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function queryOf(search: string): Record<string, string> {
   const query: Record<string, string> = {};
   if (search === '') return query;
@@ -138,7 +147,7 @@ export class CaptureLane {
         const match = candidate.template.pattern.exec(path);
         if (!match) continue;
         route = candidate;
-        params = Object.fromEntries(candidate.template.names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
+        params = Object.fromEntries(candidate.template.names.map((name, index) => [name, decodedSegment(match[index + 1]!)]));
         break;
       }
     }
@@ -174,15 +183,18 @@ export class CaptureLane {
       const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
       this.send(res, result.status, `${result.contentType}; charset=utf-8`, text);
     } catch (error) {
+      // A client that went away (mid-body, say) gets no answer and is no server error.
+      if (res.destroyed || res.socket?.destroyed) return;
       const answer = this.writeError(error, { method: route.method, path });
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       this.send(res, answer.status, 'application/json; charset=utf-8', JSON.stringify(answer.body));
     } finally {
-      this.services.metrics.requests.add(1, { operation: route.operationId, status: String(res.statusCode) });
-      const log = { operationId: route.operationId, method: route.method, path, status: res.statusCode };
+      const status = res.headersSent ? String(res.statusCode) : 'aborted';
+      this.services.metrics.requests.add(1, { operation: route.operationId, status });
+      const log = { operationId: route.operationId, method: route.method, path, status };
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Capture's volume is too high to log every success at info level; failures are always logged.
-      if (res.statusCode >= 400) this.deps.logger.info({ ...log, ms }, 'request');
+      if (!res.headersSent || res.statusCode >= 400) this.deps.logger.info({ ...log, ms }, 'request');
       else this.deps.logger.debug({ ...log, ms }, 'request');
     }
   }

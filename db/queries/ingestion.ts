@@ -263,8 +263,17 @@ function copyData(rows: readonly EventRow[]): Buffer {
 }
 
 /**
- * Ends a batch: one binary COPY of its events, its ingestion warnings, `ingested_event` on environments
- * receiving their first events, and the commit, all in one message (two round trips).
+ * Up to this many events, a batch is stored with one INSERT … SELECT FROM jsonb_to_recordset in the same message
+ * as the rest of its transaction (one round trip); above it with a binary COPY (two round trips, as the database
+ * must accept the COPY before it takes the data). Measured here: under load a round trip costs more than the
+ * INSERT's dearer rows for small batches (about a third more single-event captures per second), while COPY's
+ * cheaper rows win for large ones.
+ */
+const INSERT_AT_MOST_ROWS = 64;
+
+/**
+ * Ends a batch: its events (one INSERT or one binary COPY), its ingestion warnings, `ingested_event` on
+ * environments receiving their first events, and the commit, all in one message.
  *
  * `locks` opens the transaction too, for a batch that relied on remembered persons: each environment is locked
  * and its person epoch checked against the one capture knew (SQLSTATE HX001 when it moved on). Returns the
@@ -299,6 +308,28 @@ export async function finishBatch(
   if (input.rows.length === 0) {
     await transaction.scriptAndCommit([...before, ...after]);
     return 0;
+  }
+  if (input.rows.length <= INSERT_AT_MOST_ROWS) {
+    const json = input.rows
+      .map((row) => {
+        const groups = row.groups.map((key, index) => `"g${index}":${key === null ? 'null' : JSON.stringify(key)}`).join(',');
+        return (
+          `{"t":${int(row.teamId)},"u":"${row.uuid}","e":${JSON.stringify(row.event)},` +
+          `"d":${JSON.stringify(row.distinctId)},"p":${row.propertiesJson},"ts":"${row.timestamp.toISOString()}",` +
+          `"c":${JSON.stringify(row.elementsChain)},"pi":${row.personId === null ? 'null' : `"${row.personId}"`},${groups},"h":${row.historicalMigration}}`
+        );
+      })
+      .join(',');
+    const results = await transaction.scriptAndCommit([
+      ...before,
+      `insert into events (${EVENT_COLUMNS})
+       select r.t, r.u, r.e, r.d, r.p, r.ts, r.c, r.pi, r.g0, r.g1, r.g2, r.g3, r.g4, r.h
+         from jsonb_to_recordset(${dollarQuoted(`[${json}]`)}::jsonb) as r(
+           t int, u uuid, e text, d text, p jsonb, ts timestamptz, c text, pi uuid,
+           g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)`,
+      ...after,
+    ]);
+    return results[before.length]!.rowCount ?? 0;
   }
   return transaction.copyAndCommit(
     before,

@@ -2,7 +2,7 @@
  * Capture decoding: from the bytes of a request to the JSON payload, whichever way an SDK encoded it.
  *
  *   payload source   the `data` query parameter when present (GET capture), else the body; a form body
- *                    (`application/x-www-form-urlencoded`) gives its `data` field
+ *                    (`application/x-www-form-urlencoded`) gives its `data` field, unless it is plainly JSON
  *   compression      from `?compression=`, the form's `compression`, or `Content-Encoding` (first known wins)
  *   decompression    gzip when announced or when the bytes start with gzip's magic number (posthog-js sends
  *                    gzip as text/plain without saying so); lz64 when announced; base64 when announced or when
@@ -95,6 +95,14 @@ export function looksLikeBase64(bytes: Buffer): boolean {
   return true;
 }
 
+function looksLikeJson(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte === 0x7b || byte === 0x5b; // { or [
+  }
+  return false;
+}
+
 function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
@@ -147,7 +155,8 @@ function locatePayload(request: EncodedRequest): { bytes: Buffer; hint: Compress
     return { bytes: Buffer.from(dataValue(queryData), 'utf8'), hint: queryHint ?? headerHint };
   }
   if (request.body.length === 0) throw captureErrors.noData();
-  if (mediaTypeOf(request.contentType) === 'application/x-www-form-urlencoded' && !hasGzipMagic(request.body)) {
+  // A JSON body sent with curl's default form content type is still JSON.
+  if (mediaTypeOf(request.contentType) === 'application/x-www-form-urlencoded' && !hasGzipMagic(request.body) && !looksLikeJson(request.body)) {
     const form = new URLSearchParams(request.body.toString('utf8'));
     const data = form.get('data');
     if (data === null) throw captureErrors.malformed('expected form data with a "data" field.');

@@ -2,9 +2,9 @@
  * One group-commit transaction of capture: everything the batched requests do to the database, all or nothing.
  *
  * The quick path, for a batch that changes no person and no group and whose distinct ids' persons capture
- * remembers (steady traffic of known users): one message (two round trips) that locks each environment and
- * checks its person epoch (db/migrations/…_create_capture_person_epochs), COPYs the events with their
- * remembered persons, adds the warnings and commits. If a person moved meanwhile (another process merged
+ * remembers (steady traffic of known users): one message that locks each environment and checks its person
+ * epoch (db/migrations/…_create_capture_person_epochs), stores the events with their remembered persons (one
+ * INSERT for a small batch, one COPY for a large one), adds the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged
  * persons) or an event's uuid is already stored (an SDK retry), it is rolled back and the batch takes the full
  * path instead.
  *
@@ -13,7 +13,7 @@
  *      persons of the batch's distinct ids (one round trip)
  *   2. persons: plan in event order, apply (handlers/capture/persons.ts)
  *   3. groups: number new group types, upsert `$groupidentify` groups (handlers/capture/groups.ts)
- *   4. COPY the events, warnings, `ingested_event`, commit (one message, two round trips)
+ *   4. the events (INSERT or COPY), warnings, `ingested_event`, commit (one message)
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from '../../db/group-commit.js';

@@ -62,7 +62,12 @@ describe('capture while the database is unreachable', function () {
     return { status: response.status, body };
   }
 
-  const stored = (uuids: string[]) => testDb()('events').whereIn('uuid', uuids).orderBy('uuid').pluck('uuid');
+  const stored = (uuids: string[]) =>
+    testDb()('events')
+      .whereIn('team_id', [known.environment.id, unseen.environment.id])
+      .whereIn('uuid', uuids)
+      .orderBy('uuid')
+      .pluck('uuid');
   const uuid = (n: number) => `0190f1c4-0000-7000-8000-${String(n).padStart(12, '0')}`;
 
   it('answers 503 while it is cut, stores nothing it did not acknowledge, and recovers by itself', async () => {

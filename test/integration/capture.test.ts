@@ -549,6 +549,42 @@ describe('capture', () => {
       ]);
     });
 
+    it('stores a large batch with COPY, and a retry of it once, falling back from the quick path', async () => {
+      const account = await newAccount(testDb());
+      const batch = Array.from({ length: 150 }, (_, n) => ({
+        event: 'bulk',
+        distinct_id: `bulk-${n % 7}`,
+        uuid: `0190f1c4-0000-7000-8000-${String(n).padStart(12, '0')}`,
+        properties: { n, $set: n < 7 ? { first: n } : undefined },
+      }));
+      expect((await post('/batch/', { api_key: account.environment.api_token, batch })).status).to.equal(200);
+      // Known users, no person changes: the quick path's COPY meets stored uuids and the batch is redone.
+      const again = batch.map(({ properties, ...event }) => ({ ...event, properties: { n: properties.n } }));
+      expect((await post('/batch/', { api_key: account.environment.api_token, batch: again })).status).to.equal(200);
+      const rows = await events(account);
+      expect(rows).to.have.length(150);
+      const persons = await testDb()('persons').where({ team_id: account.environment.id }).count<{ count: string }[]>('* as count');
+      expect(Number(persons[0]!.count)).to.equal(7);
+      expect(rows.every((row) => row.person_id !== null)).to.equal(true);
+    });
+
+    it('notices persons that another process moved, and stores events with the person they have now', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/i/v0/e/', { api_key: key, event: 'first', distinct_id: 'moved' });
+      const before = (await personOf(account, 'moved'))!;
+      // Another Hedgerow process merged 'moved' into a new person: the distinct id points elsewhere now.
+      const [other] = await testDb()('persons').insert({ team_id: account.environment.id, properties: {} }).returning(['id', 'uuid']);
+      await testDb()('person_distinct_ids').where({ team_id: account.environment.id, distinct_id: 'moved' }).update({ person_id: other.id });
+      await testDb()('capture_person_epochs').insert({ team_id: account.environment.id, epoch: 1 }).onConflict('team_id').merge({ epoch: 7 });
+      await post('/i/v0/e/', { api_key: key, event: 'second', distinct_id: 'moved' });
+      const rows = await events(account);
+      expect(rows.map((row) => [row.event, row.person_id])).to.deep.equal([
+        ['first', before.uuid],
+        ['second', other.uuid],
+      ]);
+    });
+
     it('keeps a known user’s later events on their person, also after another user merged into them', async () => {
       const account = await newAccount(testDb());
       const key = account.environment.api_token;

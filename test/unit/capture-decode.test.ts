@@ -122,6 +122,11 @@ describe('capture decoding (handlers/capture/decode.ts)', () => {
     }
   });
 
+  it('reads a JSON body sent with a form content type (curl -d) as JSON', async () => {
+    const request = plain(' {"event":"x"}', { contentType: 'application/x-www-form-urlencoded' });
+    expect(await decodePayload(request)).to.deep.equal({ event: 'x' });
+  });
+
   describe('what is refused', () => {
     const cases: Array<{ name: string; request: EncodedRequest; status: number; code: string }> = [
       { name: 'an empty body without data', request: plain(''), status: 400, code: 'no_data' },
