@@ -3,10 +3,10 @@
  * /api/environments/, which answer the same.
  */
 import type Koa from 'koa';
-import { getEvent, listEvents, listPropertyValues, type LegacyEvent } from '../db/queries/event-listing.js';
+import { getEvent, listEvents, listPropertyValues, parseEventJson, type LegacyEvent } from '../db/queries/event-listing.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from './errors.js';
-import { environmentOf, type Handler } from './types.js';
+import { environmentOf, jsonText, type Handler } from './types.js';
 
 /** Events per page by default, as PostHog (CSV exports get more). */
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -39,12 +39,13 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
     deps.config.queryTimeoutMs,
   );
   if (csv) {
-    const body = page.kind === 'events' ? eventsCsv(page.results) : csvTable(page.columns, page.results);
+    const body = page.kind === 'events' ? eventsCsv(page.results.map(parseEventJson)) : csvTable(page.columns, page.results);
     return { status: 200, body, contentType: 'text/csv' };
   }
   const next = page.nextCursor ? nextLink(ctx, page.nextCursor) : null;
   if (page.kind === 'rows') return { status: 200, body: { columns: page.columns, next, results: page.results } };
-  return { status: 200, body: { next, results: page.results } };
+  // Each event is JSON text already, its properties as PostgreSQL sent them (db/queries/event-listing.ts).
+  return { status: 200, body: jsonText(`{"next":${JSON.stringify(next)},"results":[${page.results.join(',')}]}`) };
 };
 
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps }) => {

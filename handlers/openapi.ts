@@ -11,11 +11,12 @@ import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
 import { fileURLToPath } from 'node:url';
 import { parseJsonBody } from './body.js';
-import type { ApiError} from './errors.js';
+import type { ApiError } from './errors.js';
 import { errors } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
+import { useIndexedRouter } from './openapi-router.js';
 import { NOT_BUILT, isLaneHandler, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from './types.js';
 
 export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
@@ -83,7 +84,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       throw errors.notImplemented(c.operation.operationId ?? 'unknown');
     },
   });
-  api.registerSecurityHandler(SECURITY_SCHEME, (_c: OperationContext, ctx: Koa.Context) => authenticate(deps, ctx));
+  api.registerSecurityHandler(SECURITY_SCHEME, (c: OperationContext, ctx: Koa.Context) => authenticate(deps, ctx, c));
 
   for (const operationId of Object.keys(registry) as OperationId[]) {
     const handler = registry[operationId];
@@ -99,7 +100,9 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       });
       if ('body' in result) {
         ctx.body = result.body;
+        // A string body is csv (with its type) or JSON that is already serialised (JsonText).
         if (result.contentType) ctx.type = result.contentType;
+        else if (typeof result.body === 'string') ctx.type = 'application/json';
       } else {
         ctx.body = null; // must precede the status: a null body would otherwise turn it into 204
       }
@@ -107,6 +110,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     });
   }
   await api.init();
+  useIndexedRouter(api);
   return api;
 }
 

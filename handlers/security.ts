@@ -8,7 +8,7 @@
  */
 import type Koa from 'koa';
 import type { Context as OperationContext } from 'openapi-backend';
-import { findEnvironmentAccess, findOrganizationAccess } from '../db/queries/access.js';
+import { findEnvironmentAccess, findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../db/queries/access.js';
 import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
 import { errors } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -31,13 +31,29 @@ export function grantsScope(granted: readonly string[], required: string): boole
 
 const BEARER = /^Bearer\s+(\S.*)$/i;
 
-/** The openapi-backend security handler: the principal behind the bearer key, or an ApiError 401. */
-export async function authenticate(deps: AppDeps, ctx: Koa.Context): Promise<Principal> {
+/**
+ * Who is calling, and, for paths under a project, that project as they may see it (null: not visible), found
+ * together in one round trip because nearly every request needs both.
+ */
+export interface Authentication {
+  principal: Principal;
+  environment?: EnvironmentAccess | null;
+}
+
+/** The openapi-backend security handler: the caller behind the bearer key, or an ApiError 401. */
+export async function authenticate(deps: AppDeps, ctx: Koa.Context, c: OperationContext): Promise<Authentication> {
   const match = BEARER.exec(ctx.get('authorization'));
   if (!match) throw errors.notAuthenticated();
-  const principal = await findPrincipal(deps.db, match[1]!.trim());
+  const key = match[1]!.trim();
+  const projectId = (c.request.params as Record<string, string | undefined>).project_id;
+  if (projectId !== undefined) {
+    const found = await findPrincipalAndEnvironment(deps.db, key, projectId);
+    if (!found) throw errors.invalidPersonalApiKey();
+    return found;
+  }
+  const principal = await findPrincipal(deps.db, key);
   if (!principal) throw errors.invalidPersonalApiKey();
-  return principal;
+  return { principal };
 }
 
 /**
@@ -52,11 +68,11 @@ export async function authorize(
 ): Promise<void> {
   const scope = requiredScope(c.operation);
   if (!scope) return;
-  const result = c.security?.[SECURITY_SCHEME] as Principal | { error: unknown } | undefined;
+  const result = c.security?.[SECURITY_SCHEME] as Authentication | { error: unknown } | undefined;
   if (!result) throw errors.notAuthenticated();
   // A failed authentication is an ApiError (401); anything else (the database failing) must stay what it is.
   if ('error' in result) throw result.error;
-  const principal = result;
+  const { principal } = result;
   state.principal = principal;
   if (!grantsScope(principal.scopes, scope)) throw errors.missingScope(scope);
   const wait = limiter.take(principal.keyId);
@@ -65,7 +81,8 @@ export async function authorize(
   const params = c.request.params as Record<string, string | undefined>;
   const path = c.operation.path;
   if (params.project_id !== undefined) {
-    state.environment = await findEnvironmentAccess(deps.db, principal, params.project_id);
+    state.environment =
+      result.environment !== undefined ? result.environment : await findEnvironmentAccess(deps.db, principal, params.project_id);
     if (!state.environment) throw errors.notFound('Project not found.');
   }
   const organizationId = path.startsWith('/api/organizations/{id}/') ? params.id : params.organization_id;

@@ -32,14 +32,24 @@ type Responses<K extends OperationId> = Operation<K>['responses'];
 type TextResult<R, S> = R extends { content: { 'text/csv': infer T } } ? { status: S; body: T; contentType: 'text/csv' } : never;
 
 /**
- * What a handler returns: a documented success status with its JSON body, or a documented status that has no
+ * A JSON body already serialised, with the shape B: written out as it is, as `application/json`. For answers
+ * whose JSON PostgreSQL builds (the event listing); tests check them against the spec like any other.
+ */
+export type JsonText<B> = string & { readonly __jsonOf: B };
+
+export function jsonText<B>(text: string): JsonText<B> {
+  return text as JsonText<B>;
+}
+
+/**
+ * What a handler returns: a documented success status with its JSON body (an object, or JsonText), or a documented status that has no
  * body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError instead.
  */
 export type HandlerResult<K extends OperationId> = {
   [S in keyof Responses<K>]: S extends number
     ? Responses<K>[S] extends { content: { 'application/json': infer B } }
       ? S extends 200 | 201 | 202
-        ? { status: S; body: B } | TextResult<Responses<K>[S], S>
+        ? { status: S; body: B | JsonText<B> } | TextResult<Responses<K>[S], S>
         : never
       : { status: S }
     : never;

@@ -5,8 +5,10 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../client.js';
-import type { EnvironmentRow, MembershipLevel, OrganizationRow } from '../rows.js';
-import type { Principal } from './personal-api-keys.js';
+import type { EnvironmentRow, MembershipLevel, OrganizationRow, PersonalApiKeyRow, UserRow } from '../rows.js';
+import { runPrepared, type PreparedStatement } from '../prepared.js';
+import { principalOf, type Principal } from './personal-api-keys.js';
+import { hashPersonalApiKey } from '../tokens.js';
 
 export interface OrganizationAccess {
   organization: OrganizationRow;
@@ -34,18 +36,86 @@ export function visibleEnvironments(query: Knex.QueryBuilder, principal: Princip
   return query;
 }
 
+/**
+ * The organization, when the principal is a member and the key's scoped organizations (if any) include it.
+ * Prepared (db/prepared.ts): every request under /api/organizations/{id}/ runs it.
+ */
+const FIND_ORGANIZATION_ACCESS: PreparedStatement = {
+  name: 'hedgerow_find_organization_access',
+  text: `select row_to_json(o.*) as organization, m.level
+    from organizations o join organization_memberships m on m.organization_id = o.id
+    where o.id = $1 and m.user_id = $2 and ($3::uuid[] is null or o.id = any($3::uuid[]))`,
+};
+
+/** The same for an environment: its organization's membership, narrowed by scoped organizations and teams. */
+const FIND_ENVIRONMENT_ACCESS: PreparedStatement = {
+  name: 'hedgerow_find_environment_access',
+  text: `select row_to_json(e.*) as environment, m.level
+    from environments e join organization_memberships m on m.organization_id = e.organization_id
+    where e.id = $1 and m.user_id = $2 and ($3::uuid[] is null or e.organization_id = any($3::uuid[]))
+      and ($4::int[] is null or e.id = any($4::int[]))`,
+};
+
 export async function findOrganizationAccess(
   db: Db,
   principal: Principal,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
   if (!UUID.test(organizationId)) return null;
-  const row = await visibleOrganizations(db('organizations as o'), principal)
-    .where('o.id', organizationId)
-    .first('o.*', 'm.level as membership_level');
+  const [row] = await runPrepared<{ organization: OrganizationRow; level: MembershipLevel }>(db, FIND_ORGANIZATION_ACCESS, [
+    organizationId,
+    principal.user.id,
+    principal.scopedOrganizations,
+  ]);
   if (!row) return null;
-  const { membership_level, ...organization } = row as OrganizationRow & { membership_level: MembershipLevel };
-  return { organization, level: membership_level };
+  return { organization: withDates(row.organization, ['created_at', 'updated_at']), level: row.level };
+}
+
+/**
+ * Who is calling and, in the same round trip, the environment the path names as FIND_ENVIRONMENT_ACCESS would
+ * find it: the two lookups every request under /api/projects/{project_id}/ makes, in one statement.
+ */
+const FIND_PRINCIPAL_AND_ENVIRONMENT: PreparedStatement = {
+  name: 'hedgerow_find_principal_and_environment',
+  text: `select row_to_json(k.*) as key, row_to_json(u.*) as user, access.environment, access.level
+    from personal_api_keys k join users u on u.id = k.user_id
+    left join lateral (
+      select row_to_json(e.*) as environment, m.level
+      from environments e join organization_memberships m on m.organization_id = e.organization_id
+      where e.id = coalesce($2::int, u.current_team_id) and m.user_id = u.id
+        and (k.scoped_organizations is null or e.organization_id = any(k.scoped_organizations))
+        and (k.scoped_teams is null or e.id = any(k.scoped_teams))
+    ) access on true
+    where k.secure_value = $1 and u.is_active`,
+};
+
+/** The environment id a `project_id` names: a number, `@current` (null here: the user's own), or nothing valid. */
+function environmentIdOf(projectId: string): number | null | undefined {
+  if (projectId === '@current') return null;
+  const id = Number(projectId);
+  return Number.isSafeInteger(id) && id > 0 && id <= 2 ** 31 - 1 ? id : undefined;
+}
+
+/** The principal behind a presented key, or null; with the environment `projectId` names, if they may see it. */
+export async function findPrincipalAndEnvironment(
+  db: Db,
+  presentedKey: string,
+  projectId: string,
+): Promise<{ principal: Principal; environment: EnvironmentAccess | null } | null> {
+  const id = environmentIdOf(projectId);
+  const [row] = await runPrepared<{
+    key: PersonalApiKeyRow;
+    user: UserRow;
+    environment: EnvironmentRow | null;
+    level: MembershipLevel | null;
+  }>(db, FIND_PRINCIPAL_AND_ENVIRONMENT, [hashPersonalApiKey(presentedKey), id === undefined ? -1 : id]);
+  if (!row) return null;
+  const principal = await principalOf(db, row.key, row.user);
+  const environment =
+    id !== undefined && row.environment && row.level !== null
+      ? { environment: withDates(row.environment, ['created_at', 'updated_at']), level: row.level }
+      : null;
+  return { principal, environment };
 }
 
 /** `projectId` is an environment id, or `@current` for the user's current environment. */
@@ -54,11 +124,25 @@ export async function findEnvironmentAccess(
   principal: Principal,
   projectId: string,
 ): Promise<EnvironmentAccess | null> {
-  const id = projectId === '@current' ? principal.user.current_team_id : Number(projectId);
-  if (id === null || !Number.isSafeInteger(id) || id <= 0 || id > 2 ** 31 - 1) return null;
-  const query = db('environments as e').join('organizations as o', 'o.id', 'e.organization_id');
-  const row = await visibleEnvironments(query, principal).where('e.id', id).first('e.*', 'm.level as membership_level');
+  const named = environmentIdOf(projectId);
+  const id = named === null ? principal.user.current_team_id : named;
+  if (id === null || id === undefined) return null;
+  const [row] = await runPrepared<{ environment: EnvironmentRow; level: MembershipLevel }>(db, FIND_ENVIRONMENT_ACCESS, [
+    id,
+    principal.user.id,
+    principal.scopedOrganizations,
+    principal.scopedTeams,
+  ]);
   if (!row) return null;
-  const { membership_level, ...environment } = row as EnvironmentRow & { membership_level: MembershipLevel };
-  return { environment, level: membership_level };
+  return { environment: withDates(row.environment, ['created_at', 'updated_at']), level: row.level };
+}
+
+/** row_to_json gives timestamps as text; the rows elsewhere carry them as Dates (as pg reads the columns). */
+function withDates<T extends object>(row: T, columns: readonly (keyof T)[]): T {
+  const copy = { ...row };
+  for (const column of columns) {
+    const value = copy[column];
+    if (typeof value === 'string') copy[column] = new Date(value) as T[keyof T];
+  }
+  return copy;
 }

@@ -11,6 +11,7 @@ import { translatePgError } from '../errors.js';
 import {
   compileEventsQuery,
   compilePersonLookup,
+  LISTED_EVENT_COLUMNS,
   HogQLError,
   inParameter,
   outputValue,
@@ -45,14 +46,15 @@ export interface EventListRequest {
   offset: number;
 }
 
+/** One event of the listing as JSON text: what the JSON answer is made of. */
+export type EventJson = string & { readonly __legacyEvent: true };
+
 export type EventPage =
-  | { kind: 'events'; results: LegacyEvent[]; nextCursor: string | null }
+  | { kind: 'events'; results: EventJson[]; nextCursor: string | null }
   | { kind: 'rows'; columns: string[]; results: unknown[][]; nextCursor: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEYSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-/** The person properties the listing shows, as PostHog does. */
-const PERSON_PROPERTIES = ['email', 'name', 'username'];
 
 function invalid(attr: string, detail: string): ApiError {
   return errors.validation(detail, attr);
@@ -199,38 +201,68 @@ async function distinctIdsOfPerson(read: Reader, teamId: number, personId: strin
   return rows.map((row) => row.distinct_id);
 }
 
-interface EventRow {
+/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts), with the keyset of the listing. */
+export interface EventRow {
   id: string;
   event: string;
   distinct_id: string;
-  properties: Record<string, unknown>;
+  /** JSON text, as stored. */
+  properties_json: string;
   elements_chain: string;
   timestamp: string;
   keyset_timestamp: string;
   person_is_identified: boolean | null;
-  person_properties: Record<string, unknown> | null;
+  person_properties_json: string | null;
   person_distinct_id: string | null;
 }
 
-function toLegacyEvent(row: EventRow): LegacyEvent {
-  const personProperties = row.person_properties ?? {};
-  return {
-    id: row.id,
-    distinct_id: row.distinct_id,
-    properties: row.properties,
-    event: row.event,
-    timestamp: row.timestamp,
-    person:
-      row.person_is_identified === null
-        ? null
-        : {
-            is_identified: row.person_is_identified,
-            distinct_ids: row.person_distinct_id === null ? [] : [row.person_distinct_id],
-            properties: Object.fromEntries(PERSON_PROPERTIES.filter((key) => key in personProperties).map((key) => [key, personProperties[key]])),
-          },
-    elements: parseElementsChain(row.elements_chain),
-    elements_chain: row.elements_chain,
-  };
+/** The person properties the listing shows, as PostHog does. */
+const PERSON_PROPERTIES = ['email', 'name', 'username'];
+
+function personJson(row: EventRow): string {
+  if (row.person_is_identified === null) return 'null';
+  const properties = JSON.parse(row.person_properties_json ?? '{}') as Record<string, unknown>;
+  let shown = '';
+  for (const key of PERSON_PROPERTIES) {
+    if (key in properties) shown += `${shown === '' ? '' : ','}"${key}":${JSON.stringify(properties[key])}`;
+  }
+  const distinctIds = row.person_distinct_id === null ? '[]' : `[${JSON.stringify(row.person_distinct_id)}]`;
+  return `{"is_identified":${row.person_is_identified},"distinct_ids":${distinctIds},"properties":{${shown}}}`;
+}
+
+/**
+ * Autocapture sends the same few element chains over and over (the same button, the same link): their JSON
+ * is remembered, up to this many chains, rather than parsed again for every event.
+ */
+const ELEMENTS_CACHE_SIZE = 2000;
+const elementsCache = new Map<string, string>();
+
+function elementsJson(chain: string): string {
+  if (chain === '') return '[]';
+  let json = elementsCache.get(chain);
+  if (json === undefined) {
+    json = JSON.stringify(parseElementsChain(chain));
+    if (elementsCache.size >= ELEMENTS_CACHE_SIZE) elementsCache.clear();
+    elementsCache.set(chain, json);
+  }
+  return json;
+}
+
+/**
+ * The event as the listing's JSON (LegacyEvent), its properties spliced in as the text PostgreSQL sent: parsing
+ * every event's properties into objects and serialising them again was most of the listing's time in Node.
+ */
+export function eventJson(row: EventRow): EventJson {
+  return (
+    `{"id":"${row.id}","distinct_id":${JSON.stringify(row.distinct_id)},"properties":${row.properties_json},` +
+    `"event":${JSON.stringify(row.event)},"timestamp":"${row.timestamp}","person":${personJson(row)},` +
+    `"elements":${elementsJson(row.elements_chain)},"elements_chain":${JSON.stringify(row.elements_chain)}}`
+  ) as EventJson;
+}
+
+/** An event of the listing as an object (for csv, and for one event). */
+export function parseEventJson(json: EventJson): LegacyEvent {
+  return JSON.parse(json) as LegacyEvent;
 }
 
 /** One page of the listing. `request.limit` is the page size, already capped by the caller. */
@@ -296,7 +328,7 @@ export async function listEvents(
       if (query.mode === 'events') {
         const events = page as unknown as EventRow[];
         const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: events.map(toLegacyEvent), nextCursor };
+        return { kind: 'events', results: events.map(eventJson), nextCursor };
       }
       const types: HogQLType[] = query.columns.map((column) => column.type);
       const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
@@ -318,17 +350,14 @@ export async function listEvents(
 export async function getEvent(db: Db, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<LegacyEvent | null> {
   return withQueryTimeout(db, timeoutMs, async (read) => {
     const { rows } = await read<EventRow>(
-      `select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain,
-          hogql_format_datetime(e.timestamp) as timestamp, p.is_identified as person_is_identified,
-          p.properties as person_properties,
-          (select min(d.distinct_id) from person_distinct_ids d where d.person_id = p.id) as person_distinct_id
+      `select ${LISTED_EVENT_COLUMNS}, '' as keyset_timestamp
         from events e
         left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-        left join persons p on p.id = pdi.person_id
+        left join persons person on person.id = pdi.person_id
         where e.team_id = ?::int and e.uuid = ?::uuid`,
       [environment.id, id.toLowerCase()],
     );
-    return rows[0] ? toLegacyEvent(rows[0]) : null;
+    return rows[0] ? parseEventJson(eventJson(rows[0])) : null;
   });
 }
 

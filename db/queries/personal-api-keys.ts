@@ -1,6 +1,7 @@
 /** Personal API keys: issue, look up by the presented key, revoke. */
 import type { Db } from '../client.js';
 import { translated } from '../errors.js';
+import { runPrepared, type PreparedStatement } from '../prepared.js';
 import type { PersonalApiKeyRow, UserRow } from '../rows.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey } from '../tokens.js';
 
@@ -48,14 +49,21 @@ export async function createPersonalApiKey(
 /** `last_used_at` is refreshed at most this often, so that reads do not turn into a write per request. */
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 
+/** The key and its (active) user, as JSON so that the two tables' columns cannot clash. */
+const FIND_PRINCIPAL: PreparedStatement = {
+  name: 'hedgerow_find_principal',
+  text: `select row_to_json(k.*) as key, row_to_json(u.*) as user
+    from personal_api_keys k join users u on u.id = k.user_id
+    where k.secure_value = $1 and u.is_active`,
+};
+
 export async function findPrincipal(db: Db, presentedKey: string): Promise<Principal | null> {
-  const row = await db('personal_api_keys as k')
-    .join('users as u', 'u.id', 'k.user_id')
-    .where('k.secure_value', hashPersonalApiKey(presentedKey))
-    .andWhere('u.is_active', true)
-    .first<{ key: PersonalApiKeyRow; user: UserRow }>(db.raw('row_to_json(k.*) as key'), db.raw('row_to_json(u.*) as user'));
-  if (!row) return null;
-  const { key, user } = row;
+  const [row] = await runPrepared<{ key: PersonalApiKeyRow; user: UserRow }>(db, FIND_PRINCIPAL, [hashPersonalApiKey(presentedKey)]);
+  return row ? principalOf(db, row.key, row.user) : null;
+}
+
+/** The principal of a recognised key and its user (as row_to_json gives them), noting that the key was used. */
+export async function principalOf(db: Db, key: PersonalApiKeyRow, user: UserRow): Promise<Principal> {
   const lastUsed = key.last_used_at ? Date.parse(String(key.last_used_at)) : 0;
   if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
     await db('personal_api_keys').where({ id: key.id }).update({ last_used_at: db.fn.now() });

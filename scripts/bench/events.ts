@@ -20,7 +20,7 @@ import pg from 'pg';
 import { createDb, type Db } from '../../db/client.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
-import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
+import { listEvents, parseEventJson, type EventListRequest } from '../../db/queries/event-listing.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { generateEvents } from '../generate-events.js';
@@ -276,7 +276,7 @@ export async function run(args: string[]): Promise<void> {
       const viaHttp = (JSON.parse(await get(page.path)) as { results: { id: string }[] }).results.map((event) => event.id);
       const viaDb = await listEvents(db, environment, page.request, TIMEOUT_MS);
       const viaHand = (await hand.query<{ id: string }>(page.hand.text, page.hand.values)).rows.slice(0, PAGE).map((row) => row.id);
-      const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => event.id) : [];
+      const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => parseEventJson(event).id) : [];
       if (JSON.stringify(viaHttp) !== JSON.stringify(viaHand) || JSON.stringify(viaDbIds) !== JSON.stringify(viaHand)) {
         throw new Error(`${page.case.name} (${page.depth}): the three ways disagree`);
       }
