@@ -19,6 +19,27 @@ export function createDb(databaseUrl: string, options: { poolMax?: number } = {}
   });
 }
 
+/**
+ * A pool whose sessions are read-only and cut off every statement after `statementTimeoutMs`: for the API's
+ * reads that run user-written filters (the event listing). A query needs no transaction of its own to be
+ * bounded and harmless, which spares each one the round trip of a BEGIN and a COMMIT.
+ */
+export type ReadDb = Db & { readonly __readOnlySessions: true };
+
+export function createReadDb(db: Db, statementTimeoutMs: number, options: { poolMax?: number } = {}): ReadDb {
+  const { connectionString } = db.client.config.connection as { connectionString: string };
+  return knex({
+    client: 'pg',
+    connection: {
+      connectionString,
+      statement_timeout: Math.max(1, Math.trunc(statementTimeoutMs)),
+      options: '-c default_transaction_read_only=on',
+    },
+    pool: { min: 0, max: options.poolMax ?? 5 },
+    acquireConnectionTimeout: 10_000,
+  }) as ReadDb;
+}
+
 /** True when the database answers a trivial query. */
 export async function isReachable(db: Db): Promise<boolean> {
   try {

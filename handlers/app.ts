@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
+import { createReadDb, type ReadDb } from '../db/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
 import { createCaptureServices, type CaptureServices } from './capture/services.js';
 import { ApiError, errors } from './errors.js';
@@ -12,7 +13,7 @@ import { registry } from './index.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';
 import { SpecValidators } from './spec-validators.js';
-import type { AppDeps, RequestState } from './types.js';
+import type { AppDeps, BaseDeps, RequestState } from './types.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -67,6 +68,7 @@ export class HedgerowApp extends Koa {
   constructor(
     private readonly lane: CaptureLane,
     readonly capture: CaptureServices,
+    private readonly reader: ReadDb,
   ) {
     super();
   }
@@ -81,19 +83,24 @@ export class HedgerowApp extends Koa {
     };
   }
 
-  /** Waits until every captured event has been committed or refused; call once the server stops accepting. */
+  /**
+   * Waits until every captured event has been committed or refused, and closes the app's read-only sessions;
+   * call once the server stops accepting. The database given to createApp stays open: it is the caller's.
+   */
   async close(): Promise<void> {
     await this.capture.drain();
+    await this.reader.destroy();
   }
 }
 
-export async function createApp(deps: AppDeps): Promise<HedgerowApp> {
+export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
+  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs) };
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);
   const validators = new SpecValidators(api.definition);
   const capture = createCaptureServices(deps, validators);
   const lane = new CaptureLane(api, registry, deps, capture, validators, (error, where) => errorResponse(deps, error, where));
-  const app = new HedgerowApp(lane, capture);
+  const app = new HedgerowApp(lane, capture, deps.reader);
   app.proxy = process.env.HEDGEROW_TRUST_PROXY === '1';
   app.use(errorMiddleware(deps));
   app.use(requestLog(deps));

@@ -33,7 +33,7 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
   const csv = query.format === 'csv';
   const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
   const page = await listEvents(
-    deps.db,
+    deps.reader,
     environmentOf(state).environment,
     { ...query, limit, offset: query.offset ?? 0 },
     deps.config.queryTimeoutMs,
@@ -50,7 +50,7 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
 
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps }) => {
   if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
-  const event = await getEvent(deps.db, environmentOf(state).environment, params.id, deps.config.queryTimeoutMs);
+  const event = await getEvent(deps.reader, environmentOf(state).environment, params.id, deps.config.queryTimeoutMs);
   if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
   if (query.format === 'csv') return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
   return { status: 200, body: event };
@@ -58,7 +58,7 @@ export const events_retrieve: Handler<'events_retrieve'> = async ({ params, quer
 
 export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps }) => {
   const values = await listPropertyValues(
-    deps.db,
+    deps.reader,
     environmentOf(state).environment,
     {
       key: query.key,

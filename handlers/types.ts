@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.js';
+import type { Db, ReadDb } from '../db/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
@@ -55,11 +55,16 @@ export type HandlerResult<K extends OperationId> = {
     : never;
 }[keyof Responses<K>];
 
-/** What the whole app shares: the database, the configuration and the logger. */
-export interface AppDeps {
+/** What the app is started with: the database, the configuration and the logger. */
+export interface BaseDeps {
   db: Db;
   config: Config;
   logger: Logger;
+}
+
+/** What the whole app shares: the above, and the pool of read-only sessions (db/client.ts) the app opens. */
+export interface AppDeps extends BaseDeps {
+  reader: ReadDb;
 }
 
 /** Who is calling and which of their resources the path names, resolved before the handler runs. */

@@ -265,6 +265,50 @@ export function compilePropertyGroup(group: PropertyGroup, c: Compiler): Fragmen
   return sql`(${join(parts, group.type === 'AND' ? ' and ' : ' or ')})`;
 }
 
+/** How PostgreSQL prints a JSON number (`->>`): plain decimals, never an exponent or a sign other than minus. */
+const PRINTED_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** Longer texts of numbers get no prefilter, rather than mirroring the limits of PostgreSQL's numeric here. */
+const MAX_NUMBER_TEXT = 100;
+/** More values than this get no prefilter: each is one more index scan of the OR. */
+const MAX_CONTAINMENT_VALUES = 20;
+
+/** The text PostgreSQL receives for a JS string: the driver sends UTF-8, with U+FFFD for a lone surrogate. */
+function sentText(text: string): string {
+  return text.replace(/\p{Cs}/gu, '\uFFFD');
+}
+
+/**
+ * A wider test than an exact (or in) filter with text values, that a GIN index of the JSON `document` serves:
+ * `document @> {key: value}` for each JSON value that `->>` prints as one of the texts — the string itself, the
+ * number when the text is how PostgreSQL prints a number, the boolean for "true" and "false". JSON null prints
+ * as NULL, which never equals a text. An object or an array prints as text beginning with { or [: a value that
+ * does gets no prefilter (null), as do number and boolean values, which the filter compares after converting.
+ * The exact condition stays beside it (containment of 1 also holds for 1.0, printed "1.0").
+ *
+ * Each object is one jsonb parameter, its JSON text made here: built in SQL (jsonb_build_object), it was built
+ * again for each person that the index's lossy matches are rechecked on, a third of the time of finding the
+ * six thousand persons of a filter.
+ */
+export function containmentPrefilter(filter: PropertyFilter, document: Fragment): Fragment | null {
+  if (filter.operator !== 'exact' && filter.operator !== 'in') return null;
+  if (filter.values.length === 0 || filter.values.length > MAX_CONTAINMENT_VALUES) return null;
+  const key = JSON.stringify(sentText(filter.key));
+  const objects: string[] = [];
+  for (const value of filter.values) {
+    if (typeof value !== 'string' || value.startsWith('{') || value.startsWith('[')) return null;
+    objects.push(`{${key}:${JSON.stringify(sentText(value))}}`);
+    if (PRINTED_NUMBER.test(value)) {
+      if (value.length > MAX_NUMBER_TEXT) return null;
+      objects.push(`{${key}:${value}}`);
+    }
+    if (value === 'true' || value === 'false') objects.push(`{${key}:${value}}`);
+  }
+  return sql`(${join(
+    objects.map((object) => sql`${document} @> ${param(object, 'jsonb')}`),
+    ' or ',
+  )})`;
+}
+
 /** Operators that only hold for an event whose person has the property (so a person must exist). */
 const NEEDS_PERSON: readonly PropertyOperator[] = [
   'exact',

@@ -7,7 +7,7 @@
  * the first page and on a deep page (the middle of the data, reached by following `next`), 100 events a page.
  * Each is measured three ways, interleaved round by round so that the machine's drift affects them alike:
  *   hand:  the same query written by hand, through `pg` (one connection);
- *   db:    Hedgerow's listEvents() in this process (parsing, HogQL compiler, read-only transaction with its
+ *   db:    Hedgerow's listEvents() in this process (parsing, HogQL compiler, a read-only session with its
  *          statement timeout, row shaping);
  *   http:  `GET …/events/` on a Hedgerow server process (default configuration, rate limit off).
  * Prints p50/p95 per way, the ratios db/hand and http/hand, and the targets (http at most 1.5× hand; first
@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createDb, type Db } from '../../db/client.js';
+import { createDb, createReadDb, type Db } from '../../db/client.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
 import { listEvents, parseEventJson, type EventListRequest } from '../../db/queries/event-listing.js';
@@ -207,6 +207,7 @@ export async function run(args: string[]): Promise<void> {
   const url = databaseUrl(name);
   if (!options.database) await admin(`create database ${name}`);
   const db: Db = createDb(url, { poolMax: 4 });
+  const reader = createReadDb(db, TIMEOUT_MS, { poolMax: 4 });
   const hand = new pg.Client({ connectionString: url });
   let server: { child: ChildProcess; base: string } | null = null;
   try {
@@ -274,7 +275,7 @@ export async function run(args: string[]): Promise<void> {
     // The three ways must return the same events.
     for (const page of pages) {
       const viaHttp = (JSON.parse(await get(page.path)) as { results: { id: string }[] }).results.map((event) => event.id);
-      const viaDb = await listEvents(db, environment, page.request, TIMEOUT_MS);
+      const viaDb = await listEvents(reader, environment, page.request, TIMEOUT_MS);
       const viaHand = (await hand.query<{ id: string }>(page.hand.text, page.hand.values)).rows.slice(0, PAGE).map((row) => row.id);
       const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => parseEventJson(event).id) : [];
       if (JSON.stringify(viaHttp) !== JSON.stringify(viaHand) || JSON.stringify(viaDbIds) !== JSON.stringify(viaHand)) {
@@ -285,7 +286,7 @@ export async function run(args: string[]): Promise<void> {
 
     const ways = {
       hand: (page: Page) => hand.query(page.hand.text, page.hand.values),
-      db: (page: Page) => listEvents(db, environment!, page.request, TIMEOUT_MS),
+      db: (page: Page) => listEvents(reader, environment!, page.request, TIMEOUT_MS),
       http: (page: Page) => get(page.path),
     };
     type Way = keyof typeof ways;
@@ -338,6 +339,7 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     if (server) await stopServer(server.child);
     await hand.end().catch(() => undefined);
+    await reader.destroy();
     await db.destroy();
     if (options.keep) log(`kept database ${name} (reuse with --database ${name}; drop it when done)`);
     else await admin(`drop database if exists ${name} with (force)`);

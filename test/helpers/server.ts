@@ -53,6 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await proxy?.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await app.close();
     },
   };
 }
