@@ -2,7 +2,8 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', '.hedgerow-data/'] },
+  // .scratch/: local experiments, never committed (.gitignore).
+  { ignores: ['node_modules/', 'generated/', '.hedgerow-data/', '.scratch/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

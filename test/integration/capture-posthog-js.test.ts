@@ -104,7 +104,8 @@ describe('posthog-js in headless Chromium against Hedgerow', function () {
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    // (site is unset when the set-up failed early: waiting for its close would hang the hook.)
+    if (site) await new Promise((resolve) => site.close(resolve));
     await server?.close();
   });
 
