@@ -1,7 +1,7 @@
 /**
  * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
  * by UUID, and recent values of a property. Request parameters are parsed and checked here; a bad one is a 400
- * whose `attr` names it. Every query runs in a read-only transaction with its own statement timeout.
+ * whose `attr` names it. Every query runs on a read-only session with the query timeout (db/client.ts createReadDb).
  */
 import type { components } from '../../generated/api.js';
 import { ApiError, errors } from '../../handlers/errors.js';

@@ -105,5 +105,20 @@ describe('projects', () => {
       const res = await server.http.withKey(scoped.key).get(`/api/projects/${second.project.id}/`);
       expect(res.status).to.equal(404);
     });
+
+    it('answers 404 for a project of an organization outside the key’s scoped organizations, 200 inside', async () => {
+      const outside = await newMember(testDb(), account.organization, MembershipLevel.member, {
+        scopedOrganizations: ['0188c8a2-8b5e-7000-8000-000000000000'],
+      });
+      const denied = await server.http.withKey(outside.key).get(`/api/projects/${account.environment.id}/`);
+      expect(denied.status).to.equal(404);
+      expect(denied.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Project not found.', attr: null });
+      const inside = await newMember(testDb(), account.organization, MembershipLevel.member, {
+        scopedOrganizations: [account.organization.id],
+      });
+      const allowed = await server.http.withKey(inside.key).get(`/api/projects/${account.environment.id}/`);
+      expect(allowed.status).to.equal(200);
+      expect(allowed.body).to.include({ id: account.environment.id });
+    });
   });
 });
