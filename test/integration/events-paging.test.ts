@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { insertEvents, type NewEvent } from '../../db/queries/events.js';
 import { insertPerson } from '../../db/queries/persons.js';
 import { testDb } from '../helpers/database.js';
+import { micros, random } from '../helpers/event-data.js';
 import { newAccount } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -14,26 +15,11 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const TOTAL = 5000;
 const PAGE = 37;
 
-/** A small deterministic generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
 interface Stored {
   uuid: string;
   at: bigint;
   event: string;
   distinctId: string;
-}
-
-/** Microseconds since the epoch, from an ISO 8601 text with up to six decimals. */
-function micros(iso: string): bigint {
-  const [, seconds, fraction = ''] = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso)!;
-  return BigInt(Date.parse(`${seconds}Z`)) * 1000n + BigInt(fraction.padEnd(6, '0'));
 }
 
 describe('events paging through next (5,000 events, many equal timestamps, limit=37)', function () {

@@ -5,11 +5,11 @@
  * every matching event exactly once, in order, whichever way each page took.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { PERSON_FILTER_TUNING, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
 import { insertEvents, type NewEvent } from '../../db/queries/events.js';
 import { insertPersons, type NewPerson } from '../../db/queries/persons.js';
 import { testDb } from '../helpers/database.js';
+import { micros, random, seededUuid } from '../helpers/event-data.js';
 import { newAccount } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -17,21 +17,6 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const PERSONS = 120;
 const EVENTS = 900;
 const PAGE = 7;
-
-/** A small deterministic generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
-/** Microseconds since the epoch, from an ISO 8601 text with up to six decimals. */
-function micros(iso: string): bigint {
-  const [, seconds, fraction = ''] = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(iso)!;
-  return BigInt(Date.parse(`${seconds}Z`)) * 1000n + BigInt(fraction.padEnd(6, '0'));
-}
 
 interface Stored {
   uuid: string;
@@ -104,7 +89,7 @@ describe('events paging with person filters over many persons (each way, limit=7
       const timestamp = instants[Math.floor(next() * instants.length)]!;
       const { id, person } = ids[Math.floor(next() * ids.length)]!;
       const event = next() < 0.5 ? 'a' : 'b';
-      const uuid = randomUUID();
+      const uuid = seededUuid(next);
       stored.push({ uuid, at: micros(timestamp), event, n: index % 3, person });
       return { uuid, event, distinct_id: id, timestamp, properties: { n: index % 3 } };
     });
