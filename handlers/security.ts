@@ -8,7 +8,7 @@
  */
 import type Koa from 'koa';
 import type { Context as OperationContext } from 'openapi-backend';
-import { findEnvironmentAccess, findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../db/queries/access.js';
+import { findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../db/queries/access.js';
 import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
 import { errors } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -37,6 +37,7 @@ const BEARER = /^Bearer\s+(\S.*)$/i;
  */
 export interface Authentication {
   principal: Principal;
+  /** Set when the path has a project_id: the project as the caller may see it, or null. */
   environment?: EnvironmentAccess | null;
 }
 
@@ -81,8 +82,8 @@ export async function authorize(
   const params = c.request.params as Record<string, string | undefined>;
   const path = c.operation.path;
   if (params.project_id !== undefined) {
-    state.environment =
-      result.environment !== undefined ? result.environment : await findEnvironmentAccess(deps.db, principal, params.project_id);
+    // authenticate() looked the project up with the key, from the same path parameter.
+    state.environment = result.environment ?? null;
     if (!state.environment) throw errors.notFound('Project not found.');
   }
   const organizationId = path.startsWith('/api/organizations/{id}/') ? params.id : params.organization_id;

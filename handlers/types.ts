@@ -42,8 +42,8 @@ export function jsonText<B>(text: string): JsonText<B> {
 }
 
 /**
- * What a handler returns: a documented success status with its JSON body (an object, or JsonText), or a documented status that has no
- * body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError instead.
+ * What a handler returns: a documented success status with its JSON body (an object, or JsonText), or a
+ * documented status that has no body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError.
  */
 export type HandlerResult<K extends OperationId> = {
   [S in keyof Responses<K>]: S extends number

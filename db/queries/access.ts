@@ -47,15 +47,6 @@ const FIND_ORGANIZATION_ACCESS: PreparedStatement = {
     where o.id = $1 and m.user_id = $2 and ($3::uuid[] is null or o.id = any($3::uuid[]))`,
 };
 
-/** The same for an environment: its organization's membership, narrowed by scoped organizations and teams. */
-const FIND_ENVIRONMENT_ACCESS: PreparedStatement = {
-  name: 'hedgerow_find_environment_access',
-  text: `select row_to_json(e.*) as environment, m.level
-    from environments e join organization_memberships m on m.organization_id = e.organization_id
-    where e.id = $1 and m.user_id = $2 and ($3::uuid[] is null or e.organization_id = any($3::uuid[]))
-      and ($4::int[] is null or e.id = any($4::int[]))`,
-};
-
 export async function findOrganizationAccess(
   db: Db,
   principal: Principal,
@@ -72,8 +63,9 @@ export async function findOrganizationAccess(
 }
 
 /**
- * Who is calling and, in the same round trip, the environment the path names as FIND_ENVIRONMENT_ACCESS would
- * find it: the two lookups every request under /api/projects/{project_id}/ makes, in one statement.
+ * Who is calling and, in the same round trip, the environment the path names: the user must be a member of its
+ * organization, and the key's scoped organizations and teams (if any) must include it. Every request under
+ * /api/projects/{project_id}/ needs both, so they are one statement.
  */
 const FIND_PRINCIPAL_AND_ENVIRONMENT: PreparedStatement = {
   name: 'hedgerow_find_principal_and_environment',
@@ -116,25 +108,6 @@ export async function findPrincipalAndEnvironment(
       ? { environment: withDates(row.environment, ['created_at', 'updated_at']), level: row.level }
       : null;
   return { principal, environment };
-}
-
-/** `projectId` is an environment id, or `@current` for the user's current environment. */
-export async function findEnvironmentAccess(
-  db: Db,
-  principal: Principal,
-  projectId: string,
-): Promise<EnvironmentAccess | null> {
-  const named = environmentIdOf(projectId);
-  const id = named === null ? principal.user.current_team_id : named;
-  if (id === null || id === undefined) return null;
-  const [row] = await runPrepared<{ environment: EnvironmentRow; level: MembershipLevel }>(db, FIND_ENVIRONMENT_ACCESS, [
-    id,
-    principal.user.id,
-    principal.scopedOrganizations,
-    principal.scopedTeams,
-  ]);
-  if (!row) return null;
-  return { environment: withDates(row.environment, ['created_at', 'updated_at']), level: row.level };
 }
 
 /** row_to_json gives timestamps as text; the rows elsewhere carry them as Dates (as pg reads the columns). */
