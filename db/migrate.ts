@@ -1,6 +1,10 @@
 /**
  * Runs the migrations of db/migrations: files named `YYYYMMDDHHMMSS_<what>.ts`, each exporting `up` and `down`.
  * A custom migration source keeps Knex's own file loader (and its CommonJS/ESM guessing) out of the way.
+ *
+ * `npm start` runs the JavaScript of `.hedgerow-build/` (scripts/build.ts), where each migration is a `.js`
+ * file; a migration is recorded under its source name (`….ts`) either way, so a database migrated by one tree
+ * is up to date for the other.
  */
 import { readdir } from 'node:fs/promises';
 import type { Knex } from 'knex';
@@ -9,6 +13,14 @@ import type { Db } from './client.js';
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 export const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.ts$/;
 
+/** The modules of this tree: TypeScript beside the sources, JavaScript in the build. */
+const MODULE_EXTENSION = /\.(ts|js)$/;
+
+/** The name a migration module is recorded under: its source file's. */
+function sourceName(file: string): string {
+  return file.replace(MODULE_EXTENSION, '.ts');
+}
+
 interface Migration {
   up(db: Knex): Promise<void>;
   down(db: Knex): Promise<void>;
@@ -16,8 +28,8 @@ interface Migration {
 
 class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   async getMigrations(): Promise<string[]> {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.ts'));
-    const misnamed = files.filter((file) => !MIGRATION_NAME.test(file));
+    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => MODULE_EXTENSION.test(file) && !file.endsWith('.d.ts'));
+    const misnamed = files.filter((file) => !MIGRATION_NAME.test(sourceName(file)));
     if (misnamed.length > 0) {
       throw new Error(`Migration files must be named YYYYMMDDHHMMSS_<what>.ts: ${misnamed.join(', ')}`);
     }
@@ -25,7 +37,7 @@ class DirectoryMigrationSource implements Knex.MigrationSource<string> {
   }
 
   getMigrationName(file: string): string {
-    return file;
+    return sourceName(file);
   }
 
   async getMigration(file: string): Promise<Migration> {

@@ -7,13 +7,12 @@
  *   2. Hedgerow `POST /i/v0/e/`, one event per request, `--connections` concurrent connections;
  *   3. Hedgerow `POST /batch/`, 100 events per request;
  *   4. a raw binary COPY of the same rows through `pg`, 1,000 rows per transaction, one connection.
- * Hedgerow runs as its own process, started as `npm start` starts it, with the default configuration, on a
+ * Hedgerow runs as its own process, built and started as `npm start` does it, with the default configuration, on a
  * fresh database of the local PostgreSQL, dropped at the end. Load comes from wrk (Debian package `wrk`), or from
  * autocannon when wrk is not installed. Prints one table: figures per round, medians, ratios and targets.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import { BinaryCopyWriter } from '../../db/copy-binary.js';
+import { buildServer, startCommand } from '../build.js';
 import { uuidv7 } from '../../handlers/capture/uuid.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -65,14 +65,6 @@ function batchJson(token: string, first: number): string {
 
 // ---------------------------------------------------------------------------------------------------------
 // Processes
-
-/** The arguments `npm start` gives node (read from package.json, so the benchmark runs what users run). */
-function startArguments(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = manifest.scripts.start.split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start is not "node …": ${manifest.scripts.start}`);
-  return args;
-}
 
 interface Child {
   process: ChildProcess;
@@ -325,9 +317,11 @@ export async function run(args: string[]): Promise<void> {
     log(`capture benchmark: ${options.rounds} rounds of ${options.duration} s (+${options.warmup} s warm-up), load from ${hasWrk ? 'wrk' : 'autocannon'}`);
     const bare = await start(process.execPath, ['--import', 'tsx', 'scripts/bench/_bare-server.ts'], {}, /listening on (\d+)/);
     children.push(bare);
+    await buildServer();
+    const server = await startCommand();
     const hedgerow = await start(
-      process.execPath,
-      startArguments(),
+      server.command,
+      server.args,
       { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
       /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     );

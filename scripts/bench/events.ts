@@ -23,6 +23,7 @@ import { bootstrap } from '../../db/queries/bootstrap.js';
 import { listEvents, parseEventJson, type EventListRequest } from '../../db/queries/event-listing.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
+import { buildServer, startCommand } from '../build.js';
 import { generateEvents } from '../generate-events.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -169,8 +170,11 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'handlers/server.ts'], {
+/** Hedgerow, built and started as `npm start` does it. */
+async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  await buildServer();
+  const { command, args } = await startCommand();
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

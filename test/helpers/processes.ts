@@ -1,6 +1,7 @@
 /** Runs Hedgerow's own entry points (server, admin CLI) as child processes, as a user would. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildServer, startCommand } from '../../scripts/build.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,9 +38,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `npm start`'s entry point and waits for its "listening" line. */
+/** Built once per test run, from the sources as they are now. */
+let built: Promise<number> | undefined;
+
+/** Builds the server as `npm start` does, starts it as `npm start` does and waits for its "listening" line. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'handlers/server.ts'], { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+  await (built ??= buildServer());
+  const { command, args } = await startCommand();
+  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import { createDb } from '../../db/client.js';
+import type * as sourceTree from '../../db/migrate.js';
 import { MIGRATION_NAME, migrateLatest, rollbackAll } from '../../db/migrate.js';
+import { BUILD_DIR, buildServer } from '../../scripts/build.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 
 describe('migrations', () => {
@@ -30,6 +32,26 @@ describe('migrations', () => {
       expect(await tables()).to.deep.equal([]);
       expect(await migrateLatest(db)).to.deep.equal(applied);
       expect((await tables()).sort()).to.deep.equal(all.sort());
+    } finally {
+      await db.destroy();
+      await dropDatabase(name);
+    }
+  });
+
+  it('record the same names from the sources and from the build npm start runs, so either tree finds the other up to date', async function () {
+    this.timeout(60_000);
+    await buildServer();
+    const built = (await import(new URL(`file://${BUILD_DIR}/db/migrate.js`).href)) as typeof sourceTree;
+    const name = await createDatabase('hedgerow_migrations');
+    const db = createDb(databaseUrl(name));
+    try {
+      const applied = await built.migrateLatest(db);
+      expect(applied.length).to.be.greaterThan(5);
+      for (const file of applied) expect(file).to.match(MIGRATION_NAME);
+      expect(await migrateLatest(db)).to.deep.equal([]);
+      expect(await rollbackAll(db)).to.have.length(applied.length);
+      expect(await migrateLatest(db)).to.deep.equal(applied);
+      expect(await built.migrateLatest(db)).to.deep.equal([]);
     } finally {
       await db.destroy();
       await dropDatabase(name);
