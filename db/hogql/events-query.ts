@@ -71,13 +71,13 @@ const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_i
  * The columns of one stored event `e` and of its person `person` (left-joined through its distinct id) that the
  * listing shows. The JSON columns come as text: the listing splices them into its answer as PostgreSQL sends
  * them, instead of parsing every event's properties into objects and serialising them again (db/queries/
- * event-listing.ts). A person reached through a distinct id has at least one, so `person_distinct_id` is set
- * whenever the person is.
+ * event-listing.ts). A person reached through a distinct id has at least one, so `person_distinct_id` (the
+ * person's first distinct id, as PostHog shows it) is set whenever the person is.
  */
 export const LISTED_EVENT_COLUMNS = `e.uuid::text as id, e.event, e.distinct_id, e.properties::text as properties_json, e.elements_chain,
     hogql_format_datetime(e.timestamp) as timestamp, person.is_identified as person_is_identified,
     person.properties::text as person_properties_json,
-    (select min(d.distinct_id) from person_distinct_ids d where d.person_id = person.id) as person_distinct_id`;
+    (select d.distinct_id from person_distinct_ids d where d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
 
 /** The event's timestamp with all its microseconds, for the keyset of the next page. */
 const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

@@ -130,7 +130,7 @@ function handQuery(item: Case, teamId: number, before: string | null, keyset: Ke
   }
   const text = `select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp,
       p.is_identified, p.properties as person_properties,
-      (select min(d.distinct_id) from person_distinct_ids d where d.person_id = p.id) as person_distinct_id
+      (select d.distinct_id from person_distinct_ids d where d.person_id = p.id order by d.id limit 1) as person_distinct_id
     from (
       select e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp
       from events e ${item.join}

@@ -519,6 +519,31 @@ describe('events (deprecated listing)', function () {
   });
 
   describe('persons after an alias merge', () => {
+    it("shows the person's first distinct id, which a merge keeps, whatever their alphabetical order", async () => {
+      const account = await newAccount(testDb());
+      const team = account.environment.id;
+      const anonymous = await insertPerson(testDb(), team, { distinctIds: ['zed-anon', 'yak-device'] });
+      const known = await insertPerson(testDb(), team, { distinctIds: ['alpha-user'], isIdentified: true });
+      await insertEvents(testDb(), team, [
+        { event: 'seen', distinct_id: 'yak-device', timestamp: '2026-03-01T10:00:00Z' },
+        { event: 'signed up', distinct_id: 'alpha-user', timestamp: '2026-03-01T11:00:00Z' },
+      ]);
+      const accountClient = server.http.withKey(account.key);
+      const persons = async () =>
+        (await accountClient.get(`/api/projects/${team}/events/`)).body.results.map(
+          (event: { event: string; person: { distinct_ids: string[] } }) => [event.event, event.person.distinct_ids],
+        );
+      expect(await persons()).to.deep.equal([
+        ['signed up', ['alpha-user']],
+        ['seen', ['zed-anon']],
+      ]);
+      await mergePersonInto(testDb(), team, anonymous.id, known.id);
+      expect(await persons()).to.deep.equal([
+        ['signed up', ['zed-anon']],
+        ['seen', ['zed-anon']],
+      ]);
+    });
+
     it('shows every distinct id of the merged person as one person, and person_id finds them all', async () => {
       const merged = await newAccount(testDb());
       const team = merged.environment.id;
