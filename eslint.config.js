@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // .scratch/: local experiments, never committed (.gitignore).
-  { ignores: ['node_modules/', 'generated/', '.hedgerow-data/', '.hedgerow-build/', '.scratch/'] },
+  { ignores: ['node_modules/', 'generated/', '.hedgerow-data/', '.hedgerow-build*/', '.scratch/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

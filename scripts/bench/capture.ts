@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import { BinaryCopyWriter } from '../../db/copy-binary.js';
-import { buildServer, startCommand } from '../build.js';
+import { privateBuild } from '../build.js';
 import { uuidv7 } from '../../handlers/capture/uuid.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -312,13 +312,14 @@ export async function run(args: string[]): Promise<void> {
   await admin((client) => client.query(`create database ${name}`));
   const scratch = await mkdtemp(join(tmpdir(), 'hedgerow-bench-'));
   const children: Child[] = [];
+  let removeBuild = () => undefined as void;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   try {
     log(`capture benchmark: ${options.rounds} rounds of ${options.duration} s (+${options.warmup} s warm-up), load from ${hasWrk ? 'wrk' : 'autocannon'}`);
     const bare = await start(process.execPath, ['--import', 'tsx', 'scripts/bench/_bare-server.ts'], {}, /listening on (\d+)/);
     children.push(bare);
-    await buildServer();
-    const server = await startCommand();
+    const server = await privateBuild('bench');
+    removeBuild = server.remove;
     const hedgerow = await start(
       server.command,
       server.args,
@@ -383,6 +384,7 @@ export async function run(args: string[]): Promise<void> {
     printTable(options, rounds, peak);
   } finally {
     for (const child of children.reverse()) await stop(child).catch(() => undefined);
+    removeBuild();
     await rm(scratch, { recursive: true, force: true });
     await admin((client) => client.query(`drop database if exists ${name} with (force)`));
   }

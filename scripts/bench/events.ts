@@ -23,7 +23,7 @@ import { bootstrap } from '../../db/queries/bootstrap.js';
 import { listEvents, parseEventJson, type EventListRequest } from '../../db/queries/event-listing.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
-import { buildServer, startCommand } from '../build.js';
+import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -170,11 +170,9 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Hedgerow, built and started as `npm start` does it. */
-async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  await buildServer();
-  const { command, args } = await startCommand();
-  const child = spawn(command, args, {
+/** Hedgerow, built and started as `npm start` does it (`build` is where it was built). */
+async function startServer(url: string, build: { command: string; args: string[] }): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(build.command, build.args, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -214,6 +212,7 @@ export async function run(args: string[]): Promise<void> {
   const reader = createReadDb(db, TIMEOUT_MS, { poolMax: 4 });
   const hand = new pg.Client({ connectionString: url });
   let server: { child: ChildProcess; base: string } | null = null;
+  let build: Awaited<ReturnType<typeof privateBuild>> | null = null;
   try {
     await migrateLatest(db);
     let environment = (await db('environments').orderBy('id').first()) as EnvironmentRow | undefined;
@@ -237,7 +236,8 @@ export async function run(args: string[]): Promise<void> {
     const [{ total }] = (await db('events').where({ team_id: teamId }).count('* as total')) as [{ total: string }];
 
     await hand.connect();
-    server = await startServer(url);
+    build = await privateBuild('bench');
+    server = await startServer(url, build);
     const headers = { authorization: `Bearer ${key}` };
     const get = async (path: string) => {
       const response = await fetch(`${server!.base}${path}`, { headers });
@@ -342,6 +342,7 @@ export async function run(args: string[]): Promise<void> {
     );
   } finally {
     if (server) await stopServer(server.child);
+    build?.remove();
     await hand.end().catch(() => undefined);
     await reader.destroy();
     await db.destroy();

@@ -1,7 +1,7 @@
 /** Runs Hedgerow's own entry points (server, admin CLI) as child processes, as a user would. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildServer, startCommand } from '../../scripts/build.js';
+import { privateBuild } from '../../scripts/build.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -38,13 +38,20 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Built once per test run, from the sources as they are now. */
-let built: Promise<number> | undefined;
+/** The server as `npm start` builds it, built once per test run from the sources as they are now. */
+let built: ReturnType<typeof privateBuild> | undefined;
 
-/** Builds the server as `npm start` does, starts it as `npm start` does and waits for its "listening" line. */
+function builtServer(): ReturnType<typeof privateBuild> {
+  if (!built) {
+    built = privateBuild('test');
+    void built.then((build) => process.once('exit', () => build.remove()));
+  }
+  return built;
+}
+
+/** Starts the server as `npm start` does (built JavaScript, its node options) and waits for "listening". */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  await (built ??= buildServer());
-  const { command, args } = await startCommand();
+  const { command, args } = await builtServer();
   const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,9 +1,14 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createDb } from '../../db/client.js';
 import type * as sourceTree from '../../db/migrate.js';
 import { MIGRATION_NAME, migrateLatest, rollbackAll } from '../../db/migrate.js';
-import { BUILD_DIR, buildServer } from '../../scripts/build.js';
+import * as orderDistinctIds from '../../db/migrations/20261121170000_order_person_distinct_ids.js';
+import { bootstrap } from '../../db/queries/bootstrap.js';
+import { insertPerson, mergePersonInto } from '../../db/queries/persons.js';
+import { privateBuild } from '../../scripts/build.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 
 describe('migrations', () => {
@@ -40,8 +45,8 @@ describe('migrations', () => {
 
   it('record the same names from the sources and from the build npm start runs, so either tree finds the other up to date', async function () {
     this.timeout(60_000);
-    await buildServer();
-    const built = (await import(new URL(`file://${BUILD_DIR}/db/migrate.js`).href)) as typeof sourceTree;
+    const build = await privateBuild('migrations-test');
+    const built = (await import(pathToFileURL(join(build.dir, 'db/migrate.js')).href)) as typeof sourceTree;
     const name = await createDatabase('hedgerow_migrations');
     const db = createDb(databaseUrl(name));
     try {
@@ -52,6 +57,38 @@ describe('migrations', () => {
       expect(await rollbackAll(db)).to.have.length(applied.length);
       expect(await migrateLatest(db)).to.deep.equal(applied);
       expect(await built.migrateLatest(db)).to.deep.equal([]);
+    } finally {
+      await db.destroy();
+      await dropDatabase(name);
+      build.remove();
+    }
+  });
+
+  it('number the distinct ids already stored by person and distinct id, and those added later after them', async function () {
+    this.timeout(60_000);
+    const name = await createDatabase('hedgerow_migrations');
+    const db = createDb(databaseUrl(name));
+    try {
+      await migrateLatest(db);
+      await orderDistinctIds.down(db);
+      const { project_id: team } = await bootstrap(db, { email: 'a@example.com', organizationName: 'O', projectName: 'P' });
+      const anonymous = await insertPerson(db, team, { distinctIds: ['zed', 'alpha'] });
+      const known = await insertPerson(db, team, { distinctIds: ['mid'] });
+      const other = await insertPerson(db, team, { distinctIds: ['bee'] });
+      await mergePersonInto(db, team, anonymous.id, known.id); // moves its rows to the end of the table
+      await orderDistinctIds.up(db);
+      const numbered = async () =>
+        (await db('person_distinct_ids').orderBy('id').select('distinct_id', 'person_id')).map(
+          (row: { distinct_id: string; person_id: string }) => [row.distinct_id, String(row.person_id)],
+        );
+      expect(await numbered()).to.deep.equal([
+        ['alpha', String(known.id)],
+        ['mid', String(known.id)],
+        ['zed', String(known.id)],
+        ['bee', String(other.id)],
+      ]);
+      await db('person_distinct_ids').insert({ team_id: team, distinct_id: 'added', person_id: other.id });
+      expect((await numbered()).slice(-1)).to.deep.equal([['added', String(other.id)]]);
     } finally {
       await db.destroy();
       await dropDatabase(name);
