@@ -102,7 +102,8 @@ export async function startCommand(buildDir: string = BUILD_DIR): Promise<{ comm
   if (command !== 'node' || !args.some((arg) => arg.startsWith(prefix))) {
     throw new Error(`npm start is not "node … ${prefix}…": ${manifest.scripts.start}`);
   }
-  return { command: process.execPath, args: args.map((arg) => (arg.startsWith(prefix) ? join(buildDir, arg.slice(prefix.length)) : arg)) };
+  const rebased = args.map((arg) => (arg.startsWith(prefix) ? join(buildDir, arg.slice(prefix.length)) : arg));
+  return { command: process.execPath, args: rebased };
 }
 
 /**

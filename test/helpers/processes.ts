@@ -44,7 +44,8 @@ let built: ReturnType<typeof privateBuild> | undefined;
 function builtServer(): ReturnType<typeof privateBuild> {
   if (!built) {
     built = privateBuild('test');
-    void built.then((build) => process.once('exit', () => build.remove()));
+    // A failed build is reported to every caller that awaits it; only a finished one has a tree to remove.
+    built.then((build) => process.once('exit', () => build.remove())).catch(() => undefined);
   }
   return built;
 }
