@@ -22,7 +22,7 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Where `npm start`'s JavaScript goes (git-ignored, as is every `.hedgerow-build*` directory). */
-export const BUILD_DIR = join(ROOT, '.hedgerow-build');
+const BUILD_DIR = join(ROOT, '.hedgerow-build');
 
 /** The source folders the server is made of. */
 const SOURCE_DIRS = ['handlers', 'db'];
@@ -63,7 +63,7 @@ async function swapIn(fresh: string, target: string): Promise<void> {
  * Writes the server's JavaScript into `outDir` (inside the checkout, so that its imports find node_modules);
  * returns the number of modules written. The tree is written beside `outDir` and swapped in whole.
  */
-export async function buildServer(outDir: string = BUILD_DIR): Promise<number> {
+async function buildServer(outDir: string): Promise<number> {
   const sources = (await Promise.all(SOURCE_DIRS.map((dir) => typescriptFiles(join(ROOT, dir))))).flat();
   const fresh = `${outDir}.${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
@@ -95,7 +95,7 @@ export async function buildServer(outDir: string = BUILD_DIR): Promise<number> {
  * What `npm start` runs after building, read from package.json, for a build in `buildDir`: `node` and its
  * arguments, with the entry point moved from `.hedgerow-build/` to `buildDir`.
  */
-export async function startCommand(buildDir: string = BUILD_DIR): Promise<{ command: string; args: string[] }> {
+async function startCommand(buildDir: string): Promise<{ command: string; args: string[] }> {
   const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const [command, ...args] = manifest.scripts.start.trim().split(/\s+/);
   const prefix = `${relative(ROOT, BUILD_DIR)}/`;
@@ -120,7 +120,7 @@ export async function privateBuild(purpose: string): Promise<{ dir: string; comm
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
-  const modules = await buildServer();
+  const modules = await buildServer(BUILD_DIR);
   const ms = Math.round(performance.now() - started);
   process.stdout.write(`built ${modules} modules into ${relative(process.cwd(), BUILD_DIR) || '.'} in ${ms} ms\n`);
 }
