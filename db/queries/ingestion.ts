@@ -28,6 +28,13 @@ const LOCK_CLASS = 0x48656467;
 /** SQLSTATE of `capture_lock_environment` when the environment's persons changed since capture looked. */
 export const STALE_PERSONS = 'HX001';
 
+/**
+ * SQLSTATE of `capture_require_environment` (called by both paths) when a batch's environment was deleted after
+ * capture looked its API key up: events no longer have a foreign key, this check is theirs (see the
+ * check_event_environments_per_batch migration).
+ */
+export const ENVIRONMENT_GONE = 'HX002';
+
 /** A text as an SQL dollar-quoted literal, with a tag that does not occur in it (so nothing needs escaping). */
 function dollarQuoted(text: string): string {
   let tag = '$json$';
@@ -52,8 +59,9 @@ export interface BatchStart {
 }
 
 /**
- * Opens a batch's transaction in one round trip: locks the environments, reads their person epochs, finds
- * which of the given events are already stored, and loads the persons of the given distinct ids.
+ * Opens a batch's transaction in one round trip: locks the environments (checking that they still exist), reads
+ * their person epochs, finds which of the given events are already stored, and loads the persons of the given
+ * distinct ids.
  */
 export async function startBatch(
   transaction: Transaction,
@@ -64,7 +72,10 @@ export async function startBatch(
   },
 ): Promise<BatchStart> {
   const teams = [...input.teamIds].sort((a, b) => a - b);
-  const statements = teams.map((teamId) => `select pg_advisory_xact_lock(${LOCK_CLASS}, ${int(teamId)})`);
+  const statements = teams.flatMap((teamId) => [
+    `select pg_advisory_xact_lock(${LOCK_CLASS}, ${int(teamId)})`,
+    `call capture_require_environment(${int(teamId)})`,
+  ]);
   statements.push(`select team_id, epoch from capture_person_epochs where team_id in (${teams.map(int).join(',')})`);
   const epochIndex = statements.length - 1;
   let storedIndex = -1;

@@ -196,7 +196,12 @@ export async function deleteOrganization(db: Db, organizationId: string): Promis
  * environments (and projects left without any environment), in one transaction.
  *
  * "Everything" is found from the schema rather than listed here: every column with a foreign key to
- * `environments.id` is re-pointed, so tables added later (events, persons, playlists, …) move too.
+ * `environments.id` is re-pointed, so tables added later (persons, playlists, …) move too. Events are the
+ * exception: capture checks their environment once per batch instead of through a foreign key (see the
+ * check_event_environments_per_batch migration), so they are moved by name. The source environments are locked
+ * first, so that a capture batch still writing to one finishes before anything moves, and one arriving later
+ * finds its environment gone (its API key is then refused) instead of adding events that would be deleted
+ * with it.
  */
 export async function rollbackEnvironments(
   db: Db,
@@ -206,6 +211,7 @@ export async function rollbackEnvironments(
   const moves = [...mapping].filter(([source, target]) => source !== target);
   await translated(() =>
     db.transaction(async (trx) => {
+      await trx('environments').whereIn('id', moves.map(([source]) => source)).forUpdate().select('id');
       const references = await trx.raw<{ rows: { table_name: string; column_name: string }[] }>(`
         select kcu.table_name, kcu.column_name
         from information_schema.referential_constraints rc
@@ -215,8 +221,9 @@ export async function rollbackEnvironments(
           on ccu.constraint_name = rc.unique_constraint_name and ccu.constraint_schema = rc.unique_constraint_schema
         where ccu.table_name = 'environments' and ccu.column_name = 'id' and kcu.table_schema = current_schema()
         order by kcu.table_name, kcu.column_name`);
+      const columns = [...references.rows, { table_name: 'events', column_name: 'team_id' }];
       for (const [source, target] of moves) {
-        for (const { table_name, column_name } of references.rows) {
+        for (const { table_name, column_name } of columns) {
           await trx(table_name).where(column_name, source).update({ [column_name]: target });
         }
         await trx.raw(

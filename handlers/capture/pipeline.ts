@@ -9,6 +9,7 @@
  * resolved means every event of the request is stored, a rejection carries the ApiError to answer.
  */
 import type { ValidateFunction } from 'ajv';
+import { ENVIRONMENT_GONE } from '../../db/queries/ingestion.js';
 import { payloadError } from '../spec-validators.js';
 import { decodePayload, type EncodedRequest } from './decode.js';
 import { readEnvelope, tokenErrors } from './envelope.js';
@@ -58,7 +59,14 @@ export async function capture(pipeline: CapturePipeline, request: CaptureRequest
     else dropped.push(outcome.reason);
   }
   pipeline.metrics.received.add(envelope.events.length);
-  await pipeline.store({ teamId: environmentId, events, warnings });
+  try {
+    await pipeline.store({ teamId: environmentId, events, warnings });
+  } catch (error) {
+    // The project was deleted after its key was looked up (and cached): its key is no longer valid.
+    if ((error as { code?: unknown }).code !== ENVIRONMENT_GONE) throw error;
+    pipeline.tokens.forget(envelope.token);
+    throw tokenErrors.unknown();
+  }
   // Counted once stored: a request refused with 503 will be sent again.
   for (const reason of dropped) pipeline.metrics.drop(reason);
 }

@@ -41,6 +41,11 @@ export class ProjectTokens {
     return lookup;
   }
 
+  /** Drops what is cached for `token` (its environment turned out to be gone). */
+  forget(token: string): void {
+    this.cache.delete(token);
+  }
+
   private async lookup(token: string): Promise<number | null> {
     let environmentId: number | null;
     try {

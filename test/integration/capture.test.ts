@@ -597,6 +597,34 @@ describe('capture', () => {
     });
   });
 
+  describe('a project deleted while its key is cached', () => {
+    for (const [path, distinctId] of [
+      ['the quick path (a known user)', 'known'],
+      ['the full path (a new user)', 'new-user'],
+    ] as const) {
+      it(`refuses its events on ${path} with 401 invalid_api_key, and stores nothing`, async () => {
+        const account = await newAccount(testDb());
+        const key = account.environment.api_token;
+        expect((await post('/i/v0/e/', { api_key: key, event: 'before', distinct_id: 'known' })).status).to.equal(200);
+        await testDb()('environments').where({ id: account.environment.id }).delete();
+        // Its events went with it (the events table has a trigger instead of a cascading foreign key).
+        expect(await events(account)).to.deep.equal([]);
+
+        const refused = await post('/i/v0/e/', { api_key: key, event: 'after', distinct_id: distinctId });
+        expect(refused.status).to.equal(401);
+        expect(refused.body).to.deep.equal({
+          type: 'authentication_error',
+          code: 'invalid_api_key',
+          detail: 'Project API key invalid. You can find your project API key in your project settings.',
+          attr: null,
+        });
+        // The key is forgotten, so the next request is refused by the lookup itself.
+        expect((await post('/i/v0/e/', { api_key: key, event: 'later', distinct_id: distinctId })).status).to.equal(401);
+        expect(await events(account)).to.deep.equal([]);
+      });
+    }
+  });
+
   describe('flags_create — POST /flags/', () => {
     it('answers posthog-js’s gzipped request with no flags', async () => {
       const account = await newAccount(testDb());

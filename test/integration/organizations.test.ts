@@ -283,10 +283,18 @@ describe('organizations', () => {
       const denied = await server.http.withKey(admin.key).delete(path);
       expect(denied.status).to.equal(403);
 
+      await testDb()('events').insert({
+        team_id: account.environment.id,
+        uuid: '0190f1c4-0000-7000-8000-0000000000d1',
+        event: 'doomed',
+        distinct_id: 'someone',
+        timestamp: new Date(),
+      });
       const res = await server.http.withKey(account.key).delete(path);
       expect(res.status).to.equal(204);
       expect(res.text).to.equal('');
       const db = testDb();
+      expect(await db('events').where({ team_id: account.environment.id })).to.deep.equal([]);
       expect(await db('organizations').where({ id: account.organization.id }).first()).to.equal(undefined);
       expect(await db('environments').where({ organization_id: account.organization.id })).to.deep.equal([]);
       expect(await db('projects').where({ organization_id: account.organization.id })).to.deep.equal([]);
@@ -315,6 +323,9 @@ describe('organizations', () => {
       const db = testDb();
       await db('users').where({ id: account.user.id }).update({ current_team_id: source });
       const scoped = await newMember(db, account.organization, MembershipLevel.member, { scopedTeams: [source] });
+      const eventUuid = '0190f1c4-0000-7000-8000-0000000000e1';
+      await db('events').insert({ team_id: source, uuid: eventUuid, event: 'moved', distinct_id: 'someone', timestamp: new Date() });
+      const [person] = await db('persons').insert({ team_id: source, properties: {} }).returning('id');
 
       const res = await client.post(`/api/organizations/${account.organization.id}/environments_rollback/`, {
         [String(source)]: target,
@@ -327,6 +338,8 @@ describe('organizations', () => {
       expect((await db('users').where({ id: account.user.id }).first()).current_team_id).to.equal(target);
       const key = await db('personal_api_keys').where({ user_id: scoped.user.id }).first();
       expect(key.scoped_teams).to.deep.equal([target]);
+      expect(await db('events').where({ uuid: eventUuid }).pluck('team_id')).to.deep.equal([target]);
+      expect(await db('persons').where({ id: person.id }).pluck('team_id')).to.deep.equal([target]);
     });
 
     it('removes a project left without environments', async () => {
