@@ -110,6 +110,18 @@ export class Transaction {
     return stream.rowCount ?? 0;
   }
 
+  /**
+   * Runs one prepared statement as a transaction of its own (PostgreSQL commits it when the statement ends), in
+   * one round trip, before anything else ran. If it fails, PostgreSQL has rolled it back and nothing has begun.
+   */
+  async alone(statement: { name: string; text: string }, values: unknown[]): Promise<QueryResult> {
+    if (this.begun) throw new Error('a statement alone cannot join a transaction already begun');
+    const result = await this.client.query({ name: statement.name, text: statement.text, values });
+    this.begun = true;
+    this.ended = true;
+    return result;
+  }
+
   /** Rolls back what ran so far, so that the same transaction object can start again. */
   async abandon(): Promise<void> {
     if (this.begun) await this.client.query('rollback');
