@@ -274,7 +274,7 @@ function copyData(rows: readonly EventRow[]): Buffer {
   return writer.toBuffer();
 }
 
-/** A batch's rows as the JSON array `SELECT_ROWS` reads (one object per event, short keys). */
+/** A batch's rows as the JSON array `selectRows` reads (one object per event, short keys). */
 function rowsJson(rows: readonly EventRow[]): string {
   const objects = rows.map((row) => {
     const groups = row.groups.map((key, index) => `"g${index}":${key === null ? 'null' : JSON.stringify(key)}`).join(',');
@@ -287,9 +287,9 @@ function rowsJson(rows: readonly EventRow[]): string {
   return `[${objects.join(',')}]`;
 }
 
-/** The events of `rowsJson`'s array, given as `$1`, in `EVENT_COLUMNS` order. */
-const SELECT_ROWS = `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c, r.pi, r.g0, r.g1, r.g2, r.g3, r.g4, r.h
-  from jsonb_to_recordset($1::jsonb) as r(
+/** The events of `rowsJson`'s array, which `json` (SQL: a parameter or a literal) holds, in `EVENT_COLUMNS` order. */
+const selectRows = (json: string) => `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c, r.pi, r.g0, r.g1, r.g2, r.g3, r.g4, r.h
+  from jsonb_to_recordset(${json}::jsonb) as r(
     t int, u uuid, e text, d text, p jsonb, ts timestamptz, c text, pi uuid,
     g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)`;
 
@@ -303,7 +303,7 @@ const SELECT_ROWS = `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c, r.pi, r.g0, r.g1
  */
 const QUICK_INSERT: PreparedStatement = {
   name: 'hedgerow_capture_quick_insert',
-  text: `insert into events (${EVENT_COLUMNS}) ${SELECT_ROWS}
+  text: `insert into events (${EVENT_COLUMNS}) ${selectRows('$1')}
     where (select capture_check_environments(${LOCK_CLASS}, $2::int[], $3::bigint[]))`,
 };
 
@@ -333,9 +333,8 @@ export async function finishBatch(
     newlyIngested: readonly number[];
   },
 ): Promise<number> {
-  const before = [...input.locks]
-    .sort((a, b) => a.teamId - b.teamId)
-    .map(({ teamId, epoch }) => `call capture_lock_environment(${LOCK_CLASS}, ${int(teamId)}, ${int(epoch)})`);
+  const locks = [...input.locks].sort((a, b) => a.teamId - b.teamId);
+  const before = locks.map(({ teamId, epoch }) => `call capture_lock_environment(${LOCK_CLASS}, ${int(teamId)}, ${int(epoch)})`);
   const after: string[] = [];
   if (input.warnings.length > 0) {
     const json = jsonbText(input.warnings.map((w) => ({ t: w.teamId, y: w.type, d: w.details })));
@@ -356,8 +355,7 @@ export async function finishBatch(
   }
   if (input.rows.length <= INSERT_AT_MOST_ROWS) {
     const json = rowsJson(input.rows);
-    if (before.length > 0 && after.length === 0 && !transaction.begunOnce) {
-      const locks = [...input.locks].sort((a, b) => a.teamId - b.teamId);
+    if (locks.length > 0 && after.length === 0 && !transaction.begunOnce) {
       const result = await transaction.alone(QUICK_INSERT, [
         json,
         locks.map((lock) => lock.teamId),
@@ -367,7 +365,7 @@ export async function finishBatch(
     }
     const results = await transaction.scriptAndCommit([
       ...before,
-      `insert into events (${EVENT_COLUMNS}) ${SELECT_ROWS.replace('$1', () => dollarQuoted(json))}`,
+      `insert into events (${EVENT_COLUMNS}) ${selectRows(dollarQuoted(json))}`,
       ...after,
     ]);
     return results[before.length]!.rowCount ?? 0;

@@ -2,11 +2,12 @@
  * One group-commit transaction of capture: everything the batched requests do to the database, all or nothing.
  *
  * The quick path, for a batch that changes no person and no group and whose distinct ids' persons capture
- * remembers (steady traffic of known users): one message that locks each environment and checks its person
- * epoch (db/migrations/…_create_capture_person_epochs), stores the events with their remembered persons (one
- * INSERT for a small batch, one COPY for a large one), adds the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged
- * persons) or an event's uuid is already stored (an SDK retry), it is rolled back and the batch takes the full
- * path instead.
+ * remembers (steady traffic of known users): one message that locks each environment, checks that it still
+ * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
+ * remembered persons (usually one prepared INSERT that is its own transaction; one COPY for a large batch), adds
+ * the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged persons)
+ * or an event's uuid is already stored (an SDK retry), it is rolled back and the batch takes the full path
+ * instead.
  *
  * The full path, for everything else:
  *   1. lock the batch's environments, read their person epochs, find the events already stored and load the
