@@ -1,8 +1,9 @@
 /**
- * PostgreSQL's binary COPY format, for the columns capture writes: no text escaping on the way out and no
- * parsing on the way in, which is why a batch of events is stored with one `COPY … FROM STDIN (FORMAT binary)`.
+ * PostgreSQL's binary formats for the columns capture writes: no text escaping on the way out and no parsing on
+ * the way in. Two uses: the binary COPY format (`COPY … FROM STDIN (FORMAT binary)`) and binary arrays, sent as
+ * statement parameters (`binaryArray`); an array's elements are written as COPY's fields are.
  *
- * Layout: an 11-byte signature, a flags word and a header-extension length; per row a 16-bit field count and,
+ * COPY's layout: an 11-byte signature, a flags word and a header-extension length; per row a 16-bit field count and,
  * per field, a 32-bit length (-1 for NULL) followed by the value in its type's binary form; a 16-bit -1 ends it.
  */
 
@@ -101,4 +102,36 @@ function writeField(buffer: Buffer, start: number, field: CopyValue): number {
   }
   buffer.writeInt32BE(offset - start - 4, start);
   return offset;
+}
+
+type CopyType = NonNullable<CopyValue>['type'];
+
+/** PostgreSQL's type OIDs of the element types, which a binary array names in its header. */
+const ELEMENT_OID: Record<CopyType, number> = { int4: 23, uuid: 2950, text: 25, jsonb: 3802, timestamptz: 1184, bool: 16 };
+
+/**
+ * A one-dimensional array of `type` in PostgreSQL's binary format (a header, then each element as a COPY field
+ * is written), for a statement parameter: `pg` sends a Buffer in binary, so the database decodes the values
+ * with its binary receive functions, with no text to parse and nothing escaped. Every non-null value must be of
+ * `type`.
+ */
+export function binaryArray(type: CopyType, values: readonly CopyValue[]): Buffer {
+  let size = values.length === 0 ? 12 : 20;
+  let hasNull = 0;
+  for (const value of values) {
+    if (value === null) hasNull = 1;
+    else if (value.type !== type) throw new Error(`a ${value.type} in an array of ${type}`);
+    size += 4 + byteLength(value);
+  }
+  const buffer = Buffer.allocUnsafe(size);
+  let offset = buffer.writeInt32BE(values.length === 0 ? 0 : 1, 0); // dimensions
+  offset = buffer.writeInt32BE(hasNull, offset);
+  offset = buffer.writeInt32BE(ELEMENT_OID[type], offset);
+  if (values.length > 0) {
+    offset = buffer.writeInt32BE(values.length, offset);
+    offset = buffer.writeInt32BE(1, offset); // lower bound
+  }
+  for (const value of values) offset = writeField(buffer, offset, value);
+  if (offset !== size) throw new Error(`array buffer size mismatch: wrote ${offset} of ${size} bytes`);
+  return buffer;
 }

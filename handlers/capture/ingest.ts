@@ -4,8 +4,8 @@
  * The quick path, for a batch that changes no person and no group and whose distinct ids' persons capture
  * remembers (steady traffic of known users): one message that locks each environment, checks that it still
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
- * remembered persons (usually one prepared INSERT that is its own transaction; one COPY for a large batch), adds
- * the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged persons)
+ * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
+ * has warnings, a script with the INSERT or a COPY), adds the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged persons)
  * or an event's uuid is already stored (an SDK retry), it is rolled back and the batch takes the full path
  * instead.
  *
@@ -33,6 +33,8 @@ import type { EventEffects, EventRow, IngestRequest, StoredEvent } from './types
 export interface IngestOutcome {
   stored: number;
   duplicates: number;
+  /** Which path stored the batch (a quick attempt that fell back counts as full). */
+  path: 'quick' | 'full';
 }
 
 /** How many distinct ids' persons are remembered, over all environments, before the memory starts again. */
@@ -187,7 +189,7 @@ export async function ingest(
       });
       return () => {
         markIngested();
-        onStored({ stored, duplicates: all.length - stored });
+        onStored({ stored, duplicates: all.length - stored, path: 'quick' });
       };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -266,6 +268,6 @@ async function fullIngest(
     }
     for (const { teamId, epoch, entries } of learnedPersons) state.rememberPersons(teamId, epoch, entries);
     markIngested();
-    onStored({ stored: inserted, duplicates: all.length - inserted });
+    onStored({ stored: inserted, duplicates: all.length - inserted, path: 'full' });
   };
 }

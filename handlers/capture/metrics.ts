@@ -53,10 +53,15 @@ export class CaptureMetrics {
   readonly flushedItems = new Counter('hedgerow_capture_flush_requests_total', 'Requests written by group-commit transactions.');
   readonly flushedEvents = new Counter('hedgerow_capture_flush_events_total', 'Events submitted to group-commit transactions.');
   readonly flushSeconds = new Counter('hedgerow_capture_flush_seconds_total', 'Time spent in group-commit transactions.');
+  readonly batchPaths = new Counter(
+    'hedgerow_capture_batches_total',
+    'Committed batches by path: quick (remembered persons, one statement) or full (persons loaded and planned).',
+  );
 
   constructor() {
     // Every reason is listed from the start, so that a dashboard can tell "none yet" from "not reported".
     for (const reason of DROP_REASONS) this.dropped.add(0, { reason });
+    for (const path of ['quick', 'full']) this.batchPaths.add(0, { path });
   }
 
   drop(reason: DropReason): void {
@@ -86,6 +91,7 @@ export class CaptureMetrics {
       ...this.flushedItems.render(),
       ...this.flushedEvents.render(),
       ...this.flushSeconds.render(),
+      ...this.batchPaths.render(),
     ];
     return `${lines.join('\n')}\n`;
   }

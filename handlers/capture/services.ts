@@ -27,9 +27,10 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
   const writer = new GroupCommit<IngestRequest>(
     deps.db,
     (transaction: Transaction, requests: IngestRequest[]) =>
-      ingest(transaction, requests, state, ({ stored, duplicates }) => {
+      ingest(transaction, requests, state, ({ stored, duplicates, path }) => {
         metrics.ingested.add(stored);
         metrics.duplicates.add(duplicates);
+        metrics.batchPaths.add(1, { path });
       }),
     {
       maxBatchSize: deps.config.captureBatchEvents,

@@ -549,7 +549,7 @@ describe('capture', () => {
       ]);
     });
 
-    it('stores a large batch with COPY, and a retry of it once, falling back from the quick path', async () => {
+    it('stores a large batch (COPY on the full path), and a retry of it once, falling back from the quick path', async () => {
       const account = await newAccount(testDb());
       const batch = Array.from({ length: 150 }, (_, n) => ({
         event: 'bulk',
@@ -558,7 +558,7 @@ describe('capture', () => {
         properties: { n, $set: n < 7 ? { first: n } : undefined },
       }));
       expect((await post('/batch/', { api_key: account.environment.api_token, batch })).status).to.equal(200);
-      // Known users, no person changes: the quick path's COPY meets stored uuids and the batch is redone.
+      // Known users, no person changes: the quick path's statement meets stored uuids and the batch is redone.
       const again = batch.map(({ properties, ...event }) => ({ ...event, properties: { n: properties.n } }));
       expect((await post('/batch/', { api_key: account.environment.api_token, batch: again })).status).to.equal(200);
       const rows = await events(account);
@@ -566,6 +566,75 @@ describe('capture', () => {
       const persons = await testDb()('persons').where({ team_id: account.environment.id }).count<{ count: string }[]>('* as count');
       expect(Number(persons[0]!.count)).to.equal(7);
       expect(rows.every((row) => row.person_id !== null)).to.equal(true);
+    });
+
+    it('stores known users’ events on the quick path exactly as the full path does, for small and large batches', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      const users = ['ann', 'bob', 'çé "quoted" \\ ✓'];
+      // The full path meets the users and both group types first.
+      const setup = await post('/batch/', {
+        api_key: key,
+        batch: [
+          ...users.map((distinct_id) => ({ event: 'hello', distinct_id })),
+          { event: '$groupidentify', distinct_id: 'ann', properties: { $group_type: 'company', $group_key: 'acme' } },
+          { event: '$groupidentify', distinct_id: 'ann', properties: { $group_type: 'team', $group_key: 'core' } },
+        ],
+      });
+      expect(setup.status).to.equal(200);
+      const batchOf = (size: number, tag: string) =>
+        Array.from({ length: size }, (_, n) => ({
+          event: n % 5 === 0 ? `émoji 🎉 ${tag}` : `plain ${tag}`,
+          distinct_id: users[n % users.length],
+          uuid: `0190f1c4-${tag === 'quick' ? '1111' : '2222'}-7000-8000-${String(size * 1000 + n).padStart(12, '0')}`,
+          timestamp: new Date(Date.UTC(2026, 10, 20, 10, 0, 0, n)).toISOString(),
+          properties: {
+            n,
+            text: 'line\nbreak, "quotes", back\\slash, nul-free ✓',
+            nested: { list: [1, null, 'two'], deep: { yes: true } },
+            ...(n % 3 === 0 ? { $groups: { company: 'acme' } } : {}),
+            ...(n % 4 === 0 ? { $groups: { team: 'core', company: `ünï ${n}` } } : {}),
+            ...(n % 7 === 0 ? { $process_person_profile: false } : {}),
+            ...(n % 6 === 0 ? { $elements_chain: 'a.nav:nth-child="1"attr__href="/x"' } : {}),
+          },
+        }));
+      // Every column but the uuid and the insertion time, with the batch's tag taken out of the name.
+      const columns = (row: EventRow & Record<string, unknown>) => {
+        const rest: Record<string, unknown> = { ...row, event: row.event.replace(/quick|full/, '…') };
+        delete rest.uuid;
+        delete rest.inserted_at;
+        return rest;
+      };
+      for (const size of [5, 100]) {
+        const quickBefore = await metric('hedgerow_capture_batches_total{path="quick"}');
+        const quick = batchOf(size, 'quick');
+        expect((await post('/batch/', { api_key: key, batch: quick, historical_migration: true })).status).to.equal(200);
+        expect(await metric('hedgerow_capture_batches_total{path="quick"}')).to.equal(quickBefore + 1);
+        // The same events again, with a new user's: the batch takes the full path.
+        const fullBefore = await metric('hedgerow_capture_batches_total{path="full"}');
+        const full = [...batchOf(size, 'full'), { event: 'later', distinct_id: `new-${size}`, timestamp: '2026-11-21T00:00:00Z' }];
+        expect((await post('/batch/', { api_key: key, batch: full, historical_migration: true })).status).to.equal(200);
+        expect(await metric('hedgerow_capture_batches_total{path="full"}')).to.equal(fullBefore + 1);
+
+        const stored = await testDb()('events')
+          .where({ team_id: account.environment.id })
+          .whereIn('uuid', quick.map((event) => event.uuid).concat(full.flatMap((event) => ('uuid' in event ? [event.uuid] : []))))
+          .orderBy('uuid');
+        expect(stored).to.have.length(size * 2);
+        const quickRows = stored.filter((row) => row.uuid.startsWith('0190f1c4-1111'));
+        const fullRows = stored.filter((row) => row.uuid.startsWith('0190f1c4-2222'));
+        expect(quickRows.map(columns)).to.deep.equal(fullRows.map(columns));
+        // And what both stored is what was sent.
+        const first = quickRows[0]!;
+        expect(first.event).to.equal('émoji 🎉 quick');
+        expect(first.properties).to.deep.include({ n: 0, text: quick[0]!.properties.text, nested: quick[0]!.properties.nested });
+        expect([first.group_0, first.group_1, first.person_id, first.historical_migration]).to.deep.equal(['ünï 0', 'core', null, true]);
+        expect(first.elements_chain).to.equal('a.nav:nth-child="1"attr__href="/x"');
+        expect(first.timestamp.toISOString()).to.equal('2026-11-20T10:00:00.000Z');
+        const third = quickRows[3]!;
+        expect([third.group_0, third.group_1, third.person_id]).to.deep.equal(['acme', null, (await personOf(account, 'ann'))!.uuid]);
+        expect(quickRows[2]!.distinct_id).to.equal(users[2]);
+      }
     });
 
     it('notices persons that another process moved, and stores events with the person they have now', async () => {
