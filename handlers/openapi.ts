@@ -99,10 +99,10 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
         ctx,
       });
       if ('body' in result) {
-        ctx.body = result.body;
-        // A string body is csv (with its type) or JSON that is already serialised (JsonText).
-        if (result.contentType) ctx.type = result.contentType;
-        else if (typeof result.body === 'string') ctx.type = 'application/json';
+        // A string body is csv (with its type) or JSON that is already serialised (JsonText). It goes out as
+        // bytes encoded once here: Koa would measure a string's UTF-8 length and then node encode it again.
+        ctx.body = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+        ctx.type = result.contentType ?? 'application/json';
       } else {
         ctx.body = null; // must precede the status: a null body would otherwise turn it into 204
       }

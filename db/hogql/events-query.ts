@@ -64,6 +64,9 @@ export interface CompiledEventsQuery {
   partial: boolean;
 }
 
+/** The event's timestamp with all its microseconds (the keyset of the next page, and what the listing shows). */
+const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
   left join persons p on p.id = pdi.person_id`;
 
@@ -71,16 +74,17 @@ const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_i
  * The columns of one stored event `e` and of its person `person` (left-joined through its distinct id) that the
  * listing shows. The JSON columns come as text: the listing splices them into its answer as PostgreSQL sends
  * them, instead of parsing every event's properties into objects and serialising them again (db/queries/
- * event-listing.ts). A person reached through a distinct id has at least one, so `person_distinct_id` (the
- * person's first distinct id, as PostHog shows it) is set whenever the person is.
+ * event-listing.ts). Of the person's properties only those the listing shows are read, each as its JSON text
+ * (null when the person does not have it). A person reached through a distinct id has at least one, so
+ * `person_distinct_id` (the person's first distinct id, as PostHog shows it) is set whenever the person is. The
+ * timestamp is formatted once, with its microseconds, for the keyset of the next page; the listing shows it
+ * from that text.
  */
 export const LISTED_EVENT_COLUMNS = `e.uuid::text as id, e.event, e.distinct_id, e.properties::text as properties_json, e.elements_chain,
-    hogql_format_datetime(e.timestamp) as timestamp, person.is_identified as person_is_identified,
-    person.properties::text as person_properties_json,
+    ${KEYSET_TIMESTAMP} as keyset_timestamp, person.is_identified as person_is_identified,
+    (person.properties -> 'email')::text as person_email_json, (person.properties -> 'name')::text as person_name_json,
+    (person.properties -> 'username')::text as person_username_json,
     (select d.distinct_id from person_distinct_ids d where d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
-
-/** The event's timestamp with all its microseconds, for the keyset of the next page. */
-const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
   const c = new Compiler({ timezone: spec.timezone, allowAggregates: false, clause: 'where' });
@@ -171,7 +175,7 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
 
   const columns = keyword('e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp');
   const inner = pageEvents ? sql`select ${columns} from ${pageEvents}` : sql`select ${columns} from ${matching} ${order} ${page}`;
-  const query = sql`select ${keyword(LISTED_EVENT_COLUMNS)}, ${keyword(KEYSET_TIMESTAMP)} as keyset_timestamp
+  const query = sql`select ${keyword(LISTED_EVENT_COLUMNS)}
     from (${inner}) e
     left join person_distinct_ids mapping on mapping.team_id = ${param(spec.teamId, 'int')} and mapping.distinct_id = e.distinct_id
     left join persons person on person.id = mapping.person_id

@@ -193,7 +193,7 @@ async function distinctIdsOfPerson(read: Reader, teamId: number, personId: strin
   return rows.map((row) => row.distinct_id);
 }
 
-/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts), with the keyset of the listing. */
+/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
 export interface EventRow {
   id: string;
   event: string;
@@ -201,22 +201,29 @@ export interface EventRow {
   /** JSON text, as stored. */
   properties_json: string;
   elements_chain: string;
-  timestamp: string;
+  /** `YYYY-MM-DDTHH:MI:SS.ffffffZ`, in UTC. */
   keyset_timestamp: string;
   person_is_identified: boolean | null;
-  person_properties_json: string | null;
+  /** The person's property of that name as JSON text, or null when the person has none. */
+  person_email_json: string | null;
+  person_name_json: string | null;
+  person_username_json: string | null;
   person_distinct_id: string | null;
 }
 
-/** The person properties the listing shows, as PostHog does. */
-const PERSON_PROPERTIES = ['email', 'name', 'username'];
+/** The person properties the listing shows, as PostHog does, and the row's column of each. */
+const PERSON_PROPERTIES = [
+  ['email', 'person_email_json'],
+  ['name', 'person_name_json'],
+  ['username', 'person_username_json'],
+] as const;
 
 function personJson(row: EventRow): string {
   if (row.person_is_identified === null) return 'null';
-  const properties = JSON.parse(row.person_properties_json ?? '{}') as Record<string, unknown>;
   let shown = '';
-  for (const key of PERSON_PROPERTIES) {
-    if (key in properties) shown += `${shown === '' ? '' : ','}"${key}":${JSON.stringify(properties[key])}`;
+  for (const [key, column] of PERSON_PROPERTIES) {
+    const json = row[column];
+    if (json !== null) shown += `${shown === '' ? '' : ','}"${key}":${json}`;
   }
   const distinctIds = row.person_distinct_id === null ? '[]' : `[${JSON.stringify(row.person_distinct_id)}]`;
   return `{"is_identified":${row.person_is_identified},"distinct_ids":${distinctIds},"properties":{${shown}}}`;
@@ -241,13 +248,21 @@ function elementsJson(chain: string): string {
 }
 
 /**
+ * A timestamp as the listing shows it (as hogql_format_datetime does in SQL): milliseconds when its microseconds
+ * are whole milliseconds, all six digits otherwise.
+ */
+function shownTimestamp(micros: string): string {
+  return micros.endsWith('000Z') ? `${micros.slice(0, -4)}Z` : micros;
+}
+
+/**
  * The event as the listing's JSON (LegacyEvent), its properties spliced in as the text PostgreSQL sent: parsing
  * every event's properties into objects and serialising them again was most of the listing's time in Node.
  */
 export function eventJson(row: EventRow): EventJson {
   return (
     `{"id":"${row.id}","distinct_id":${JSON.stringify(row.distinct_id)},"properties":${row.properties_json},` +
-    `"event":${JSON.stringify(row.event)},"timestamp":"${row.timestamp}","person":${personJson(row)},` +
+    `"event":${JSON.stringify(row.event)},"timestamp":"${shownTimestamp(row.keyset_timestamp)}","person":${personJson(row)},` +
     `"elements":${elementsJson(row.elements_chain)},"elements_chain":${JSON.stringify(row.elements_chain)}}`
   ) as EventJson;
 }
@@ -397,7 +412,7 @@ export async function listEvents(
 export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<LegacyEvent | null> {
   return onReadSession(reader, timeoutMs, async (read) => {
     const { rows } = await read<EventRow>(
-      `select ${LISTED_EVENT_COLUMNS}, '' as keyset_timestamp
+      `select ${LISTED_EVENT_COLUMNS}
         from events e
         left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
         left join persons person on person.id = pdi.person_id
