@@ -55,7 +55,9 @@ export interface paths {
         /**
          * Metrics
          * @description The process's counters in Prometheus' text format: capture requests by status, events ingested, events
-         *     answered 200 but not ingested (by reason), and the group commit's flushes and their sizes.
+         *     answered 200 but not ingested (by reason), the group commit's flushes and their sizes, and its batches
+         *     by path (`quick`: the persons of every distinct id were known and nothing changes them; `full`: persons
+         *     were read and planned).
          */
         get: operations["metrics_retrieve"];
         put?: never;
