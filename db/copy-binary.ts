@@ -8,7 +8,7 @@
  */
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
-/** Microseconds between the Unix epoch and PostgreSQL's (2000-01-01). */
+/** Milliseconds between the Unix epoch and PostgreSQL's (2000-01-01). */
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 const TWO_32 = 2 ** 32;
 

@@ -313,8 +313,8 @@ const selectRows = (json: string) => `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c,
     g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)`;
 
 /**
- * The quick path's usual batch (remembered persons, no warnings, up to INSERT_AT_MOST_ROWS events) as one
- * prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
+ * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events), of
+ * any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
  * subquery in WHERE is evaluated before any row is read), then the rows are inserted, and PostgreSQL commits at
  * the end of the statement. Compared with the same work as a script of statements (begin, call, insert, commit),
  * the database parses and plans nothing per batch. The rows come as one binary array per column
@@ -346,8 +346,10 @@ const QUICK_INSERT: PreparedStatement = (() => {
 const INSERT_AT_MOST_ROWS = 64;
 
 /**
- * Ends a batch: its events (one INSERT or one binary COPY), its ingestion warnings, `ingested_event` on
- * environments receiving their first events, and the commit, all in one message.
+ * Ends a batch: its events, its ingestion warnings, `ingested_event` on environments receiving their first
+ * events, and the commit. The quick path's usual batch is QUICK_INSERT alone (one round trip); any other is a
+ * script of those statements with the events as an INSERT (one round trip) or, above INSERT_AT_MOST_ROWS events,
+ * a binary COPY (two).
  *
  * `locks` opens the transaction too, for a batch that relied on remembered persons: each environment is locked
  * and its person epoch checked against the one capture knew (SQLSTATE HX001 when it moved on). Returns the

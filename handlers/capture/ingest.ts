@@ -5,9 +5,9 @@
  * remembers (steady traffic of known users): one message that locks each environment, checks that it still
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
  * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
- * has warnings, a script with the INSERT or a COPY), adds the warnings and commits: one or two round trips. If a person moved meanwhile (another process merged persons)
- * or an event's uuid is already stored (an SDK retry), it is rolled back and the batch takes the full path
- * instead.
+ * has warnings or an environment's first events, a script with the INSERT or a COPY), adds the warnings and
+ * commits: one or two round trips. If a person moved meanwhile (another process merged persons) or an event's
+ * uuid is already stored (an SDK retry), it is rolled back and the batch takes the full path instead.
  *
  * The full path, for everything else:
  *   1. lock the batch's environments, read their person epochs, find the events already stored and load the

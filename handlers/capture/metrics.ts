@@ -55,7 +55,7 @@ export class CaptureMetrics {
   readonly flushSeconds = new Counter('hedgerow_capture_flush_seconds_total', 'Time spent in group-commit transactions.');
   readonly batchPaths = new Counter(
     'hedgerow_capture_batches_total',
-    'Committed batches by path: quick (remembered persons, one statement) or full (persons loaded and planned).',
+    'Committed batches by path: quick (every person remembered) or full (persons loaded and planned).',
   );
 
   constructor() {

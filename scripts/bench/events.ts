@@ -131,7 +131,8 @@ function handQuery(item: Case, teamId: number, before: string | null, keyset: Ke
     position += ` and (e.timestamp, e.uuid) < ($${values.length - 1}, $${values.length})`;
   }
   const text = `select e.uuid::text as id, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp,
-      p.is_identified, p.properties as person_properties,
+      p.is_identified, p.properties -> 'email' as person_email, p.properties -> 'name' as person_name,
+      p.properties -> 'username' as person_username,
       (select d.distinct_id from person_distinct_ids d where d.person_id = p.id order by d.id limit 1) as person_distinct_id
     from (
       select e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp

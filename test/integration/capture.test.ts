@@ -635,6 +635,8 @@ describe('capture', () => {
         expect([third.group_0, third.group_1, third.person_id]).to.deep.equal(['acme', null, (await personOf(account, 'ann'))!.uuid]);
         expect(quickRows[2]!.distinct_id).to.equal(users[2]);
       }
+      // No warnings: a batch with warnings would have taken the quick path's script rather than its statement.
+      expect(await testDb()('ingestion_warnings').where({ team_id: account.environment.id })).to.deep.equal([]);
     });
 
     it('notices persons that another process moved, and stores events with the person they have now', async () => {

@@ -158,6 +158,22 @@ describe('events (deprecated listing)', function () {
       });
     });
 
+    it('shows the person’s email, name and username as stored (a JSON null included) and no other property', async () => {
+      const other = await newAccount(testDb(), { scopes: ['query:read'] });
+      const team = other.environment.id;
+      await insertPerson(testDb(), team, {
+        distinctIds: ['cyd'],
+        properties: { username: null, name: 'Cyd "the first" ✓', plan: 'pro' },
+        isIdentified: false,
+      });
+      await insertEvents(testDb(), team, [{ event: 'seen', distinct_id: 'cyd', timestamp: new Date('2026-01-01T00:00:00Z') }]);
+      const res = await server.http.withKey(other.key).get(`/api/projects/${team}/events/`);
+      expect(res.status).to.equal(200);
+      expect(res.body.results.map((event: { person: unknown; timestamp: string }) => [event.person, event.timestamp])).to.deep.equal([
+        [{ is_identified: false, distinct_ids: ['cyd'], properties: { username: null, name: 'Cyd "the first" ✓' } }, '2026-01-01T00:00:00.000Z'],
+      ]);
+    });
+
     it('answers for @current too', async () => {
       const res = await list({ event: 'signup' }, '/api/projects/@current/events/');
       expect(res.status).to.equal(200);

@@ -32,8 +32,13 @@ describe('binary arrays (db/copy-binary.ts binaryArray)', () => {
         type,
         values.map((value) => (value === null ? null : ({ type, value } as CopyValue))),
       );
-      const { rows } = await testDb().raw(`select ?::${type}[] as v`, [array]);
+      const { rows } = await testDb().raw(
+        `select v, (select array_agg(x is null) from unnest(v) as x) as nulls from (select ?::${type}[] as v) as given`,
+        [array],
+      );
       expect(rows[0].v).to.deep.equal(back ?? values);
+      // SQL NULLs where the values had null (a JSON null is a value): the two read back alike above.
+      expect(rows[0].nulls).to.deep.equal(values.length === 0 ? null : values.map((value) => value === null));
     });
   }
 
