@@ -104,7 +104,7 @@ function writeField(buffer: Buffer, start: number, field: CopyValue): number {
   return offset;
 }
 
-type CopyType = NonNullable<CopyValue>['type'];
+export type CopyType = NonNullable<CopyValue>['type'];
 
 /** PostgreSQL's type OIDs of the element types, which a binary array names in its header. */
 const ELEMENT_OID: Record<CopyType, number> = { int4: 23, uuid: 2950, text: 25, jsonb: 3802, timestamptz: 1184, bool: 16 };

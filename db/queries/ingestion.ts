@@ -10,7 +10,7 @@ import type { EventRow } from '../../handlers/capture/types.js';
 import type { GroupPlan, GroupTypeIndexes } from '../../handlers/capture/groups.js';
 import type { PersonPlan, StoredDistinctId } from '../../handlers/capture/persons.js';
 import type { Db } from '../client.js';
-import { BinaryCopyWriter, binaryArray, type CopyValue } from '../copy-binary.js';
+import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '../copy-binary.js';
 import type { Transaction } from '../group-commit.js';
 import type { PreparedStatement } from '../prepared.js';
 
@@ -251,32 +251,38 @@ export async function applyGroupPlan(transaction: Transaction, plan: GroupPlan):
   }
 }
 
-const EVENT_COLUMNS =
-  'team_id, uuid, event, distinct_id, properties, "timestamp", elements_chain, person_id, ' +
-  'group_0, group_1, group_2, group_3, group_4, historical_migration';
+type ValueOf<T extends CopyType> = Extract<NonNullable<CopyValue>, { type: T }>['value'];
 
-/** The PostgreSQL type of each of `EVENT_COLUMNS`, for the binary forms (COPY and the quick statement's arrays). */
-const EVENT_COLUMN_TYPES = [
-  'int4', 'uuid', 'text', 'text', 'jsonb', 'timestamptz', 'text', 'uuid',
-  'text', 'text', 'text', 'text', 'text', 'bool',
-] as const;
+/** A column of `events` that capture writes: its name, its type, and how an event's value for it is read. */
+function column<T extends CopyType>(name: string, type: T, pick: (row: EventRow) => ValueOf<T> | null) {
+  return {
+    name,
+    type,
+    field: (row: EventRow): CopyValue => {
+      const value = pick(row);
+      return value === null ? null : ({ type, value } as CopyValue);
+    },
+  };
+}
+
+/** The columns capture writes, in the order of every statement that writes them (COPY, the arrays, the JSON). */
+const EVENT_TABLE = [
+  column('team_id', 'int4', (row) => row.teamId),
+  column('uuid', 'uuid', (row) => row.uuid),
+  column('event', 'text', (row) => row.event),
+  column('distinct_id', 'text', (row) => row.distinctId),
+  column('properties', 'jsonb', (row) => row.propertiesJson),
+  column('"timestamp"', 'timestamptz', (row) => row.timestamp),
+  column('elements_chain', 'text', (row) => row.elementsChain),
+  column('person_id', 'uuid', (row) => row.personId),
+  ...[0, 1, 2, 3, 4].map((index) => column(`group_${index}`, 'text', (row) => row.groups[index] ?? null)),
+  column('historical_migration', 'bool', (row) => row.historicalMigration),
+];
+
+const EVENT_COLUMNS = EVENT_TABLE.map((entry) => entry.name).join(', ');
 
 /** One event's values, in `EVENT_COLUMNS` order, typed for the binary forms. */
-function eventFields(row: EventRow): CopyValue[] {
-  const text = (value: string | null): CopyValue => (value === null ? null : { type: 'text', value });
-  return [
-    { type: 'int4', value: row.teamId },
-    { type: 'uuid', value: row.uuid },
-    text(row.event),
-    text(row.distinctId),
-    { type: 'jsonb', value: row.propertiesJson },
-    { type: 'timestamptz', value: row.timestamp },
-    text(row.elementsChain),
-    row.personId === null ? null : { type: 'uuid', value: row.personId },
-    ...row.groups.map(text),
-    { type: 'bool', value: row.historicalMigration },
-  ];
-}
+const eventFields = (row: EventRow): CopyValue[] => EVENT_TABLE.map((entry) => entry.field(row));
 
 function copyData(rows: readonly EventRow[]): Buffer {
   const writer = new BinaryCopyWriter();
@@ -287,7 +293,7 @@ function copyData(rows: readonly EventRow[]): Buffer {
 /** The rows as one binary array per column, the quick statement's first fourteen parameters. */
 function columnArrays(rows: readonly EventRow[]): Buffer[] {
   const fields = rows.map(eventFields);
-  return EVENT_COLUMN_TYPES.map((type, column) => binaryArray(type, fields.map((row) => row[column]!)));
+  return EVENT_TABLE.map((entry, index) => binaryArray(entry.type, fields.map((row) => row[index]!)));
 }
 
 /**
@@ -324,7 +330,7 @@ const selectRows = (json: string) => `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c,
  * epochs capture knew for them.
  */
 const QUICK_INSERT: PreparedStatement = (() => {
-  const columns = EVENT_COLUMN_TYPES.map((type, index) => `$${index + 1}::${type}[]`);
+  const columns = EVENT_TABLE.map((entry, index) => `$${index + 1}::${entry.type}[]`);
   const environments = `$${columns.length + 1}::int[]`;
   const epochs = `$${columns.length + 2}::bigint[]`;
   return {

@@ -28,13 +28,13 @@ import {
 } from '../../db/queries/ingestion.js';
 import { planGroups, teamsWithGroups, type GroupTypeIndexes } from './groups.js';
 import { planPersons, referencedDistinctIds } from './persons.js';
-import type { EventEffects, EventRow, IngestRequest, StoredEvent } from './types.js';
+import type { BatchPath, EventEffects, EventRow, IngestRequest, StoredEvent } from './types.js';
 
 export interface IngestOutcome {
   stored: number;
   duplicates: number;
   /** Which path stored the batch (a quick attempt that fell back counts as full). */
-  path: 'quick' | 'full';
+  path: BatchPath;
 }
 
 /** How many distinct ids' persons are remembered, over all environments, before the memory starts again. */

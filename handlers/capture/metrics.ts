@@ -2,7 +2,7 @@
  * Capture's counters, kept in memory and rendered in Prometheus' text format by `GET /_metrics`. Dropped events
  * are counted by reason, as PostHog's capture reports them (`report_dropped_events`).
  */
-import { DROP_REASONS, type DropReason } from './types.js';
+import { BATCH_PATHS, DROP_REASONS, type DropReason } from './types.js';
 
 type Labels = Record<string, string>;
 
@@ -61,7 +61,7 @@ export class CaptureMetrics {
   constructor() {
     // Every reason is listed from the start, so that a dashboard can tell "none yet" from "not reported".
     for (const reason of DROP_REASONS) this.dropped.add(0, { reason });
-    for (const path of ['quick', 'full']) this.batchPaths.add(0, { path });
+    for (const path of BATCH_PATHS) this.batchPaths.add(0, { path });
   }
 
   drop(reason: DropReason): void {

@@ -25,6 +25,10 @@ export const DROP_REASONS: readonly DropReason[] = [
   'invalid_event_when_process_person_profile_is_false',
 ];
 
+/** How a group-commit batch was stored (handlers/capture/ingest.ts): with remembered persons, or loading them. */
+export type BatchPath = 'quick' | 'full';
+export const BATCH_PATHS: readonly BatchPath[] = ['quick', 'full'];
+
 export interface PersonUpdate {
   set: Record<string, unknown>;
   setOnce: Record<string, unknown>;
