@@ -57,7 +57,9 @@ export interface paths {
          * @description The process's counters in Prometheus' text format: capture requests by status, events ingested, events
          *     answered 200 but not ingested (by reason), the group commit's flushes and their sizes, and its batches
          *     by path (`quick`: the persons of every distinct id were known and nothing changes them; `full`: persons
-         *     were read and planned).
+         *     were read and planned); and the API's personal API key lookups by where they were answered (`memory`:
+         *     the access cache, which PostgreSQL tells of every change to keys, users, memberships, projects and
+         *     organizations; `database`), with whether that cache is listening.
          */
         get: operations["metrics_retrieve"];
         put?: never;

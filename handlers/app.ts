@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
+import { AccessCache } from '../db/access-cache.js';
 import { createReadDb, type ReadDb } from '../db/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
 import { createCaptureServices, type CaptureServices } from './capture/services.js';
@@ -69,6 +70,7 @@ export class HedgerowApp extends Koa {
     private readonly lane: CaptureLane,
     readonly capture: CaptureServices,
     private readonly reader: ReadDb,
+    private readonly access: AccessCache,
   ) {
     super();
   }
@@ -84,23 +86,27 @@ export class HedgerowApp extends Koa {
   }
 
   /**
-   * Waits until every captured event has been committed or refused, and closes the app's read-only sessions;
-   * call once the server stops accepting. The database given to createApp stays open: it is the caller's.
+   * Waits until every captured event has been committed or refused, and closes the app's read-only sessions
+   * and its access cache's listening session; call once the server stops accepting. The database given to
+   * createApp stays open: it is the caller's.
    */
   async close(): Promise<void> {
     await this.capture.drain();
+    await this.access.stop();
     await this.reader.destroy();
   }
 }
 
 export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
-  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs) };
+  const access = AccessCache.forDb(base.db, base.logger);
+  await access.start();
+  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs), access };
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);
   const validators = new SpecValidators(api.definition);
   const capture = createCaptureServices(deps, validators);
   const lane = new CaptureLane(api, registry, deps, capture, validators, (error, where) => errorResponse(deps, error, where));
-  const app = new HedgerowApp(lane, capture, deps.reader);
+  const app = new HedgerowApp(lane, capture, deps.reader, access);
   app.proxy = process.env.HEDGEROW_TRUST_PROXY === '1';
   app.use(errorMiddleware(deps));
   app.use(requestLog(deps));
@@ -118,7 +124,13 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
       body: ctx.state.rawBody as Buffer | undefined,
     };
     ctx.state.dispatchRequest = request;
-    await api.handleRequest(request, ctx);
+    try {
+      await api.handleRequest(request, ctx);
+    } finally {
+      // A write may have changed who may do what: the writer's next request must not be answered from memory,
+      // even before PostgreSQL's notification arrives (db/access-cache.ts). Koa answers after this.
+      if (METHODS_WITH_BODY.has(ctx.method)) access.clear();
+    }
   });
   return app;
 }

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { decodePayload } from './capture/decode.js';
 import { tokenErrors, tokenProblem } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
+import { renderAccessLookups } from './capture/metrics.js';
 import { errors } from './errors.js';
 import { payloadError } from './spec-validators.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
@@ -157,8 +158,8 @@ export const remote_config_js_retrieve = laneHandler<'remote_config_js_retrieve'
   return { status: 200, contentType: 'application/javascript', body: script };
 });
 
-export const metrics_retrieve = laneHandler<'metrics_retrieve'>(async ({ capture: services }) => ({
+export const metrics_retrieve = laneHandler<'metrics_retrieve'>(async ({ capture: services, deps }) => ({
   status: 200,
   contentType: 'text/plain',
-  body: services.metrics.renderRequests() + services.metrics.renderIngestion(),
+  body: services.metrics.renderRequests() + services.metrics.renderIngestion() + renderAccessLookups(deps.access),
 }));

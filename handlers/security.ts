@@ -10,6 +10,7 @@ import type Koa from 'koa';
 import type { Context as OperationContext } from 'openapi-backend';
 import { findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../db/queries/access.js';
 import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
+import { hashPersonalApiKey } from '../db/tokens.js';
 import { errors } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { AppDeps, RequestState } from './types.js';
@@ -46,13 +47,15 @@ export async function authenticate(deps: AppDeps, ctx: Koa.Context, c: Operation
   const match = BEARER.exec(ctx.get('authorization'));
   if (!match) throw errors.notAuthenticated();
   const key = match[1]!.trim();
+  // Remembered answers are filed under the key's hash (as the database keeps it), never under the key.
+  const keyHash = hashPersonalApiKey(key);
   const projectId = (c.request.params as Record<string, string | undefined>).project_id;
   if (projectId !== undefined) {
-    const found = await findPrincipalAndEnvironment(deps.db, key, projectId);
+    const found = await deps.access.remember(`project ${projectId} ${keyHash}`, () => findPrincipalAndEnvironment(deps.db, key, projectId));
     if (!found) throw errors.invalidPersonalApiKey();
     return found;
   }
-  const principal = await findPrincipal(deps.db, key);
+  const principal = await deps.access.remember(`principal ${keyHash}`, () => findPrincipal(deps.db, key));
   if (!principal) throw errors.invalidPersonalApiKey();
   return { principal };
 }
@@ -88,7 +91,9 @@ export async function authorize(
   }
   const organizationId = path.startsWith('/api/organizations/{id}/') ? params.id : params.organization_id;
   if (organizationId !== undefined) {
-    state.organization = await findOrganizationAccess(deps.db, principal, organizationId);
+    state.organization = await deps.access.remember(`organization ${organizationId} ${principal.keyId}`, () =>
+      findOrganizationAccess(deps.db, principal, organizationId),
+    );
     if (!state.organization) throw errors.notFound('Organization not found.');
   }
 }

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import type { AccessCache } from '../db/access-cache.js';
 import type { Db, ReadDb } from '../db/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
@@ -62,9 +63,13 @@ export interface BaseDeps {
   logger: Logger;
 }
 
-/** What the whole app shares: the above, and the pool of read-only sessions (db/client.ts) the app opens. */
+/**
+ * What the whole app shares: the above, the pool of read-only sessions (db/client.ts) and the memory of who
+ * the API keys are (db/access-cache.ts), both opened by the app.
+ */
 export interface AppDeps extends BaseDeps {
   reader: ReadDb;
+  access: AccessCache;
 }
 
 /** Who is calling and which of their resources the path names, resolved before the handler runs. */

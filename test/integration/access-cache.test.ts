@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { ACCESS_LISTENER_NAME, AccessCache } from '../../db/access-cache.js';
+import { testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** Repeats `attempt` until `done` holds of its result or `withinMs` has passed; returns the last result. */
+async function eventually<T>(attempt: () => Promise<T>, done: (result: T) => boolean, withinMs = 2000): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const result = await attempt();
+    if (done(result) || Date.now() > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function listenerPids(): Promise<number[]> {
+  const { rows } = await testDb().raw<{ rows: { pid: number }[] }>(
+    'select pid from pg_stat_activity where application_name = ? and datname = current_database()',
+    [ACCESS_LISTENER_NAME],
+  );
+  return rows.map((row) => row.pid);
+}
+
+describe('access cache (who a personal API key is, remembered between requests)', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  async function lookups(): Promise<{ memory: number; database: number; listening: number; listens: number }> {
+    const res = await server.http.get('/_metrics');
+    expect(res.status).to.equal(200);
+    const value = (series: string) => {
+      const line = (res.text as string).split('\n').find((candidate) => candidate.startsWith(`${series} `));
+      if (!line) throw new Error(`no ${series} in /_metrics`);
+      return Number(line.slice(series.length + 1));
+    };
+    return {
+      memory: value('hedgerow_api_key_lookups_total{source="memory"}'),
+      database: value('hedgerow_api_key_lookups_total{source="database"}'),
+      listening: value('hedgerow_api_access_cache_listening'),
+      listens: value('hedgerow_api_access_cache_listens_total'),
+    };
+  }
+
+  const project = (account: Account) => server.http.withKey(account.key).get(`/api/projects/${account.environment.id}/`);
+
+  it('answers a key’s later requests from memory, and only its first from the database', async () => {
+    const account = await newAccount(testDb());
+    const before = await lookups();
+    for (let i = 0; i < 3; i += 1) expect((await project(account)).status).to.equal(200);
+    const after = await lookups();
+    expect(after.listening).to.equal(1);
+    expect(after.database - before.database).to.equal(1);
+    expect(after.memory - before.memory).to.equal(2);
+  });
+
+  it('stops accepting a key that another session deleted as soon as PostgreSQL tells, well before entries expire', async () => {
+    const account = await newAccount(testDb());
+    expect((await project(account)).status).to.equal(200);
+    const before = await lookups();
+    expect((await project(account)).status).to.equal(200);
+    expect((await lookups()).memory - before.memory).to.equal(1); // the key is remembered
+
+    await testDb()('personal_api_keys').where({ user_id: account.user.id }).delete();
+    const res = await eventually(() => project(account), (answer) => answer.status !== 200);
+    expect(res.status).to.equal(401);
+    expect(res.body).to.deep.include({ type: 'authentication_error', code: 'authentication_failed', attr: null });
+  });
+
+  it('honours a scope that another session took away, and a project it left', async () => {
+    const account = await newAccount(testDb());
+    expect((await project(account)).status).to.equal(200);
+    await testDb()('personal_api_keys').where({ user_id: account.user.id }).update({ scopes: ['organization:read'] });
+    const narrowed = await eventually(() => project(account), (answer) => answer.status !== 200);
+    expect(narrowed.status).to.equal(403);
+    expect(narrowed.body.detail).to.equal("API key missing required scope 'project:read'");
+
+    await testDb()('personal_api_keys').where({ user_id: account.user.id }).update({ scopes: ['*'] });
+    expect((await eventually(() => project(account), (answer) => answer.status === 200)).status).to.equal(200);
+    await testDb()('organization_memberships').where({ user_id: account.user.id }).delete();
+    const gone = await eventually(() => project(account), (answer) => answer.status !== 200);
+    expect(gone.status).to.equal(404);
+  });
+
+  it('does not keep a key’s last use refreshed by the API from being remembered', async () => {
+    const account = await newAccount(testDb());
+    await testDb()('personal_api_keys').where({ user_id: account.user.id }).update({ last_used_at: null });
+    expect((await project(account)).status).to.equal(200); // refreshes last_used_at, which notifies nothing
+    const stored = await testDb()('personal_api_keys').where({ user_id: account.user.id }).first();
+    expect(stored.last_used_at).to.be.an.instanceOf(Date);
+    const before = await lookups();
+    expect((await project(account)).status).to.equal(200);
+    expect((await lookups()).memory - before.memory).to.equal(1);
+  });
+
+  it('asks the database while it cannot hear of changes, and remembers again once it listens again', async () => {
+    const account = await newAccount(testDb());
+    expect((await project(account)).status).to.equal(200);
+    const sessions = (await lookups()).listens;
+    const listeners = await listenerPids();
+    expect(listeners.length).to.be.greaterThan(0);
+    for (const pid of listeners) await testDb().raw('select pg_terminate_backend(?)', [pid]);
+    // Listening again (on a new session) after a short wait: until then, and once, every lookup asks the database.
+    const back = await eventually(lookups, (metrics) => metrics.listens === sessions + 1 && metrics.listening === 1, 5000);
+    expect(back).to.include({ listens: sessions + 1, listening: 1 });
+    const now = await listenerPids();
+    for (const pid of listeners) expect(now).to.not.include(pid);
+    const before = await lookups();
+    expect((await project(account)).status).to.equal(200);
+    expect((await project(account)).status).to.equal(200);
+    const after = await lookups();
+    expect(after.database - before.database).to.equal(1); // what it knew before was forgotten
+    expect(after.memory - before.memory).to.equal(1);
+  });
+
+  describe('AccessCache', () => {
+    let cache: AccessCache;
+
+    beforeEach(async () => {
+      cache = AccessCache.forDb(testDb(), pino({ level: 'silent' }));
+      await cache.start();
+    });
+    afterEach(() => cache.stop());
+
+    it('remembers found answers only', async () => {
+      let loads = 0;
+      const load = async () => ({ loaded: (loads += 1) });
+      expect(await cache.remember('a', load)).to.deep.equal({ loaded: 1 });
+      expect(await cache.remember('a', load)).to.deep.equal({ loaded: 1 });
+      expect(await cache.remember('nobody', async () => null)).to.equal(null);
+      let asked = false;
+      await cache.remember('nobody', async () => ((asked = true), null));
+      expect(asked).to.equal(true);
+      expect(cache.lookups).to.deep.equal({ cached: 1, database: 3 });
+    });
+
+    it('does not remember an answer read while the cache was emptied (it may be older than the change)', async () => {
+      await cache.remember('a', async () => {
+        cache.clear();
+        return { loaded: 1 };
+      });
+      expect(await cache.remember('a', async () => ({ loaded: 2 }))).to.deep.equal({ loaded: 2 });
+      expect(await cache.remember('a', async () => ({ loaded: 3 }))).to.deep.equal({ loaded: 2 });
+    });
+
+    it('forgets everything when any session changes a table that decides access', async () => {
+      await cache.remember('a', async () => ({ loaded: 1 }));
+      await testDb()('users').where({ id: -1 }).update({ first_name: 'nobody' }); // no row: the statement still notifies
+      const reloaded = await eventually(
+        () => cache.remember('a', async () => ({ loaded: 2 })),
+        (value) => value?.loaded === 2,
+      );
+      expect(reloaded).to.deep.equal({ loaded: 2 });
+    });
+
+    it('answers nothing from memory once stopped', async () => {
+      await cache.remember('a', async () => ({ loaded: 1 }));
+      await cache.stop();
+      expect(cache.active).to.equal(false);
+      expect(await cache.remember('a', async () => ({ loaded: 2 }))).to.deep.equal({ loaded: 2 });
+      expect(await cache.remember('a', async () => ({ loaded: 3 }))).to.deep.equal({ loaded: 3 });
+    });
+  });
+});
