@@ -121,6 +121,9 @@ function decodeCursor(text: string | undefined): Cursor | null {
 }
 
 /** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
+/** Rows as `pg` returns them. */
+type QueryRows = Record<string, unknown>[];
+
 export type Reader = <Row = Record<string, unknown>>(text: string, params: readonly unknown[]) => Promise<{ rows: Row[] }>;
 
 interface PgConnection {
@@ -147,6 +150,22 @@ export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: 
   } finally {
     await reader.client.releaseConnection(connection);
   }
+}
+
+/** Whether the read pool can lend a session at once (one is idle, or may be opened), with nobody waiting. */
+function sessionFreeNow(reader: ReadDb): boolean {
+  const pool = (reader.client as unknown as { pool?: TarnPool }).pool;
+  if (!pool) return false;
+  if (pool.numPendingAcquires() > 0) return false;
+  return pool.numFree() > 0 || pool.numUsed() + pool.numPendingCreates() < pool.max;
+}
+
+interface TarnPool {
+  max: number;
+  numFree(): number;
+  numUsed(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
 }
 
 function translateQueryError(error: unknown, timeoutMs: number): unknown {
@@ -279,8 +298,8 @@ export type PersonFilterStrategy = 'lookup' | 'probe' | 'join' | 'subquery';
  * How the listing applies the person filters that every event must pass (splitPersonFilters). The persons'
  * distinct ids are looked up first, at most `lookupLimit` + 1 of them: if that is all, the page reads only
  * those ids' events (lookup). Otherwise it reads the person of each event, in page order, among the first
- * `probeEvents` events (probe): a full page from them is the answer, and it comes within a few hundred events
- * when most events match. Otherwise the matches the probe found tell how many events a full page would take:
+ * `probeEvents` events (probe), a query that runs meanwhile on a second session when the pool has one free: a
+ * full page from them is the answer, and it comes within a few hundred events when most events match. Otherwise the matches the probe found tell how many events a full page would take:
  * up to `joinEvents`, the person of each event is read on until the page is full (join); beyond, the events
  * are matched against the hashed set of all the matching persons' distinct ids instead (subquery), which costs
  * by the number of those ids rather than by the number of events read.
@@ -323,86 +342,103 @@ export async function listEvents(
     const after = dateTime('after', request.after);
     const before = dateTime('before', request.before);
 
-    return await onReadSession(reader, timeoutMs, async (read) => {
-      let distinctIds =
-        request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
-      let filters = properties;
-      let personFilters: EventsQuerySpec['personFilters'] = null;
-      let strategy: PersonFilterStrategy | null = null;
-      if (properties) {
-        // Person filters that select few persons: read their distinct ids first, then only those ids' events.
-        const { person, rest } = splitPersonFilters(properties);
-        if (person.length > 0) {
-          const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
-          const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
-          if (rows.length <= tuning.lookupLimit) {
-            const ids = new Set(rows.map((row) => row.distinct_id));
-            distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));
-            filters = rest;
-            strategy = 'lookup';
-          } else if (distinctIds === null) {
-            // (With person_id, the page reads that person's ids one by one and tests the filters on them.)
-            filters = rest;
-            personFilters = { strategy: 'probe', filters: person, scan: tuning.probeEvents };
-            strategy = 'probe';
+    const keyset = cursor && 'keyset' in cursor ? cursor.keyset : null;
+    const offset = cursor && 'offset' in cursor ? cursor.offset : request.offset;
+    const specWith = (narrowing: Pick<EventsQuerySpec, 'distinctIds' | 'properties' | 'personFilters'>): EventsQuerySpec => ({
+      teamId: environment.id,
+      timezone: environment.timezone,
+      after,
+      before,
+      event: request.event ?? null,
+      distinctId: request.distinct_id ?? null,
+      ...narrowing,
+      where,
+      select,
+      order: direction,
+      keyset,
+      limit: request.limit + 1,
+      offset: keyset ? 0 : offset,
+    });
+
+    let probing: Promise<QueryRows> | null = null;
+    try {
+      return await onReadSession(reader, timeoutMs, async (read) => {
+        let distinctIds =
+          request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
+        let filters = properties;
+        let personFilters: EventsQuerySpec['personFilters'] = null;
+        let strategy: PersonFilterStrategy | null = null;
+        if (properties) {
+          // Person filters that select few persons: read their distinct ids first, then only those ids' events.
+          const { person, rest } = splitPersonFilters(properties);
+          if (person.length > 0) {
+            const probe = { strategy: 'probe' as const, filters: person, scan: tuning.probeEvents };
+            if (distinctIds === null && sessionFreeNow(reader)) {
+              // Meanwhile, on a second session, the probe that answers when they are too many: the two cost
+              // about the same, and running them side by side saves the second's time in that case (and only
+              // a few milliseconds of the database's time otherwise). Only on a session free now: waiting for
+              // one while holding this one could leave concurrent pages waiting for each other.
+              const probeQuery = compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe }));
+              probing = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
+              probing.catch(() => undefined); // awaited below when used, and settled before returning
+            }
+            const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
+            const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
+            if (rows.length <= tuning.lookupLimit) {
+              const ids = new Set(rows.map((row) => row.distinct_id));
+              distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));
+              filters = rest;
+              strategy = 'lookup';
+            } else if (distinctIds === null) {
+              // (With person_id, the page reads that person's ids one by one and tests the filters on them.)
+              filters = rest;
+              personFilters = probe;
+              strategy = 'probe';
+            }
           }
         }
-      }
-      const keyset = cursor && 'keyset' in cursor ? cursor.keyset : null;
-      const offset = cursor && 'offset' in cursor ? cursor.offset : request.offset;
-      const spec: EventsQuerySpec = {
-        teamId: environment.id,
-        timezone: environment.timezone,
-        after,
-        before,
-        event: request.event ?? null,
-        distinctId: request.distinct_id ?? null,
-        distinctIds,
-        properties: filters,
-        personFilters,
-        where,
-        select,
-        order: direction,
-        keyset,
-        limit: request.limit + 1,
-        offset: keyset ? 0 : offset,
-      };
-      let query = compileEventsQuery(spec);
-      let { rows } = await read(query.text, query.params);
-      if (query.partial && rows.length < spec.limit && personFilters) {
-        // The probe's events held too few matches: from those it found, how many events would a full page take?
-        const wanted = spec.limit + spec.offset;
-        const events = rows.length === 0 ? Infinity : (wanted * tuning.probeEvents) / rows.length;
-        query = compileEventsQuery(
-          events <= tuning.joinEvents
-            ? { ...spec, properties, personFilters: null }
-            : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
-        );
-        strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
-        ({ rows } = await read(query.text, query.params));
-      } else if (strategy === 'probe' && !query.partial) {
-        strategy = 'join'; // with aggregates, which read every event
-      }
-      if (strategy) tuning.trace?.(strategy);
-      const more = rows.length > request.limit;
-      const page = more ? rows.slice(0, request.limit) : rows;
-      const last = page[page.length - 1];
-      if (query.mode === 'events') {
-        const events = page as unknown as EventRow[];
-        const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: events.map(eventJson), nextCursor };
-      }
-      const types: HogQLType[] = query.columns.map((column) => column.type);
-      const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
-      let nextCursor: string | null = null;
-      if (more && last) {
-        nextCursor =
-          query.mode === 'rows'
-            ? encodeCursor({ keyset: { timestamp: String(last.keyset_timestamp), uuid: String(last.keyset_uuid) } })
-            : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
-      }
-      return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-    });
+        const spec = specWith({ distinctIds, properties: filters, personFilters });
+        let query = compileEventsQuery(spec);
+        // (A probe that failed on its session runs again on this one, which reports the error if it was the query's.)
+        let rows = (strategy === 'probe' && probing ? await (probing as Promise<QueryRows>).catch(() => null) : null) ?? (await read(query.text, query.params)).rows;
+        if (query.partial && rows.length < spec.limit && personFilters) {
+          // The probe's events held too few matches: from those it found, how many events would a full page take?
+          const wanted = spec.limit + spec.offset;
+          const events = rows.length === 0 ? Infinity : (wanted * tuning.probeEvents) / rows.length;
+          query = compileEventsQuery(
+            events <= tuning.joinEvents
+              ? { ...spec, properties, personFilters: null }
+              : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
+          );
+          strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
+          rows = (await read(query.text, query.params)).rows;
+        } else if (strategy === 'probe' && !query.partial) {
+          strategy = 'join'; // with aggregates, which read every event
+        }
+        if (strategy) tuning.trace?.(strategy);
+        const more = rows.length > request.limit;
+        const page = more ? rows.slice(0, request.limit) : rows;
+        const last = page[page.length - 1];
+        if (query.mode === 'events') {
+          const events = page as unknown as EventRow[];
+          const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
+          return { kind: 'events', results: events.map(eventJson), nextCursor };
+        }
+        const types: HogQLType[] = query.columns.map((column) => column.type);
+        const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
+        let nextCursor: string | null = null;
+        if (more && last) {
+          nextCursor =
+            query.mode === 'rows'
+              ? encodeCursor({ keyset: { timestamp: String(last.keyset_timestamp), uuid: String(last.keyset_uuid) } })
+              : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
+        }
+        return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
+      });
+    } finally {
+      // A probe that was not needed still holds its session until it ends.
+      if (probing) await (probing as Promise<QueryRows>).catch(() => undefined);
+    }
   } catch (error) {
     throw toApiError(error);
   }

@@ -5,7 +5,9 @@
  * every matching event exactly once, in order, whichever way each page took.
  */
 import { expect } from 'chai';
-import { PERSON_FILTER_TUNING, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
+import { createReadDb } from '../../db/client.js';
+import { PERSON_FILTER_TUNING, listEvents, parseEventJson, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
+import type { EnvironmentRow } from '../../db/rows.js';
 import { insertEvents, type NewEvent } from '../../db/queries/events.js';
 import { insertPersons, type NewPerson } from '../../db/queries/persons.js';
 import { testDb } from '../helpers/database.js';
@@ -58,10 +60,12 @@ describe('events paging with person filters over many persons (each way, limit=7
   const stored: Stored[] = [];
   const saved = { ...PERSON_FILTER_TUNING };
   let strategies: PersonFilterStrategy[] = [];
+  let environment: EnvironmentRow;
 
   before(async () => {
     server = await startTestServer();
     const account = await newAccount(testDb(), { scopes: ['query:read'] });
+    environment = account.environment;
     client = server.http.withKey(account.key);
     base = `/api/projects/${account.environment.id}/events/`;
     const team = account.environment.id;
@@ -233,6 +237,31 @@ describe('events paging with person filters over many persons (each way, limit=7
     const res = await client.get(`${base}?${new URLSearchParams({ properties })}`);
     expect(res.status, res.text).to.equal(200);
     expect(res.body.results).to.deep.equal([]);
+  });
+
+  it('probes on a second session while it looks the ids up, and on its own when the pool has no other', async () => {
+    const free = want('desc', (e) => person(e, (i) => plan(i) === 'free')).slice(0, PAGE);
+    for (const sessions of [2, 1]) {
+      const reader = createReadDb(testDb(), 5000, { poolMax: sessions });
+      try {
+        const ways: PersonFilterStrategy[] = [];
+        const page = await listEvents(
+          reader,
+          environment,
+          { properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 },
+          5000,
+          { ...TUNINGS.probe!, trace: (way) => ways.push(way) },
+        );
+        expect(page.kind).to.equal('events');
+        expect(page.kind === 'events' && page.results.map((event) => parseEventJson(event).id)).to.deep.equal(free);
+        expect(ways).to.deep.equal(['probe']);
+        const pool = (reader.client as unknown as { pool: { numFree(): number; numUsed(): number } }).pool;
+        expect(pool.numUsed(), 'sessions still lent').to.equal(0);
+        expect(pool.numFree(), 'sessions opened').to.equal(sessions);
+      } finally {
+        await reader.destroy();
+      }
+    }
   });
 
   it('looks up the distinct ids first when they are few (one person)', async () => {

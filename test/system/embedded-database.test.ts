@@ -18,6 +18,10 @@ describe('embedded database (no DATABASE_URL)', function () {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'hedgerow-embedded-'));
   });
+  afterEach(function () {
+    // A failure here is the server's to explain: show what it printed.
+    if (this.currentTest?.state === 'failed' && server) process.stderr.write(`server output:\n${server.output()}\n`);
+  });
   after(async () => {
     if (server && server.child.exitCode === null) {
       server.child.kill('SIGTERM');

@@ -6,6 +6,7 @@ import { createDb } from '../../db/client.js';
 import type * as sourceTree from '../../db/migrate.js';
 import { MIGRATION_NAME, migrateLatest, rollbackAll } from '../../db/migrate.js';
 import * as orderDistinctIds from '../../db/migrations/20261121170000_order_person_distinct_ids.js';
+import * as coverDistinctIds from '../../db/migrations/20261122110000_cover_person_distinct_ids.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
 import { insertPerson, mergePersonInto } from '../../db/queries/persons.js';
 import { privateBuild } from '../../scripts/build.js';
@@ -70,6 +71,8 @@ describe('migrations', () => {
     const db = createDb(databaseUrl(name));
     try {
       await migrateLatest(db);
+      // Back to before the numbering (undoing, first, the later migration that changed its index).
+      await coverDistinctIds.down(db);
       await orderDistinctIds.down(db);
       const { project_id: team } = await bootstrap(db, { email: 'a@example.com', organizationName: 'O', projectName: 'P' });
       const anonymous = await insertPerson(db, team, { distinctIds: ['zed', 'alpha'] });
@@ -77,6 +80,7 @@ describe('migrations', () => {
       const other = await insertPerson(db, team, { distinctIds: ['bee'] });
       await mergePersonInto(db, team, anonymous.id, known.id); // moves its rows to the end of the table
       await orderDistinctIds.up(db);
+      await coverDistinctIds.up(db);
       const numbered = async () =>
         (await db('person_distinct_ids').orderBy('id').select('distinct_id', 'person_id')).map(
           (row: { distinct_id: string; person_id: string }) => [row.distinct_id, String(row.person_id)],
