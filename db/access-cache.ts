@@ -13,7 +13,13 @@
  * own write requests (handlers/app.ts), before answering, so that the writer's next request never needs the
  * notification. A lookup that was already running when the cache was emptied does not store its answer (it
  * may have read the old rows). Entries also expire after `ttlMs`, a bound on anything unforeseen, and only
- * found principals are stored: unknown keys always ask the database.
+ * found answers are stored: unknown keys always ask the database. A listening session that died without a word
+ * (a half-open connection) is found by a heartbeat: a query on it every `heartbeatMs` that must answer within
+ * `heartbeatTimeoutMs`. Remembered answers are frozen, as every request that gets one shares it.
+ *
+ * What it relies on: the triggers (a session with `session_replication_role = replica`, or a table whose
+ * triggers are disabled, changes access unheard until entries expire) and a connection of its own that keeps
+ * its session (a pooler in transaction mode cannot hold a LISTEN).
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -31,9 +37,28 @@ export interface AccessCacheOptions {
   /** First wait before listening again after the session was lost; doubles up to `maxRetryMs`. */
   retryMs: number;
   maxRetryMs: number;
+  /** How often the listening session is asked whether it is alive, and how long it has to answer. */
+  heartbeatMs: number;
+  heartbeatTimeoutMs: number;
 }
 
-const DEFAULTS: AccessCacheOptions = { ttlMs: 60_000, maxEntries: 10_000, retryMs: 250, maxRetryMs: 10_000 };
+const DEFAULTS: AccessCacheOptions = {
+  ttlMs: 60_000,
+  maxEntries: 10_000,
+  retryMs: 250,
+  maxRetryMs: 10_000,
+  heartbeatMs: 15_000,
+  heartbeatTimeoutMs: 5_000,
+};
+
+/** Freezes a remembered answer, with the objects and arrays in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 export class AccessCache {
   private readonly entries = new Map<string, { value: unknown; expiresAt: number }>();
@@ -44,9 +69,10 @@ export class AccessCache {
   private listening = false;
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
   private stopped = false;
   /** Lookups answered from memory and from the database (for /_metrics). */
-  readonly lookups = { cached: 0, database: 0 };
+  readonly lookups = { memory: 0, database: 0 };
   /** Times a listening session started (for /_metrics: more than one means sessions were lost). */
   listens = 0;
 
@@ -64,8 +90,8 @@ export class AccessCache {
     return new AccessCache(connectionString, logger, options);
   }
 
-  /** Whether the cache may answer (its listening session is up). */
-  get active(): boolean {
+  /** Whether the cache may answer: its listening session is up. */
+  get isListening(): boolean {
     return this.listening;
   }
 
@@ -78,6 +104,7 @@ export class AccessCache {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.stopHeartbeat();
     this.lose();
     const listener = this.listener;
     this.listener = null;
@@ -85,23 +112,23 @@ export class AccessCache {
   }
 
   /**
-   * The remembered answer for `key`, or `load()`'s (remembered when it is not null, the cache is listening,
-   * and nothing was changed while it ran).
+   * The remembered answer for `key`, or `load()`'s (remembered when it is not null, `keep` accepts it, the cache
+   * is listening, and nothing was changed while it ran).
    */
-  async remember<T extends object>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+  async remember<T extends object>(key: string, load: () => Promise<T | null>, keep: (value: T) => boolean = () => true): Promise<T | null> {
     if (this.listening) {
       const entry = this.entries.get(key);
       if (entry && entry.expiresAt > Date.now()) {
-        this.lookups.cached += 1;
+        this.lookups.memory += 1;
         return entry.value as T;
       }
     }
     this.lookups.database += 1;
     const generation = this.generation;
     const value = await load();
-    if (value !== null && this.listening && generation === this.generation) {
+    if (value !== null && keep(value) && this.listening && generation === this.generation) {
       if (this.entries.size >= this.options.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, expiresAt: Date.now() + this.options.ttlMs });
+      this.entries.set(key, { value: deepFreeze(value), expiresAt: Date.now() + this.options.ttlMs });
     }
     return value;
   }
@@ -114,7 +141,11 @@ export class AccessCache {
 
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const listener = new pg.Client({ connectionString: this.connectionString, application_name: ACCESS_LISTENER_NAME });
+    const listener = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: ACCESS_LISTENER_NAME,
+      keepAlive: true,
+    });
     this.listener = listener;
     listener.on('notification', () => this.clear());
     // Once connected, an error or the end of the session both mean notifications may be missed from now on.
@@ -133,9 +164,41 @@ export class AccessCache {
     this.listening = true;
     this.listens += 1;
     this.retryMs = this.options.retryMs;
+    this.startHeartbeat(listener);
+  }
+
+  /** Asks the listening session a question now and then: no answer in time means it is gone. */
+  private startHeartbeat(listener: pg.Client): void {
+    let beating = false;
+    this.heartbeat = setInterval(() => {
+      if (beating) return; // the one asked is not late yet: its own deadline decides
+      beating = true;
+      const deadline = setTimeout(
+        () => this.lost(listener, new Error(`no answer from the listening session in ${this.options.heartbeatTimeoutMs} ms`)),
+        this.options.heartbeatTimeoutMs,
+      );
+      deadline.unref();
+      listener.query('select 1').then(
+        () => {
+          beating = false;
+          clearTimeout(deadline);
+        },
+        (error: unknown) => {
+          clearTimeout(deadline);
+          this.lost(listener, error);
+        },
+      );
+    }, this.options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   private lose(): void {
+    this.stopHeartbeat();
     this.listening = false;
     this.clear();
   }

@@ -124,13 +124,7 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
       body: ctx.state.rawBody as Buffer | undefined,
     };
     ctx.state.dispatchRequest = request;
-    try {
-      await api.handleRequest(request, ctx);
-    } finally {
-      // A write may have changed who may do what: the writer's next request must not be answered from memory,
-      // even before PostgreSQL's notification arrives (db/access-cache.ts). Koa answers after this.
-      if (METHODS_WITH_BODY.has(ctx.method)) access.clear();
-    }
+    await api.handleRequest(request, ctx);
   });
   return app;
 }

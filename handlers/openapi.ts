@@ -90,14 +90,20 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     const handler = registry[operationId];
     if (handler === NOT_BUILT || isLaneHandler(handler)) continue; // the capture lane dispatches its own
     api.register(operationId, async (c: OperationContext, ctx: Koa.Context) => {
-      const result = await (handler as (input: unknown) => Promise<{ status: number; body?: unknown; contentType?: string }>)({
-        params: c.request.params,
-        query: c.request.query,
-        body: c.request.requestBody,
-        state: requestState(ctx),
-        deps,
-        ctx,
-      });
+      let result: { status: number; body?: unknown; contentType?: string };
+      try {
+        result = await (handler as (input: unknown) => Promise<typeof result>)({
+          params: c.request.params,
+          query: c.request.query,
+          body: c.request.requestBody,
+          state: requestState(ctx),
+          deps,
+          ctx,
+        });
+      } finally {
+        // Its own change must not wait for PostgreSQL's notification: forgotten before the answer is written.
+        if (changesAccess(c.operation)) deps.access.clear();
+      }
       if ('body' in result) {
         // A string body is csv (with its type) or JSON that is already serialised (JsonText). It goes out as
         // bytes encoded once here: Koa would measure a string's UTF-8 length and then node encode it again.
@@ -112,6 +118,13 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
   await api.init();
   useIndexedRouter(api);
   return api;
+}
+
+export const CHANGES_ACCESS_EXTENSION = 'x-hedgerow-changes-access';
+
+/** Whether the spec marks the operation as changing who may do what (db/access-cache.ts). */
+function changesAccess(operation: object): boolean {
+  return (operation as Record<string, unknown>)[CHANGES_ACCESS_EXTENSION] === true;
 }
 
 const TYPE_MESSAGES: Readonly<Record<string, string>> = {

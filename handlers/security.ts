@@ -51,7 +51,13 @@ export async function authenticate(deps: AppDeps, ctx: Koa.Context, c: Operation
   const keyHash = hashPersonalApiKey(key);
   const projectId = (c.request.params as Record<string, string | undefined>).project_id;
   if (projectId !== undefined) {
-    const found = await deps.access.remember(`project ${projectId} ${keyHash}`, () => findPrincipalAndEnvironment(deps.db, key, projectId));
+    // Filed under the id as a number (`01` is project 1), and only when the project was found: a caller cannot
+    // fill the cache with spellings or with projects it cannot see.
+    const found = await deps.access.remember(
+      `project ${projectId === '@current' ? projectId : Number(projectId)} ${keyHash}`,
+      () => findPrincipalAndEnvironment(deps.db, key, projectId),
+      (answer) => answer.environment !== null,
+    );
     if (!found) throw errors.invalidPersonalApiKey();
     return found;
   }
@@ -91,8 +97,12 @@ export async function authorize(
   }
   const organizationId = path.startsWith('/api/organizations/{id}/') ? params.id : params.organization_id;
   if (organizationId !== undefined) {
-    state.organization = await deps.access.remember(`organization ${organizationId} ${principal.keyId}`, () =>
-      findOrganizationAccess(deps.db, principal, organizationId),
+    // Filed under everything it was computed from: a principal remembered from before a change of its scopes
+    // (the cache emptied since) files its answer where no principal read after the change will look.
+    const scopedOrganizations = principal.scopedOrganizations?.join(',') ?? '*';
+    state.organization = await deps.access.remember(
+      `organization ${organizationId} ${principal.user.id} ${scopedOrganizations}`,
+      () => findOrganizationAccess(deps.db, principal, organizationId),
     );
     if (!state.organization) throw errors.notFound('Organization not found.');
   }

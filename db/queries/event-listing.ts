@@ -120,10 +120,10 @@ function decodeCursor(text: string | undefined): Cursor | null {
   throw invalid('cursor', 'The cursor is not valid; use the next link of a previous page.');
 }
 
-/** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
 /** Rows as `pg` returns them. */
 type QueryRows = Record<string, unknown>[];
 
+/** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
 export type Reader = <Row = Record<string, unknown>>(text: string, params: readonly unknown[]) => Promise<{ rows: Row[] }>;
 
 interface PgConnection {
@@ -152,6 +152,19 @@ export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: 
   }
 }
 
+/**
+ * The rows of a probe run on a second session, or null for none. A probe that failed there runs again on the
+ * page's own session (which reports the error, if it was the query's), except when it ran out of time: that
+ * would only double the wait for the same answer.
+ */
+async function probeRows(probe: Promise<QueryRows> | null): Promise<QueryRows | null> {
+  if (!probe) return null;
+  return probe.catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === QUERY_CANCELED) throw error;
+    return null;
+  });
+}
+
 /** Whether the read pool can lend a session at once (one is idle, or may be opened), with nobody waiting. */
 function sessionFreeNow(reader: ReadDb): boolean {
   const pool = (reader.client as unknown as { pool?: TarnPool }).pool;
@@ -168,10 +181,13 @@ interface TarnPool {
   numPendingCreates(): number;
 }
 
+/** SQLSTATE of a statement cancelled, here by the session's statement timeout. */
+const QUERY_CANCELED = '57014';
+
 function translateQueryError(error: unknown, timeoutMs: number): unknown {
   const pg = error as { code?: string; message?: string };
   switch (pg.code) {
-    case '57014':
+    case QUERY_CANCELED:
       return new ApiError(
         504,
         'server_error',
@@ -342,6 +358,7 @@ export async function listEvents(
     const after = dateTime('after', request.after);
     const before = dateTime('before', request.before);
 
+    const speculative: { probe: Promise<QueryRows> | null } = { probe: null };
     const keyset = cursor && 'keyset' in cursor ? cursor.keyset : null;
     const offset = cursor && 'offset' in cursor ? cursor.offset : request.offset;
     const specWith = (narrowing: Pick<EventsQuerySpec, 'distinctIds' | 'properties' | 'personFilters'>): EventsQuerySpec => ({
@@ -360,85 +377,81 @@ export async function listEvents(
       offset: keyset ? 0 : offset,
     });
 
-    let probing: Promise<QueryRows> | null = null;
-    try {
-      return await onReadSession(reader, timeoutMs, async (read) => {
-        let distinctIds =
-          request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
-        let filters = properties;
-        let personFilters: EventsQuerySpec['personFilters'] = null;
-        let strategy: PersonFilterStrategy | null = null;
-        if (properties) {
-          // Person filters that select few persons: read their distinct ids first, then only those ids' events.
-          const { person, rest } = splitPersonFilters(properties);
-          if (person.length > 0) {
-            const probe = { strategy: 'probe' as const, filters: person, scan: tuning.probeEvents };
-            if (distinctIds === null && sessionFreeNow(reader)) {
-              // Meanwhile, on a second session, the probe that answers when they are too many: the two cost
-              // about the same, and running them side by side saves the second's time in that case (and only
-              // a few milliseconds of the database's time otherwise). Only on a session free now: waiting for
-              // one while holding this one could leave concurrent pages waiting for each other.
-              const probeQuery = compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe }));
-              probing = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
-              probing.catch(() => undefined); // awaited below when used, and settled before returning
-            }
-            const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
-            const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
-            if (rows.length <= tuning.lookupLimit) {
-              const ids = new Set(rows.map((row) => row.distinct_id));
-              distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));
-              filters = rest;
-              strategy = 'lookup';
-            } else if (distinctIds === null) {
-              // (With person_id, the page reads that person's ids one by one and tests the filters on them.)
-              filters = rest;
-              personFilters = probe;
-              strategy = 'probe';
-            }
+    return await onReadSession(reader, timeoutMs, async (read) => {
+      let distinctIds =
+        request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
+      let filters = properties;
+      let personFilters: EventsQuerySpec['personFilters'] = null;
+      let strategy: PersonFilterStrategy | null = null;
+      if (properties) {
+        // Person filters that select few persons: read their distinct ids first, then only those ids' events.
+        const { person, rest } = splitPersonFilters(properties);
+        if (person.length > 0) {
+          const probe = { strategy: 'probe' as const, filters: person, scan: tuning.probeEvents };
+          // Meanwhile, on a second session, the probe that answers when they are too many: the two cost about
+          // the same, and running them side by side saves the second's time in that case (and a few
+          // milliseconds of the database's time otherwise: a probe reads a bounded number of events, and one
+          // not needed is left to finish on its own). Only a bounded probe (aggregates read every event), and
+          // only on a session free now: waiting for one while holding this one could leave concurrent pages
+          // waiting for each other.
+          const probeQuery =
+            distinctIds === null ? compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe })) : null;
+          if (probeQuery?.partial && sessionFreeNow(reader)) {
+            speculative.probe = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
+            speculative.probe.catch(() => undefined); // its failure is handled where it is used, if it is
+          }
+          const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
+          const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
+          if (rows.length <= tuning.lookupLimit) {
+            const ids = new Set(rows.map((row) => row.distinct_id));
+            distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));
+            filters = rest;
+            strategy = 'lookup';
+          } else if (distinctIds === null) {
+            // (With person_id, the page reads that person's ids one by one and tests the filters on them.)
+            filters = rest;
+            personFilters = probe;
+            strategy = 'probe';
           }
         }
-        const spec = specWith({ distinctIds, properties: filters, personFilters });
-        let query = compileEventsQuery(spec);
-        // (A probe that failed on its session runs again on this one, which reports the error if it was the query's.)
-        let rows = (strategy === 'probe' && probing ? await (probing as Promise<QueryRows>).catch(() => null) : null) ?? (await read(query.text, query.params)).rows;
-        if (query.partial && rows.length < spec.limit && personFilters) {
-          // The probe's events held too few matches: from those it found, how many events would a full page take?
-          const wanted = spec.limit + spec.offset;
-          const events = rows.length === 0 ? Infinity : (wanted * tuning.probeEvents) / rows.length;
-          query = compileEventsQuery(
-            events <= tuning.joinEvents
-              ? { ...spec, properties, personFilters: null }
-              : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
-          );
-          strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
-          rows = (await read(query.text, query.params)).rows;
-        } else if (strategy === 'probe' && !query.partial) {
-          strategy = 'join'; // with aggregates, which read every event
-        }
-        if (strategy) tuning.trace?.(strategy);
-        const more = rows.length > request.limit;
-        const page = more ? rows.slice(0, request.limit) : rows;
-        const last = page[page.length - 1];
-        if (query.mode === 'events') {
-          const events = page as unknown as EventRow[];
-          const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-          return { kind: 'events', results: events.map(eventJson), nextCursor };
-        }
-        const types: HogQLType[] = query.columns.map((column) => column.type);
-        const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
-        let nextCursor: string | null = null;
-        if (more && last) {
-          nextCursor =
-            query.mode === 'rows'
-              ? encodeCursor({ keyset: { timestamp: String(last.keyset_timestamp), uuid: String(last.keyset_uuid) } })
-              : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
-        }
-        return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-      });
-    } finally {
-      // A probe that was not needed still holds its session until it ends.
-      if (probing) await (probing as Promise<QueryRows>).catch(() => undefined);
-    }
+      }
+      const spec = specWith({ distinctIds, properties: filters, personFilters });
+      let query = compileEventsQuery(spec);
+      let rows = (strategy === 'probe' ? await probeRows(speculative.probe) : null) ?? (await read(query.text, query.params)).rows;
+      if (query.partial && rows.length < spec.limit && personFilters) {
+        // The probe's events held too few matches: from those it found, how many events would a full page take?
+        const wanted = spec.limit + spec.offset;
+        const events = rows.length === 0 ? Infinity : (wanted * tuning.probeEvents) / rows.length;
+        query = compileEventsQuery(
+          events <= tuning.joinEvents
+            ? { ...spec, properties, personFilters: null }
+            : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
+        );
+        strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
+        rows = (await read(query.text, query.params)).rows;
+      } else if (strategy === 'probe' && !query.partial) {
+        strategy = 'join'; // with aggregates, which read every event
+      }
+      if (strategy) tuning.trace?.(strategy);
+      const more = rows.length > request.limit;
+      const page = more ? rows.slice(0, request.limit) : rows;
+      const last = page[page.length - 1];
+      if (query.mode === 'events') {
+        const events = page as unknown as EventRow[];
+        const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as EventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
+        return { kind: 'events', results: events.map(eventJson), nextCursor };
+      }
+      const types: HogQLType[] = query.columns.map((column) => column.type);
+      const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
+      let nextCursor: string | null = null;
+      if (more && last) {
+        nextCursor =
+          query.mode === 'rows'
+            ? encodeCursor({ keyset: { timestamp: String(last.keyset_timestamp), uuid: String(last.keyset_uuid) } })
+            : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
+      }
+      return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
+    });
   } catch (error) {
     throw toApiError(error);
   }

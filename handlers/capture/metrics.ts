@@ -98,16 +98,16 @@ export class CaptureMetrics {
 }
 
 /** The API's key lookups by where they were answered, and whether the access cache may answer (db/access-cache.ts). */
-export function renderAccessLookups(access: { lookups: { cached: number; database: number }; listens: number; active: boolean }): string {
+export function renderAccessLookups(access: { lookups: { memory: number; database: number }; listens: number; isListening: boolean }): string {
   const name = 'hedgerow_api_key_lookups_total';
   const lines = [
     `# HELP ${name} Personal API key lookups of API requests, by where the answer came from.`,
     `# TYPE ${name} counter`,
-    `${name}{source="memory"} ${access.lookups.cached}`,
+    `${name}{source="memory"} ${access.lookups.memory}`,
     `${name}{source="database"} ${access.lookups.database}`,
     '# HELP hedgerow_api_access_cache_listening 1 while the access cache hears of changes and may answer; 0 while every lookup asks the database.',
     '# TYPE hedgerow_api_access_cache_listening gauge',
-    `hedgerow_api_access_cache_listening ${access.active ? 1 : 0}`,
+    `hedgerow_api_access_cache_listening ${access.isListening ? 1 : 0}`,
     '# HELP hedgerow_api_access_cache_listens_total Listening sessions the access cache started (more than one: sessions were lost).',
     '# TYPE hedgerow_api_access_cache_listens_total counter',
     `hedgerow_api_access_cache_listens_total ${access.listens}`,

@@ -1,7 +1,8 @@
 /**
  * A small TCP proxy for tests that need a database that goes away: it forwards to the machine's PostgreSQL
  * until `cut()`, which drops every open connection and refuses new ones (accepted and reset at once), until
- * `restore()`. The machine's PostgreSQL itself is never stopped.
+ * `restore()`; or until `stall()`, which keeps every connection open but carries nothing more either way (a
+ * peer that went silent: a half-open connection). The machine's PostgreSQL itself is never stopped.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -10,12 +11,14 @@ export interface TcpProxy {
   /** `url` with its host and port replaced by the proxy's. */
   urlFor(url: string): string;
   cut(): void;
+  stall(): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let open = true;
+  let stalled = false;
   const pairs = new Set<[Socket, Socket]>();
   const server: Server = createServer((client) => {
     if (!open) {
@@ -32,8 +35,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    // Forwarded chunk by chunk, so that stall() can stop carrying them.
+    client.on('data', (chunk: Buffer) => {
+      if (!stalled) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!stalled) client.write(chunk);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -54,8 +62,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }
       pairs.clear();
     },
+    stall() {
+      stalled = true;
+    },
     restore() {
       open = true;
+      stalled = false;
     },
     async close() {
       proxy.cut();

@@ -5,6 +5,7 @@ import { ACCESS_CHANNEL, ACCESS_LISTENER_NAME, AccessCache } from '../../db/acce
 import type { Db } from '../../db/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Repeats `attempt` until `done` holds of its result or `withinMs` has passed; returns the last result. */
@@ -84,6 +85,26 @@ describe('access cache (who a personal API key is, remembered between requests)'
     expect(res.body).to.deep.include({ type: 'authentication_error', code: 'authentication_failed', attr: null });
   });
 
+  it('honours a key narrowed to other organizations by another session, on an organization’s own paths', async () => {
+    const account = await newAccount(testDb());
+    const organization = () => server.http.withKey(account.key).get(`/api/organizations/${account.organization.id}/`);
+    const remembered = await eventually(
+      async () => {
+        const before = await lookups();
+        expect((await organization()).status).to.equal(200);
+        return (await lookups()).memory - before.memory;
+      },
+      (memory) => memory === 2,
+    );
+    expect(remembered).to.equal(2); // who the key is, then its access to the organization
+    const elsewhere = await newAccount(testDb());
+    await testDb()('personal_api_keys')
+      .where({ user_id: account.user.id })
+      .update({ scoped_organizations: [elsewhere.organization.id] });
+    const res = await eventually(organization, (answer) => answer.status !== 200);
+    expect(res.status).to.equal(404);
+  });
+
   it('honours a scope that another session took away, and a project it left', async () => {
     const account = await newAccount(testDb());
     expect((await project(account)).status).to.equal(200);
@@ -149,7 +170,8 @@ describe('access cache (who a personal API key is, remembered between requests)'
     expect(back).to.include({ listens: sessions + 1, listening: 1 });
     const now = await listenerPids();
     for (const pid of listeners) expect(now).to.not.include(pid);
-    expect(await served(account, 2)).to.deep.equal({ database: 1, memory: 1 }); // what it knew before was forgotten
+    expect((await served(account, 1)).database).to.equal(1); // what it knew before was forgotten
+    expect(await eventually(() => served(account, 1), (counts) => counts.memory === 1)).to.deep.equal({ memory: 1, database: 0 });
   });
 
   describe('AccessCache', () => {
@@ -170,7 +192,7 @@ describe('access cache (who a personal API key is, remembered between requests)'
       let asked = false;
       await cache.remember('nobody', async () => ((asked = true), null));
       expect(asked).to.equal(true);
-      expect(cache.lookups).to.deep.equal({ cached: 1, database: 3 });
+      expect(cache.lookups).to.deep.equal({ memory: 1, database: 3 });
     });
 
     it('does not remember an answer read while the cache was emptied (it may be older than the change)', async () => {
@@ -192,10 +214,34 @@ describe('access cache (who a personal API key is, remembered between requests)'
       expect(reloaded).to.deep.equal({ loaded: 2 });
     });
 
+    it('stops answering from memory when its listening session goes silent, and listens again', async () => {
+      const target = new URL(databaseUrlOf(testDb()));
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const silent = new AccessCache(proxy.urlFor(databaseUrlOf(testDb())), pino({ level: 'silent' }), {
+        heartbeatMs: 100,
+        heartbeatTimeoutMs: 200,
+        retryMs: 50,
+      });
+      try {
+        await silent.start();
+        expect(silent.isListening).to.equal(true);
+        await silent.remember('a', async () => ({ loaded: 1 }));
+        proxy.stall(); // no error, no end: only the heartbeat can tell
+        expect(await eventually(async () => silent.isListening, (listening) => !listening)).to.equal(false);
+        expect(await silent.remember('a', async () => ({ loaded: 2 }))).to.deep.equal({ loaded: 2 });
+        proxy.restore();
+        expect(await eventually(async () => silent.isListening, (listening) => listening, 5000)).to.equal(true);
+        expect(silent.listens).to.equal(2);
+      } finally {
+        await silent.stop();
+        await proxy.close();
+      }
+    });
+
     it('answers nothing from memory once stopped', async () => {
       await cache.remember('a', async () => ({ loaded: 1 }));
       await cache.stop();
-      expect(cache.active).to.equal(false);
+      expect(cache.isListening).to.equal(false);
       expect(await cache.remember('a', async () => ({ loaded: 2 }))).to.deep.equal({ loaded: 2 });
       expect(await cache.remember('a', async () => ({ loaded: 3 }))).to.deep.equal({ loaded: 3 });
     });

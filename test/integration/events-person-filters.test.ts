@@ -264,6 +264,29 @@ describe('events paging with person filters over many persons (each way, limit=7
     }
   });
 
+  it('runs no probe beside the lookup for aggregates, which read every event anyway', async () => {
+    const reader = createReadDb(testDb(), 5000, { poolMax: 2 });
+    try {
+      const page = await listEvents(
+        reader,
+        environment,
+        {
+          properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]),
+          select: JSON.stringify(['count()']),
+          limit: PAGE,
+          offset: 0,
+        },
+        5000,
+        { ...TUNINGS.probe!, trace: () => undefined },
+      );
+      expect(page.kind === 'rows' && page.results).to.deep.equal([[stored.filter((e) => person(e, (i) => plan(i) === 'free')).length]]);
+      const pool = (reader.client as unknown as { pool: { numFree(): number } }).pool;
+      expect(pool.numFree(), 'sessions opened').to.equal(1);
+    } finally {
+      await reader.destroy();
+    }
+  });
+
   it('looks up the distinct ids first when they are few (one person)', async () => {
     tune('subquery');
     const properties = JSON.stringify([{ key: 'email', value: 'user10@example.com', type: 'person' }]);
