@@ -9,9 +9,9 @@
  * notification on the channel below whenever any of them changes, whoever changed it (this server, the admin
  * CLI, another process, an operator's psql), and every notification empties the cache. The cache answers only
  * while its listening session is up: from the moment that session is lost until it is back and listening again,
- * every lookup goes to the database, so a change can never be missed. The app also empties it after each of its
- * own write requests (handlers/app.ts), before answering, so that the writer's next request never needs the
- * notification. A lookup that was already running when the cache was emptied does not store its answer (it
+ * every lookup goes to the database, so a change can never be missed. The operations that change access
+ * themselves (marked `x-hedgerow-changes-access` in the spec) also empty it before answering (handlers/openapi.ts),
+ * so that the writer's next request never needs the notification. A lookup that was already running when the cache was emptied does not store its answer (it
  * may have read the old rows). Entries also expire after `ttlMs`, a bound on anything unforeseen, and only
  * found answers are stored: unknown keys always ask the database. A listening session that died without a word
  * (a half-open connection) is found by a heartbeat: a query on it every `heartbeatMs` that must answer within
@@ -23,7 +23,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Db } from './client.js';
+import { connectionStringOf, type Db } from './client.js';
 
 /** The channel the triggers notify (db/migrations/20261122100000_notify_access_changes.ts). */
 export const ACCESS_CHANNEL = 'hedgerow_access';
@@ -86,8 +86,7 @@ export class AccessCache {
   }
 
   static forDb(db: Db, logger: Logger, options: Partial<AccessCacheOptions> = {}): AccessCache {
-    const { connectionString } = db.client.config.connection as { connectionString: string };
-    return new AccessCache(connectionString, logger, options);
+    return new AccessCache(connectionStringOf(db), logger, options);
   }
 
   /** Whether the cache may answer: its listening session is up. */
@@ -104,7 +103,6 @@ export class AccessCache {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    this.stopHeartbeat();
     this.lose();
     const listener = this.listener;
     this.listener = null;

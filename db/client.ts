@@ -26,12 +26,16 @@ export function createDb(databaseUrl: string, options: { poolMax?: number } = {}
  */
 export type ReadDb = Db & { readonly __readOnlySessions: true };
 
+/** The connection string a Db was created with (for sessions of its own: read-only pools, LISTEN). */
+export function connectionStringOf(db: Db): string {
+  return (db.client.config.connection as { connectionString: string }).connectionString;
+}
+
 export function createReadDb(db: Db, statementTimeoutMs: number, options: { poolMax?: number } = {}): ReadDb {
-  const { connectionString } = db.client.config.connection as { connectionString: string };
   return knex({
     client: 'pg',
     connection: {
-      connectionString,
+      connectionString: connectionStringOf(db),
       statement_timeout: Math.max(1, Math.trunc(statementTimeoutMs)),
       options: '-c default_transaction_read_only=on',
     },

@@ -10,6 +10,7 @@ import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
 import {
   compileEventsQuery,
+  type CompiledEventsQuery,
   compilePersonLookup,
   LISTED_EVENT_COLUMNS,
   HogQLError,
@@ -315,7 +316,8 @@ export type PersonFilterStrategy = 'lookup' | 'probe' | 'join' | 'subquery';
  * distinct ids are looked up first, at most `lookupLimit` + 1 of them: if that is all, the page reads only
  * those ids' events (lookup). Otherwise it reads the person of each event, in page order, among the first
  * `probeEvents` events (probe), a query that runs meanwhile on a second session when the pool has one free: a
- * full page from them is the answer, and it comes within a few hundred events when most events match. Otherwise the matches the probe found tell how many events a full page would take:
+ * full page from them is the answer, and it comes within a few hundred events when most events match.
+ * Otherwise the matches the probe found tell how many events a full page would take:
  * up to `joinEvents`, the person of each event is read on until the page is full (join); beyond, the events
  * are matched against the hashed set of all the matching persons' distinct ids instead (subquery), which costs
  * by the number of those ids rather than by the number of events read.
@@ -358,7 +360,8 @@ export async function listEvents(
     const after = dateTime('after', request.after);
     const before = dateTime('before', request.before);
 
-    const speculative: { probe: Promise<QueryRows> | null } = { probe: null };
+    // The probe, compiled once: started beside the lookup (its rows), used if the lookup finds too many ids.
+    const probed: { query: CompiledEventsQuery | null; rows: Promise<QueryRows> | null } = { query: null, rows: null };
     const keyset = cursor && 'keyset' in cursor ? cursor.keyset : null;
     const offset = cursor && 'offset' in cursor ? cursor.offset : request.offset;
     const specWith = (narrowing: Pick<EventsQuerySpec, 'distinctIds' | 'properties' | 'personFilters'>): EventsQuerySpec => ({
@@ -396,9 +399,10 @@ export async function listEvents(
           // waiting for each other.
           const probeQuery =
             distinctIds === null ? compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe })) : null;
+          probed.query = probeQuery;
           if (probeQuery?.partial && sessionFreeNow(reader)) {
-            speculative.probe = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
-            speculative.probe.catch(() => undefined); // its failure is handled where it is used, if it is
+            probed.rows = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
+            probed.rows.catch(() => undefined); // its failure is handled where it is used, if it is
           }
           const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
           const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
@@ -416,8 +420,9 @@ export async function listEvents(
         }
       }
       const spec = specWith({ distinctIds, properties: filters, personFilters });
-      let query = compileEventsQuery(spec);
-      let rows = (strategy === 'probe' ? await probeRows(speculative.probe) : null) ?? (await read(query.text, query.params)).rows;
+      // (The probe's spec is this spec: only without person_id does the page take it, and then distinctIds is null.)
+      let query = strategy === 'probe' && probed.query ? probed.query : compileEventsQuery(spec);
+      let rows = (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await read(query.text, query.params)).rows;
       if (query.partial && rows.length < spec.limit && personFilters) {
         // The probe's events held too few matches: from those it found, how many events would a full page take?
         const wanted = spec.limit + spec.offset;

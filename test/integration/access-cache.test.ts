@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
 import { ACCESS_CHANNEL, ACCESS_LISTENER_NAME, AccessCache } from '../../db/access-cache.js';
-import type { Db } from '../../db/client.js';
+import { connectionStringOf } from '../../db/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -17,8 +17,6 @@ async function eventually<T>(attempt: () => Promise<T>, done: (result: T) => boo
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-const databaseUrlOf = (db: Db) => (db.client.config.connection as { connectionString: string }).connectionString;
 
 async function listenerPids(): Promise<number[]> {
   const { rows } = await testDb().raw<{ rows: { pid: number }[] }>(
@@ -121,7 +119,7 @@ describe('access cache (who a personal API key is, remembered between requests)'
   });
 
   it('is told of each table that decides access, and not of what does not (a key’s last use, its label)', async () => {
-    const listener = new pg.Client({ connectionString: databaseUrlOf(testDb()) });
+    const listener = new pg.Client({ connectionString: connectionStringOf(testDb()) });
     await listener.connect();
     try {
       const heard: string[] = [];
@@ -215,9 +213,9 @@ describe('access cache (who a personal API key is, remembered between requests)'
     });
 
     it('stops answering from memory when its listening session goes silent, and listens again', async () => {
-      const target = new URL(databaseUrlOf(testDb()));
+      const target = new URL(connectionStringOf(testDb()));
       const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-      const silent = new AccessCache(proxy.urlFor(databaseUrlOf(testDb())), pino({ level: 'silent' }), {
+      const silent = new AccessCache(proxy.urlFor(connectionStringOf(testDb())), pino({ level: 'silent' }), {
         heartbeatMs: 100,
         heartbeatTimeoutMs: 200,
         retryMs: 50,
