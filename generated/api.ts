@@ -533,7 +533,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project API key (`phc_…`).
+                 * @description The project API key (`phc_...`).
                  * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
                  */
                 token: components["parameters"]["ProjectToken"];
@@ -561,7 +561,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The project API key (`phc_…`).
+                 * @description The project API key (`phc_...`).
                  * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
                  */
                 token: components["parameters"]["ProjectToken"];
@@ -743,7 +743,7 @@ export interface paths {
         head?: never;
         /**
          * Update a session recording playlist
-         * @description Changes any subset of the writable fields; read-only fields sent here (`short_id`, `type`, …) are ignored.
+         * @description Changes any subset of the writable fields; read-only fields sent here (`short_id`, `type`, ...) are ignored.
          *     Setting `deleted: true` is the way to delete a playlist (it then disappears from list, retrieve and the
          *     recordings endpoints); this operation still reaches a deleted playlist, so `deleted: false` restores it.
          *     `last_modified_at` and `last_modified_by` change only when `name`, `description` or `filters` change.
@@ -910,7 +910,7 @@ export interface paths {
          *     belongs to each source environment moves to its target, and the emptied source environments are removed
          *     (a project left with no environment goes with them). An empty mapping answers 400
          *     `Environment mappings are required`; ids that are not environments of this organization answer 400
-         *     `Environments not found: …`; a source that is also another pair's target answers 400. A pair whose source
+         *     `Environments not found: ...`; a source that is also another pair's target answers 400. A pair whose source
          *     equals its target changes nothing.
          *
          *     The contract shows no scope; Hedgerow asks for `organization:write` and, as PostHog does, an
@@ -1106,12 +1106,12 @@ export interface paths {
          *     `where` (HogQL conditions).
          *
          *     **select** turns the page into rows: `{columns, next, results}` with one list of values per event, in
-         *     the order asked. When a selected expression is an aggregate (`count()`, `sum(…)`, …), the rows are
+         *     the order asked. When a selected expression is an aggregate (`count()`, `sum(...)`, ...), the rows are
          *     grouped by the other selected expressions and ordered by the first aggregate, largest first.
          *
          *     **HogQL** (in `select`, `where` and `hogql` property filters): literals, `+ - * / %`, comparisons,
          *     `and/or/not`, `in`, `like/ilike`, `is [not] null`, `between`, `interval`; fields `uuid`, `event`,
-         *     `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `$group_0`…`$group_4`,
+         *     `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `$group_0`...`$group_4`,
          *     `properties.<name>` (also `properties['key with spaces']`), `person.properties.<name>`; functions
          *     `count`, `countIf`, `uniq`, `sum`, `avg`, `min`, `max`, `toDate`, `toDateTime`, `toString`, `toInt`,
          *     `toFloat`, `toUUID`, `toStartOfHour/Day/Week/Month`, `now`, `today`, `dateDiff`, `lower`, `upper`,
@@ -1503,7 +1503,7 @@ export interface components {
             _create_in_folder?: string;
         };
         /**
-         * @description Any subset of the writable playlist fields. Read-only fields sent here (`short_id`, `type`, …) are
+         * @description Any subset of the writable playlist fields. Read-only fields sent here (`short_id`, `type`, ...) are
          *     ignored, and so is `_create_in_folder`, which only means something at creation.
          */
         PatchedSessionRecordingPlaylist: {
@@ -1579,7 +1579,7 @@ export interface components {
         /** @description An environment (PostHog's team) inside a project. */
         TeamBasic: {
             /**
-             * @description The environment id used in `/api/environments/{project_id}/…` paths.
+             * @description The environment id used in `/api/environments/{project_id}/...` paths.
              * @example 2
              */
             id: number;
@@ -1596,7 +1596,7 @@ export interface components {
             /** @example 2 */
             project_id: number;
             /**
-             * @description The project API key (`phc_…`) that capture requests carry.
+             * @description The project API key (`phc_...`) that capture requests carry.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
             api_token: string;
@@ -1717,7 +1717,7 @@ export interface components {
             /** @example true */
             is_member_join_email_enabled: boolean;
             /**
-             * @description Instance metadata as a JSON-encoded string (`{"instance_tag": …}`). PostHog returns the object itself;
+             * @description Instance metadata as a JSON-encoded string (`{"instance_tag": ...}`). PostHog returns the object itself;
              *     Hedgerow keeps the contract's string type.
              * @example {"instance_tag":"hedgerow"}
              */
@@ -1877,7 +1877,7 @@ export interface components {
         BatchExportInterval: "hour" | "day" | "week" | "every 5 minutes";
         /**
          * @description Where the data goes. `config` holds the destination's settings (for S3: `bucket_name`, `region`,
-         *     `prefix`, …); secret settings are accepted but never returned.
+         *     `prefix`, ...); secret settings are accepted but never returned.
          */
         BatchExportDestination: {
             /**
@@ -2240,7 +2240,7 @@ export interface components {
          */
         CaptureEvent: {
             /**
-             * @description The project API key (`phc_…`).
+             * @description The project API key (`phc_...`).
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
             api_key?: string;
@@ -2325,7 +2325,7 @@ export interface components {
         /** @description A batch of events for one project. */
         CaptureBatch: {
             /**
-             * @description The project API key (`phc_…`); it takes precedence over any key inside the events.
+             * @description The project API key (`phc_...`); it takes precedence over any key inside the events.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
             api_key?: string;
@@ -2370,7 +2370,7 @@ export interface components {
         /** @description Who asks for flags. Only the project API key is used; the rest is accepted and ignored. */
         FlagsRequest: {
             /**
-             * @description The project API key (`phc_…`).
+             * @description The project API key (`phc_...`).
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
             token?: string;
@@ -2548,7 +2548,7 @@ export interface components {
             };
         };
         /**
-         * @description The project API key is missing, malformed, unknown, a personal API key (`phx_…`), or not the same in
+         * @description The project API key is missing, malformed, unknown, a personal API key (`phx_...`), or not the same in
          *     every event of the request.
          */
         CaptureUnauthorized: {
@@ -2848,7 +2848,7 @@ export interface components {
         EventsProperties: string;
         /**
          * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
-         *     `… AS name`; the response then has `columns` and rows of values.
+         *     `... AS name`; the response then has `columns` and rows of values.
          * @example ["event", "count()"]
          */
         EventsSelect: string;
@@ -2942,7 +2942,7 @@ export interface components {
          */
         FlagsVersion: number;
         /**
-         * @description The project API key (`phc_…`).
+         * @description The project API key (`phc_...`).
          * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
          */
         ProjectToken: string;
@@ -4170,7 +4170,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The project API key (`phc_…`).
+                 * @description The project API key (`phc_...`).
                  * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
                  */
                 token: components["parameters"]["ProjectToken"];
@@ -4203,7 +4203,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The project API key (`phc_…`).
+                 * @description The project API key (`phc_...`).
                  * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
                  */
                 token: components["parameters"]["ProjectToken"];
@@ -5282,7 +5282,7 @@ export interface operations {
                 properties?: components["parameters"]["EventsProperties"];
                 /**
                  * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
-                 *     `… AS name`; the response then has `columns` and rows of values.
+                 *     `... AS name`; the response then has `columns` and rows of values.
                  * @example ["event", "count()"]
                  */
                 select?: components["parameters"]["EventsSelect"];
@@ -5472,7 +5472,7 @@ export interface operations {
                 properties?: components["parameters"]["EventsProperties"];
                 /**
                  * @description (Experimental) A JSON list of HogQL expressions to return instead of events, each optionally
-                 *     `… AS name`; the response then has `columns` and rows of values.
+                 *     `... AS name`; the response then has `columns` and rows of values.
                  * @example ["event", "count()"]
                  */
                 select?: components["parameters"]["EventsSelect"];
