@@ -9,7 +9,7 @@ import { Compiler } from './compiler.js';
 import type { DateTimeText } from './datetime.js';
 import { inParameter } from './errors.js';
 import { compilePropertyGroup, containmentPrefilter, type PropertyFilter, type PropertyGroup } from './property-filters.js';
-import { join, keyword, param, sql, textArrayParam, type Fragment } from './sql.js';
+import { join, keyword, param, rowCount, sql, textArrayParam, type Fragment } from './sql.js';
 import { datetimeConstant, outputColumn, type HogQLType } from './types.js';
 
 /** A position in the listing: the last event of the previous page. The timestamp keeps its microseconds. */
@@ -142,17 +142,17 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
     // The scan is bounded after every condition that reads no person, so that it holds as many matches as it can.
     const before = filtersReadPerson ? [...conditions, ...position] : [...conditions, ...filters, ...position];
     const after = filtersReadPerson ? [...filters, personCondition!] : [personCondition!];
-    matching = sql`(select e.* from events e where ${join(before, ' and ')} ${order} limit ${param(probe.scan, 'bigint')}) e
+    matching = sql`(select e.* from events e where ${join(before, ' and ')} ${order} limit ${rowCount(probe.scan)}) e
       ${personJoin} where ${join(after, ' and ')}`;
   } else {
     const all = [...conditions, ...filters, ...(personCondition ? [personCondition] : []), ...position];
     matching = sql`events e ${personJoin} where ${join(all, ' and ')}`;
   }
-  const page = sql`limit ${param(spec.limit, 'bigint')} offset ${param(spec.offset, 'bigint')}`;
+  const page = sql`limit ${rowCount(spec.limit)} offset ${rowCount(spec.offset)}`;
   /** The page's events as `e`, when read id by id. */
   const pageEvents = perId
     ? sql`(select k.* from unnest(${textArrayParam(ids!)}) as ids(distinct_id)
-        cross join lateral (select e.* from ${matching} ${order} limit ${param(spec.limit + spec.offset, 'bigint')}) k
+        cross join lateral (select e.* from ${matching} ${order} limit ${rowCount(spec.limit + spec.offset)}) k
         order by k.timestamp ${direction}, k.uuid ${direction} ${page}) e`
     : null;
 
@@ -238,6 +238,6 @@ export function compilePersonLookup(
 ): { text: string; params: readonly unknown[] } {
   const query = sql`select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
     where pdi.team_id = ${param(teamId, 'int')} and p.team_id = ${param(teamId, 'int')} and ${personConditions(timezone, filters, 'first')}
-    limit ${param(limit + 1, 'bigint')}`;
+    limit ${rowCount(limit + 1)}`;
   return { text: query.text, params: query.params };
 }

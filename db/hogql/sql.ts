@@ -35,6 +35,16 @@ export function param(value: string | number | boolean | bigint, cast: ParamCast
   return { text: `?::${cast}`, params: [bound] };
 }
 
+/**
+ * A row count (LIMIT, OFFSET) written into the text, not bound: PostgreSQL estimates a parameterised one as a
+ * tenth of the rows, so a prepared statement's generic plan would never match its custom plans and every
+ * execution would be planned again (db/prepared.ts). Only a non-negative safe integer is accepted.
+ */
+export function rowCount(value: number): Fragment {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`a row count must be a non-negative integer: ${value}`);
+  return { text: String(value), params: [] };
+}
+
 /** A bound parameter holding a list of texts (one text[] parameter, whatever its length). */
 export function textArrayParam(values: readonly string[]): Fragment {
   return { text: '?::text[]', params: [[...values]] };

@@ -8,6 +8,7 @@ import { ApiError, errors } from '../../handlers/errors.js';
 import type { ReadDb } from '../client.js';
 import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
+import { runCachedStatement } from '../prepared.js';
 import {
   compileEventsQuery,
   type CompiledEventsQuery,
@@ -100,6 +101,9 @@ function order(text: string | undefined): 'asc' | 'desc' {
 
 type Cursor = { keyset: Keyset } | { offset: number };
 
+/** The largest offset a cursor may carry; no page is ever that deep. */
+const MAX_CURSOR_OFFSET = 2 ** 40;
+
 export function encodeCursor(cursor: Cursor): string {
   const value = 'keyset' in cursor ? { t: cursor.keyset.timestamp, u: cursor.keyset.uuid } : { o: cursor.offset };
   return Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -117,7 +121,10 @@ function decodeCursor(text: string | undefined): Cursor | null {
   if (typeof record.t === 'string' && KEYSET_TIME.test(record.t) && typeof record.u === 'string' && UUID.test(record.u)) {
     return { keyset: { timestamp: record.t, uuid: record.u.toLowerCase() } };
   }
-  if (typeof record.o === 'number' && Number.isSafeInteger(record.o) && record.o >= 0) return { offset: record.o };
+  // (Bounded so that the offset and the page's rows stay a safe integer: they are written into the query.)
+  if (typeof record.o === 'number' && Number.isSafeInteger(record.o) && record.o >= 0 && record.o <= MAX_CURSOR_OFFSET) {
+    return { offset: record.o };
+  }
   throw invalid('cursor', 'The cursor is not valid; use the next link of a previous page.');
 }
 
@@ -127,10 +134,6 @@ type QueryRows = Record<string, unknown>[];
 /** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
 export type Reader = <Row = Record<string, unknown>>(text: string, params: readonly unknown[]) => Promise<{ rows: Row[] }>;
 
-interface PgConnection {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
 function positional(text: string): string {
   let index = 0;
   return text.replace(/\?/g, () => `$${++index}`);
@@ -139,13 +142,16 @@ function positional(text: string): string {
 /**
  * Runs read-only work on a session of the read pool (db/client.ts createReadDb: read-only, with the query
  * timeout), translating what PostgreSQL refuses. The session's settings bound each statement, so the work needs
- * no transaction: a page costs its query's round trip and nothing else. `timeoutMs` is the pool's timeout, for
- * the message of a query that exceeds it.
+ * no transaction: a page costs its query's round trip and nothing else. Statements run prepared, so that the
+ * session plans a recurring one only until PostgreSQL settles on a plan for it (db/prepared.ts). `timeoutMs` is
+ * the pool's timeout, for the message of a query that exceeds it.
  */
 export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: (read: Reader) => Promise<T>): Promise<T> {
-  const connection = (await reader.client.acquireConnection()) as PgConnection;
+  const connection: unknown = await reader.client.acquireConnection();
   try {
-    return await work(async (text, params) => (await connection.query(positional(text), [...params])) as never);
+    return await work(async <Row>(text: string, params: readonly unknown[]) => ({
+      rows: (await runCachedStatement(connection, positional(text), [...params])) as Row[],
+    }));
   } catch (error) {
     throw translateQueryError(error, timeoutMs);
   } finally {

@@ -453,6 +453,11 @@ describe('events (deprecated listing)', function () {
         [{ before: '2026-13-01' }, 'before', /not an ISO 8601 date-time/],
         [{ orderBy: ['event'] }, 'orderBy', 'orderBy must be ["timestamp"] or ["-timestamp"].'],
         [{ cursor: 'abc' }, 'cursor', 'The cursor is not valid; use the next link of a previous page.'],
+        [
+          { cursor: Buffer.from(JSON.stringify({ o: Number.MAX_SAFE_INTEGER })).toString('base64url') },
+          'cursor',
+          'The cursor is not valid; use the next link of a previous page.',
+        ],
         [{ person_id: 'nobody' }, 'person_id', 'person_id must be a person’s id or UUID.'],
         [{ limit: 0 }, 'limit', 'Ensure this value is greater than or equal to 1.'],
         [{ limit: 'many' }, 'limit', 'A valid integer is required.'],

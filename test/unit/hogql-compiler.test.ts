@@ -299,17 +299,16 @@ describe('unit: HogQL compiler', () => {
       const query = compileEventsQuery(spec({ properties: rest, personFilters: { strategy: 'probe', filters: person, scan: 400 } }));
       expect(query.partial).to.equal(true);
       expect(query.text).to.include(
-        'from (select e.* from events e where e.team_id = ?::int and (coalesce((e.properties ->> ?::text) in (?::text), false)) order by e.timestamp desc, e.uuid desc limit ?::bigint) e',
+        'from (select e.* from events e where e.team_id = ?::int and (coalesce((e.properties ->> ?::text) in (?::text), false)) order by e.timestamp desc, e.uuid desc limit 400) e',
       );
       expect(query.text).to.include('left join persons p on p.id = pdi.person_id where (coalesce((p.properties ->> ?::text) in (?::text), false)) order by');
-      expect(query.params).to.include(400);
       expectParameterised({ sql: query.text, params: query.params }, ['gold', 'Chrome']);
     });
 
     it('tests filters that read the person after the probe’s bound, not before', () => {
       const { person, rest } = personFilters([{ key: 'plan', value: 'pro', type: 'person' }, { type: 'OR', values: [{ key: 'name', value: 'x', type: 'person' }] }]);
       const query = compileEventsQuery(spec({ properties: rest, personFilters: { strategy: 'probe', filters: person, scan: 400 } }));
-      expect(query.text).to.include('from (select e.* from events e where e.team_id = ?::int order by e.timestamp desc, e.uuid desc limit ?::bigint) e');
+      expect(query.text).to.include('from (select e.* from events e where e.team_id = ?::int order by e.timestamp desc, e.uuid desc limit 400) e');
       expect(query.text).to.match(/where \(\(coalesce\(\(p\.properties ->> \?::text\) in \(\?::text\), false\)\)\) and \(coalesce\(\(p\.properties/);
     });
 
@@ -356,9 +355,8 @@ describe('unit: HogQL compiler', () => {
     for (const [given, want] of cases) {
       it(JSON.stringify(given), () => {
         const lookup = compilePersonLookup(3, 'UTC', splitPersonFilters(parsePropertyFilters(given)).person, 10);
-        const [, conditions] = /and p\.team_id = \?::int and (.*?)\s+limit \?::bigint$/s.exec(lookup.text)!;
-        expect({ sql: conditions, params: lookup.params.slice(2, -1) }).to.deep.equal(want);
-        expect(lookup.params.at(-1)).to.equal(11);
+        const [, conditions] = /and p\.team_id = \?::int and (.*?)\s+limit 11$/s.exec(lookup.text)!;
+        expect({ sql: conditions, params: lookup.params.slice(2) }).to.deep.equal(want);
       });
     }
   });
