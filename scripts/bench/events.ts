@@ -5,18 +5,23 @@
  * with COPY into a fresh database of the local PostgreSQL, dropped at the end unless `--keep`; `--database`
  * reuses a kept one). Four cases — no filter, `event=purchase`, a person-property filter, a `where` — each on
  * the first page and on a deep page (the middle of the data, reached by following `next`), 100 events a page.
- * Each is measured three ways, interleaved round by round so that the machine's drift affects them alike:
+ * Each is measured four ways, interleaved round by round so that the machine's drift affects them alike:
  *   hand:  the same query written by hand, through `pg` (one connection);
  *   db:    Hedgerow's listEvents() in this process (parsing, HogQL compiler, a read-only session with its
  *          statement timeout, row shaping);
+ *   floor: the same listEvents() behind a bare node:http server process (scripts/bench/_listing-floor-server.ts:
+ *          no framework, no key, no validation), as the http way reaches it: what HTTP itself costs here;
  *   http:  `GET …/events/` on a Hedgerow server process (default configuration, rate limit off), through
  *          node:http on one kept-alive connection, the body read whole.
- * Prints p50/p95 per way, the ratios db/hand and http/hand, and the targets (http at most 1.5× hand; first
- * page p50 under 50 ms).
+ * Prints p50/p95 per way, the ratios db/hand, floor/hand and http/hand, and the targets (http at most 1.5×
+ * hand; first page p50 under 50 ms).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/client.js';
@@ -173,28 +178,56 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+interface Started {
+  child: ChildProcess;
+  base: string;
+}
+
+/**
+ * Starts a server process and waits for it to print `listening on <base URL>`. Its output goes to a file, not
+ * to a pipe: reading a line the server logs for each request would wake this process in the middle of the
+ * measurements.
+ */
+async function startProcess(name: string, command: string, args: string[], env: Record<string, string>): Promise<Started> {
+  const logPath = join(tmpdir(), `hedgerow-bench-${name}-${randomBytes(4).toString('hex')}.log`);
+  const log = openSync(logPath, 'w');
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+  closeSync(log);
+  const output = () => readFileSync(logPath, 'utf8').slice(0, 20_000);
+  try {
+    return await new Promise<Started>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output()}`));
+      child.once('exit', exited);
+      const started = Date.now();
+      const poll = setInterval(() => {
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
+        if (match || Date.now() - started > 60_000) {
+          clearInterval(poll);
+          child.off('exit', exited);
+          if (match) resolve({ child, base: match[1]! });
+          else reject(new Error(`${name} did not start:\n${output()}`));
+        }
+      }, 50);
+    });
+  } finally {
+    rmSync(logPath, { force: true }); // the process keeps writing to the unlinked file
+  }
+}
+
 /** Hedgerow, built and started as `npm start` does it (`build` is where it was built). */
-async function startServer(url: string, build: { command: string; args: string[] }): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(build.command, build.args, {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer(url: string, build: { command: string; args: string[] }): Promise<Started> {
+  return startProcess('server', build.command, build.args, {
+    DATABASE_URL: url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    HEDGEROW_RATE_LIMIT_PER_MINUTE: '0',
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      if (output.length < 20_000) output += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, base: match[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', () => undefined);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-  });
+}
+
+/** The floor of the HTTP way (scripts/bench/_listing-floor-server.ts), with the server's young generation. */
+function startFloor(url: string): Promise<Started> {
+  const script = fileURLToPath(new URL('./_listing-floor-server.ts', import.meta.url));
+  return startProcess('floor', process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', script], { DATABASE_URL: url });
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -214,9 +247,10 @@ export async function run(args: string[]): Promise<void> {
   const db: Db = createDb(url, { poolMax: 4 });
   const reader = createReadDb(db, TIMEOUT_MS, { poolMax: 4 });
   const hand = new pg.Client({ connectionString: url });
-  let server: { child: ChildProcess; base: string } | null = null;
+  let server: Started | null = null;
+  let floor: Started | null = null;
   let build: Awaited<ReturnType<typeof privateBuild>> | null = null;
-  let agent: http.Agent | null = null;
+  const agents: http.Agent[] = [];
   try {
     await migrateLatest(db);
     let environment = (await db('environments').orderBy('id').first()) as EnvironmentRow | undefined;
@@ -245,22 +279,29 @@ export async function run(args: string[]): Promise<void> {
     const headers = { authorization: `Bearer ${key}` };
     // node:http on one kept-alive connection, the HTTP counterpart of the hand-written way's one `pg`
     // connection: fetch (undici) adds about half a millisecond per request of its own here.
-    agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const get = (path: string) =>
-      new Promise<string>((resolve, reject) => {
-        http
-          .get(`${server!.base}${path}`, { agent: agent!, headers }, (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('error', reject);
-            response.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              if (response.statusCode !== 200) reject(new Error(`${path} answered ${response.statusCode}: ${text}`));
-              else resolve(text);
-            });
-          })
-          .on('error', reject);
-      });
+    floor = await startFloor(url);
+    /** A client of one server on one kept-alive connection: `GET path` → the body, when it is a 200. */
+    const client = (base: string) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      agents.push(agent);
+      return (path: string) =>
+        new Promise<string>((resolve, reject) => {
+          http
+            .get(`${base}${path}`, { agent, headers }, (response) => {
+              const chunks: Buffer[] = [];
+              response.on('data', (chunk: Buffer) => chunks.push(chunk));
+              response.on('error', reject);
+              response.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                if (response.statusCode !== 200) reject(new Error(`${path} answered ${response.statusCode}: ${text}`));
+                else resolve(text);
+              });
+            })
+            .on('error', reject);
+        });
+    };
+    const get = client(server.base);
+    const getFloor = client(floor.base);
 
     // The middle of the data: deep pages start there (through `before`) and follow `next` a few times.
     const { rows: bounds } = await hand.query<{ middle: string }>(
@@ -292,14 +333,16 @@ export async function run(args: string[]): Promise<void> {
       });
     }
 
-    // The three ways must return the same events.
+    // The four ways must return the same events.
     for (const page of pages) {
-      const viaHttp = (JSON.parse(await get(page.path)) as { results: { id: string }[] }).results.map((event) => event.id);
+      const ids = (body: string) => (JSON.parse(body) as { results: { id: string }[] }).results.map((event) => event.id);
+      const viaHttp = ids(await get(page.path));
+      const viaFloor = ids(await getFloor(page.path));
       const viaDb = await listEvents(reader, environment, page.request, TIMEOUT_MS);
       const viaHand = (await hand.query<{ id: string }>(page.hand.text, page.hand.values)).rows.slice(0, PAGE).map((row) => row.id);
       const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => parseEventJson(event).id) : [];
-      if (JSON.stringify(viaHttp) !== JSON.stringify(viaHand) || JSON.stringify(viaDbIds) !== JSON.stringify(viaHand)) {
-        throw new Error(`${page.case.name} (${page.depth}): the three ways disagree`);
+      if ([viaHttp, viaFloor, viaDbIds].some((viaWay) => JSON.stringify(viaWay) !== JSON.stringify(viaHand))) {
+        throw new Error(`${page.case.name} (${page.depth}): the four ways disagree`);
       }
       if (viaHand.length !== PAGE) throw new Error(`${page.case.name} (${page.depth}): only ${viaHand.length} events`);
     }
@@ -307,12 +350,13 @@ export async function run(args: string[]): Promise<void> {
     const ways = {
       hand: (page: Page) => hand.query(page.hand.text, page.hand.values),
       db: (page: Page) => listEvents(reader, environment!, page.request, TIMEOUT_MS),
+      floor: (page: Page) => getFloor(page.path),
       http: (page: Page) => get(page.path),
     };
     type Way = keyof typeof ways;
-    const samples = new Map<Page, Record<Way, number[]>>(pages.map((page) => [page, { hand: [], db: [], http: [] }]));
-    const order: Way[] = ['hand', 'db', 'http'];
-    log(`measuring: ${options.warmup} warm-up and ${options.iterations} measured rounds of ${pages.length} pages × 3 ways…`);
+    const samples = new Map<Page, Record<Way, number[]>>(pages.map((page) => [page, { hand: [], db: [], floor: [], http: [] }]));
+    const order: Way[] = ['hand', 'db', 'floor', 'http'];
+    log(`measuring: ${options.warmup} warm-up and ${options.iterations} measured rounds of ${pages.length} pages × ${order.length} ways…`);
     for (let round = 0; round < options.warmup + options.iterations; round += 1) {
       for (const page of pages) {
         // Rotate which way goes first, so that none always profits from the others' warm caches.
@@ -324,11 +368,11 @@ export async function run(args: string[]): Promise<void> {
       }
     }
 
-    const header = ['case', 'page', 'hand p50', 'db p50', 'http p50', 'http p95', 'db/hand', 'http/hand', 'target'];
+    const header = ['case', 'page', 'hand p50', 'db p50', 'floor p50', 'http p50', 'http p95', 'db/hand', 'floor/hand', 'http/hand', 'target'];
     const rows: string[][] = [];
     for (const page of pages) {
       const s = samples.get(page)!;
-      const p50 = { hand: percentile(s.hand, 50), db: percentile(s.db, 50), http: percentile(s.http, 50) };
+      const p50 = { hand: percentile(s.hand, 50), db: percentile(s.db, 50), floor: percentile(s.floor, 50), http: percentile(s.http, 50) };
       const ratio = p50.http / p50.hand;
       const checks = [ratio <= 1.5 ? 'ratio ok' : 'ratio MISSED'];
       if (page.depth === 'first') checks.push(p50.http < 50 ? '<50ms ok' : '<50ms MISSED');
@@ -337,9 +381,11 @@ export async function run(args: string[]): Promise<void> {
         page.depth,
         `${p50.hand.toFixed(2)} ms`,
         `${p50.db.toFixed(2)} ms`,
+        `${p50.floor.toFixed(2)} ms`,
         `${p50.http.toFixed(2)} ms`,
         `${percentile(s.http, 95).toFixed(2)} ms`,
         `${(p50.db / p50.hand).toFixed(2)}×`,
+        `${(p50.floor / p50.hand).toFixed(2)}×`,
         `${ratio.toFixed(2)}×`,
         checks.join(', '),
       ]);
@@ -357,8 +403,9 @@ export async function run(args: string[]): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    agent?.destroy();
+    for (const agent of agents) agent.destroy();
     if (server) await stopServer(server.child);
+    if (floor) await stopServer(floor.child);
     build?.remove();
     await hand.end().catch(() => undefined);
     await reader.destroy();
