@@ -1,11 +1,12 @@
 /**
- * Named prepared statements for the queries every API request runs (who is calling, may they see this project).
- *
- * Why: through Knex, each of them was built, parsed and planned anew on every request, about 0.5-1 ms apiece,
- * most of it PostgreSQL's planning of a few joins; as a named statement `pg` prepares it once per pooled
- * connection and later executions skip parsing and, once PostgreSQL settles on a generic plan, planning too.
- * Only fixed statement texts are prepared (the names are constants), so the number of prepared statements per
- * connection is bounded by this module.
+ * Named prepared statements, of two kinds:
+ * - runPrepared: fixed statements that every API request runs (who is calling, may they see this project), by
+ *   constant names. Through Knex, each of them was built, parsed and planned anew on every request, about
+ *   0.5-1 ms apiece, most of it PostgreSQL's planning of a few joins; as a named statement `pg` prepares it once
+ *   per pooled connection and later executions skip parsing and, once PostgreSQL settles on a generic plan,
+ *   planning too.
+ * - runCachedStatement: statements whose text is built per request (the event listing's reads), prepared from
+ *   their second use, at most PREPARED_PER_SESSION of them a session.
  */
 import type { QueryResultRow } from 'pg';
 import type { Db } from './client.js';
@@ -30,11 +31,14 @@ export async function runPrepared<R extends QueryResultRow>(db: Db, statement: P
 }
 
 /**
- * How many statements of varying text (the event listing's, built per request) one session keeps prepared. A
- * prepared statement holds its plan in the session's memory, and request parameters (HogQL expressions,
- * filters) can make any number of texts: the least recently used is deallocated beyond this many.
+ * How many statements of varying text one session keeps prepared. A prepared statement holds its plan in the
+ * session's memory, and request parameters (HogQL expressions, filters, page sizes) can make any number of
+ * texts: the least recently used is deallocated beyond this many.
  */
 export const PREPARED_PER_SESSION = 32;
+
+/** How many texts used once a session remembers, so that their second use prepares them. */
+const SEEN_PER_SESSION = 64;
 
 /** What `pg` keeps of the statements it has prepared on a connection, by name (it skips Parse for those). */
 interface StatementBook {
@@ -48,20 +52,26 @@ interface PgSession {
   connection?: StatementBook;
 }
 
-/** Per session: statement text → name, least recently used first. */
-const preparedTexts = new WeakMap<object, Map<string, string>>();
+/** One session's statements: text → name, and texts used once; both least recently used first. */
+interface SessionStatements {
+  prepared: Map<string, string>;
+  seen: Set<string>;
+}
+
+const sessions = new WeakMap<object, SessionStatements>();
 let statementCounter = 0;
 
 /**
- * Runs `text` (with `$n` placeholders) as a named prepared statement of `session`, preparing it on first use.
+ * Runs `text` (with `$n` placeholders) on `session`: once unnamed, then as a named prepared statement.
  *
  * Why: PostgreSQL plans an unnamed statement on every execution, about 0.6-0.9 ms of a 3.6 ms listing page. A
  * prepared one is planned for its first five executions; then, if a generic plan costs about what the custom
  * ones did, that plan is kept and later executions skip planning. (Callers write row counts into the text: with
  * a parameterised LIMIT or OFFSET the generic plan's estimates differ from the custom plans' and PostgreSQL keeps
- * planning every execution.) The session keeps at most PREPARED_PER_SESSION of them. Names are never reused,
- * and `pg` remembers the text of every statement it has prepared on a connection: a deallocated one is dropped
- * from that memory too, and where `pg` does not keep it where this expects, statements run unnamed instead.
+ * planning every execution.) A text is prepared only when it comes back, so that texts used once (an ad hoc
+ * `where`, an offset page) neither take a place nor push a recurring statement out. Names are never reused, and
+ * `pg` remembers the text of every statement it has prepared on a connection: a deallocated one is dropped from
+ * that memory too, and where `pg` does not keep it where this expects, statements run unnamed instead.
  */
 export function runCachedStatement<R extends QueryResultRow>(session: unknown, text: string, values: unknown[]): Promise<R[]> {
   return runCached<R>(session as PgSession, text, values, true);
@@ -70,37 +80,63 @@ export function runCachedStatement<R extends QueryResultRow>(session: unknown, t
 async function runCached<R extends QueryResultRow>(pg: PgSession, text: string, values: unknown[], mayRetry: boolean): Promise<R[]> {
   const book = pg.connection;
   if (!book?.parsedStatements || !book.submittedNamedStatements) return (await pg.query<R>(text, values)).rows;
-  let texts = preparedTexts.get(pg);
-  if (!texts) preparedTexts.set(pg, (texts = new Map()));
-  let name = texts.get(text);
+  let statements = sessions.get(pg);
+  if (!statements) sessions.set(pg, (statements = { prepared: new Map(), seen: new Set() }));
+  const { prepared, seen } = statements;
+  let name = prepared.get(text);
+  if (name === undefined && !seen.has(text)) {
+    if (seen.size >= SEEN_PER_SESSION) seen.delete(seen.values().next().value as string);
+    seen.add(text);
+    return (await pg.query<R>(text, values)).rows;
+  }
+  // The session's book is updated before anything is awaited, so that it stays within its bound even if
+  // another read of the same session were queued meanwhile.
+  let evicted: string | undefined;
   if (name !== undefined) {
-    texts.delete(text); // to the most recently used end
+    prepared.delete(text); // to the most recently used end
   } else {
-    if (texts.size >= PREPARED_PER_SESSION) await deallocate(pg, book, texts, texts.keys().next().value as string);
+    seen.delete(text);
+    if (prepared.size >= PREPARED_PER_SESSION) {
+      const [oldText, oldName] = prepared.entries().next().value as [string, string];
+      prepared.delete(oldText);
+      evicted = oldName;
+    }
     name = `hedgerow_read_${++statementCounter}`;
   }
-  texts.set(text, name);
+  prepared.set(text, name);
+  if (evicted !== undefined) await deallocate(pg, book, evicted);
   try {
     return (await pg.query<R>({ name, text, values })).rows;
   } catch (error) {
-    // A table it reads changed its columns since it was prepared (a migration run by another process): PostgreSQL
-    // refuses to run the kept plan. Prepared again, it reads the table as it is now.
-    if (!mayRetry || !isStalePlan(error)) throw error;
-    await deallocate(pg, book, texts, text);
+    // PostgreSQL no longer has the statement `pg` believes prepared (deallocated by other means), or a table it
+    // reads changed its columns since it was prepared (a migration run by another process) and PostgreSQL refuses
+    // the kept plan. Prepared again, once, it runs.
+    const outdated = missingStatement(error) || stalePlan(error);
+    if (!mayRetry || !outdated) throw error;
+    prepared.delete(text);
+    seen.add(text); // so that the retry prepares it
+    await deallocate(pg, book, name);
     return runCached<R>(pg, text, values, false);
   }
 }
 
-async function deallocate(pg: PgSession, book: StatementBook, texts: Map<string, string>, text: string): Promise<void> {
-  const name = texts.get(text);
-  texts.delete(text);
+/**
+ * Forgets a statement, in `pg`'s book and in the session. PostgreSQL's refusal (the statement is not there) is
+ * what was wanted; any other failure of the session shows in its next statement.
+ */
+async function deallocate(pg: PgSession, book: StatementBook, name: string): Promise<void> {
   // Never parsed (its Parse failed): PostgreSQL does not have it either.
-  if (name === undefined || book.parsedStatements?.[name] === undefined) return;
+  if (book.parsedStatements?.[name] === undefined) return;
   delete book.parsedStatements[name];
-  await pg.query(`deallocate ${name}`);
+  await pg.query(`deallocate ${name}`).catch(() => undefined);
 }
 
-function isStalePlan(error: unknown): boolean {
+/** SQLSTATE 26000: invalid_sql_statement_name. */
+function missingStatement(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '26000';
+}
+
+function stalePlan(error: unknown): boolean {
   const pg = error as { code?: unknown; message?: unknown };
   return pg.code === '0A000' && typeof pg.message === 'string' && pg.message.includes('cached plan must not change result type');
 }

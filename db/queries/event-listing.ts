@@ -131,8 +131,17 @@ function decodeCursor(text: string | undefined): Cursor | null {
 /** Rows as `pg` returns them. */
 type QueryRows = Record<string, unknown>[];
 
-/** Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. */
-export type Reader = <Row = Record<string, unknown>>(text: string, params: readonly unknown[]) => Promise<{ rows: Row[] }>;
+/**
+ * Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. A session's
+ * statements run one after another. `prepare: false` runs it unnamed (db/prepared.ts), as for aggregates: they
+ * read every event of the project, so planning is a negligible part of them, and a plan kept from other values
+ * could cost more than planning again.
+ */
+export type Reader = <Row = Record<string, unknown>>(
+  text: string,
+  params: readonly unknown[],
+  options?: { prepare?: boolean },
+) => Promise<{ rows: Row[] }>;
 
 function positional(text: string): string {
   let index = 0;
@@ -149,9 +158,16 @@ function positional(text: string): string {
 export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: (read: Reader) => Promise<T>): Promise<T> {
   const connection: unknown = await reader.client.acquireConnection();
   try {
-    return await work(async <Row>(text: string, params: readonly unknown[]) => ({
-      rows: (await runCachedStatement(connection, positional(text), [...params])) as Row[],
-    }));
+    const session = connection as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+    return await work(async <Row>(text: string, params: readonly unknown[], options: { prepare?: boolean } = {}) => {
+      const values = [...params];
+      const statement = positional(text);
+      const rows =
+        options.prepare === false
+          ? (await session.query(statement, values)).rows
+          : await runCachedStatement(connection, statement, values);
+      return { rows: rows as Row[] };
+    });
   } catch (error) {
     throw translateQueryError(error, timeoutMs);
   } finally {
@@ -428,7 +444,9 @@ export async function listEvents(
       const spec = specWith({ distinctIds, properties: filters, personFilters });
       // (The probe's spec is this spec: only without person_id does the page take it, and then distinctIds is null.)
       let query = strategy === 'probe' && probed.query ? probed.query : compileEventsQuery(spec);
-      let rows = (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await read(query.text, query.params)).rows;
+      const prepare = query.mode !== 'aggregate';
+      let rows =
+        (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await read(query.text, query.params, { prepare })).rows;
       if (query.partial && rows.length < spec.limit && personFilters) {
         // The probe's events held too few matches: from those it found, how many events would a full page take?
         const wanted = spec.limit + spec.offset;
@@ -439,7 +457,7 @@ export async function listEvents(
             : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
         );
         strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
-        rows = (await read(query.text, query.params)).rows;
+        rows = (await read(query.text, query.params, { prepare: query.mode !== 'aggregate' })).rows;
       } else if (strategy === 'probe' && !query.partial) {
         strategy = 'join'; // with aggregates, which read every event
       }

@@ -21,8 +21,8 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const query = Object.fromEntries(url.searchParams) as Record<string, string>;
   const request = { ...query, limit: Number(query.limit ?? 100), offset: 0 } as EventListRequest;
-  listEvents(reader, environment, request, TIMEOUT_MS).then(
-    (page) => {
+  listEvents(reader, environment, request, TIMEOUT_MS)
+    .then((page) => {
       if (page.kind !== 'events') throw new Error('the floor serves pages of events only');
       let next: string | null = null;
       if (page.nextCursor) {
@@ -33,12 +33,11 @@ const server = createServer((req, res) => {
       const body = Buffer.from(`{"next":${JSON.stringify(next)},"results":[${page.results.join(',')}]}`);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
-    },
-    (error: unknown) => {
+    })
+    .catch((error: unknown) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
-    },
-  );
+    });
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

@@ -198,6 +198,7 @@ async function startProcess(name: string, command: string, args: string[], env: 
     return await new Promise<Started>((resolve, reject) => {
       const exited = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output()}`));
       child.once('exit', exited);
+      child.once('error', reject);
       const started = Date.now();
       const poll = setInterval(() => {
         const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());

@@ -454,7 +454,7 @@ describe('events (deprecated listing)', function () {
         [{ orderBy: ['event'] }, 'orderBy', 'orderBy must be ["timestamp"] or ["-timestamp"].'],
         [{ cursor: 'abc' }, 'cursor', 'The cursor is not valid; use the next link of a previous page.'],
         [
-          { cursor: Buffer.from(JSON.stringify({ o: Number.MAX_SAFE_INTEGER })).toString('base64url') },
+          { cursor: Buffer.from(JSON.stringify({ o: 2 ** 40 + 1 })).toString('base64url') },
           'cursor',
           'The cursor is not valid; use the next link of a previous page.',
         ],

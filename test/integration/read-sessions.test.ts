@@ -40,7 +40,7 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     expect((error as ApiError).toBody()).to.include({ type: 'server_error', code: 'query_timeout', attr: null });
   });
 
-  describe('statements run prepared, a bounded number of them a session (db/prepared.ts)', () => {
+  describe('statements run prepared from their second use, a bounded number of them a session (db/prepared.ts)', () => {
     let single: ReadDb;
 
     beforeEach(() => {
@@ -51,72 +51,109 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
       await single.destroy();
     });
 
+    const positional = (text: string) => text.replace('?', '$1');
+
+    /** Runs `text` with one parameter on the session; `prepare: false` as the listing runs aggregates. */
+    const run = (text: string, value: unknown, prepare = true) =>
+      onReadSession(single, 3000, async (read) => (await read<Record<string, unknown>>(text, [value], { prepare })).rows);
+
     /** This session's prepared statements, by text, with how often each was planned generically. */
     const prepared = () =>
       onReadSession(single, 3000, async (read) => {
         const { rows } = await read<{ statement: string; generic_plans: string }>(
           `select statement, generic_plans from pg_prepared_statements where name like 'hedgerow_read_%'`,
           [],
+          { prepare: false },
         );
         return new Map(rows.map((row) => [row.statement, Number(row.generic_plans)]));
       });
 
-    it('prepares a recurring statement once, and PostgreSQL then keeps a generic plan for it', async () => {
-      const text = 'select n from generate_series(1, 10) as n where n > ?::int order by n limit 3';
-      for (let run = 0; run < 8; run += 1) {
-        const rows = await onReadSession(single, 3000, async (read) => (await read<{ n: number }>(text, [run])).rows);
-        expect(rows.map((row) => row.n)).to.deep.equal([run + 1, run + 2, run + 3]);
+    /** How many statements `pg` believes prepared on the session. */
+    async function pgBook(): Promise<number> {
+      const session = (await single.client.acquireConnection()) as { connection: { parsedStatements: object } };
+      try {
+        return Object.keys(session.connection.parsedStatements).length;
+      } finally {
+        await single.client.releaseConnection(session);
       }
-      const statements = await prepared();
-      const positional = text.replace('?', '$1');
-      expect(statements.has(positional)).to.equal(true);
-      expect(statements.get(positional)).to.be.greaterThan(0); // the sixth run and later skipped planning
+    }
+
+    it('runs a text unnamed first, prepared when it comes back, and PostgreSQL then keeps a generic plan for it', async () => {
+      const text = 'select n from generate_series(1, 10) as n where n > ?::int order by n limit 3';
+      expect(await run(text, 0)).to.deep.equal([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      expect((await prepared()).has(positional(text))).to.equal(false);
+      for (let value = 1; value < 8; value += 1) {
+        expect((await run(text, value)).map((row) => row.n)).to.deep.equal([value + 1, value + 2, value + 3]);
+      }
+      // Seven prepared executions: the sixth and seventh skipped planning.
+      expect((await prepared()).get(positional(text))).to.equal(2);
+    });
+
+    it('runs unnamed what it is told to, however often', async () => {
+      const text = 'select ?::int as n';
+      for (let run_ = 0; run_ < 3; run_ += 1) expect(await run(text, run_, false)).to.deep.equal([{ n: run_ }]);
+      expect((await prepared()).has(positional(text))).to.equal(false);
     });
 
     it('deallocates the least recently used beyond the bound, and prepares it again when it comes back', async () => {
       const text = (index: number) => `select ${index} as n where ?::int = 1`;
-      const run = (index: number) => onReadSession(single, 3000, async (read) => (await read<{ n: number }>(text(index), [1])).rows);
+      const twice = async (index: number) => {
+        expect(await run(text(index), 1)).to.deep.equal([{ n: index }]);
+        expect(await run(text(index), 1)).to.deep.equal([{ n: index }]);
+      };
       for (let index = 0; index < PREPARED_PER_SESSION + 5; index += 1) {
-        expect(await run(index)).to.deep.equal([{ n: index }]);
-        expect(await run(0)).to.deep.equal([{ n: 0 }]); // kept recent
+        await twice(index);
+        expect(await run(text(0), 1)).to.deep.equal([{ n: 0 }]); // kept recent
       }
       const statements = await prepared();
-      expect(statements.size).to.equal(PREPARED_PER_SESSION); // the listing of them is one of them
-      expect(statements.has(text(0).replace('?', '$1'))).to.equal(true);
-      expect(statements.has(text(1).replace('?', '$1'))).to.equal(false);
-      expect(await run(1)).to.deep.equal([{ n: 1 }]);
-      expect((await prepared()).has(text(1).replace('?', '$1'))).to.equal(true);
-      // … and `pg`'s own memory of the session's statements is bounded alike.
-      const session = (await single.client.acquireConnection()) as { connection: { parsedStatements: object } };
-      try {
-        expect(Object.keys(session.connection.parsedStatements)).to.have.lengthOf(PREPARED_PER_SESSION);
-      } finally {
-        await single.client.releaseConnection(session);
-      }
+      expect(statements.size).to.equal(PREPARED_PER_SESSION);
+      expect(statements.has(positional(text(0)))).to.equal(true);
+      expect(statements.has(positional(text(1)))).to.equal(false);
+      expect(await pgBook()).to.equal(PREPARED_PER_SESSION); // `pg`'s own memory of them is bounded alike
+      await twice(1);
+      expect((await prepared()).has(positional(text(1)))).to.equal(true);
+    });
+
+    it('prepares again a statement that PostgreSQL no longer has', async () => {
+      const text = 'select ?::int + 1 as n';
+      expect(await run(text, 1)).to.deep.equal([{ n: 2 }]);
+      expect(await run(text, 2)).to.deep.equal([{ n: 3 }]);
+      await onReadSession(single, 3000, (read) => read('deallocate all', [], { prepare: false }));
+      expect((await prepared()).size).to.equal(0);
+      expect(await run(text, 3)).to.deep.equal([{ n: 4 }]);
+      expect((await prepared()).has(positional(text))).to.equal(true);
     });
 
     it('prepares a statement again when a table it reads has changed its columns since', async () => {
       await testDb().raw('create table hedgerow_prepared_shape (a int)');
       try {
         await testDb().raw('insert into hedgerow_prepared_shape values (1)');
-        const read = () =>
-          onReadSession(single, 3000, async (r) => (await r('select * from hedgerow_prepared_shape where a = ?::int', [1])).rows);
-        expect(await read()).to.deep.equal([{ a: 1 }]);
+        const text = 'select * from hedgerow_prepared_shape where a = ?::int';
+        expect(await run(text, 1)).to.deep.equal([{ a: 1 }]);
+        expect(await run(text, 1)).to.deep.equal([{ a: 1 }]); // prepared now
         await testDb().raw('alter table hedgerow_prepared_shape add column b int default 2');
-        expect(await read()).to.deep.equal([{ a: 1, b: 2 }]);
+        expect(await run(text, 1)).to.deep.equal([{ a: 1, b: 2 }]);
       } finally {
         await testDb().raw('drop table hedgerow_prepared_shape');
       }
     });
 
-    it('reports a statement PostgreSQL cannot prepare, and prepares the next one', async () => {
-      const error = await onReadSession(single, 3000, (read) => read('select nonsense from nowhere', [])).then(
-        () => null,
-        (thrown: unknown) => thrown,
-      );
-      expect((error as { code?: string }).code).to.equal('42P01'); // undefined_table
-      const rows = await onReadSession(single, 3000, async (read) => (await read<{ one: number }>('select 1 as one', [])).rows);
-      expect(rows).to.deep.equal([{ one: 1 }]);
+    it('reports a statement PostgreSQL cannot prepare, and goes on when it is pushed out', async () => {
+      const refused = async () => {
+        const error = await run('select nonsense from nowhere where ?::int = 1', 1).then(
+          () => null,
+          (thrown: unknown) => thrown,
+        );
+        expect((error as { code?: string }).code).to.equal('42P01'); // undefined_table
+      };
+      await refused(); // unnamed
+      await refused(); // its Parse as a named statement fails
+      for (let index = 0; index < PREPARED_PER_SESSION; index += 1) {
+        const text = `select ${index} as n where ?::int = 1`;
+        await run(text, 1);
+        expect(await run(text, 1)).to.deep.equal([{ n: index }]);
+      }
+      expect((await prepared()).size).to.equal(PREPARED_PER_SESSION);
     });
   });
 });
