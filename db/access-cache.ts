@@ -10,9 +10,10 @@
  * CLI, another process, an operator's psql), and every notification empties the cache. The cache answers only
  * while its listening session is up: from the moment that session is lost until it is back and listening again,
  * every lookup goes to the database, so a change can never be missed. The operations that change access
- * themselves (marked `x-hedgerow-changes-access` in the spec) also empty it before answering (handlers/openapi.ts),
- * so that the writer's next request never needs the notification. A lookup that was already running when the cache was emptied does not store its answer (it
- * may have read the old rows). Entries also expire after `ttlMs`, a bound on anything unforeseen, and only
+ * themselves (marked `x-hedgerow-changes-access` in the spec) also empty it before answering
+ * (handlers/openapi.ts), so that the writer's next request never needs the notification. A lookup that was
+ * already running when the cache was emptied does not store its answer (it may have read the old rows).
+ * Entries also expire after `ttlMs`, a bound on anything unforeseen, and only
  * found answers are stored: unknown keys always ask the database. A listening session that died without a word
  * (a half-open connection) is found by a heartbeat: a query on it every `heartbeatMs` that must answer within
  * `heartbeatTimeoutMs`. Remembered answers are frozen, as every request that gets one shares it.

@@ -2,8 +2,7 @@
  * The deprecated event listing (events_list, events_retrieve, events_values_retrieve) and its twins under
  * /api/environments/, which answer the same.
  */
-import type Koa from 'koa';
-import { getEvent, listEvents, listPropertyValues, parseEventJson, type LegacyEvent } from '../db/queries/event-listing.js';
+import { getEvent, listEvents, listPropertyValues, parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/event-listing.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from './errors.js';
 import { environmentOf, jsonText, type Handler } from './types.js';
@@ -17,12 +16,17 @@ export const MAX_EVENTS_LIMIT = 1000;
 const EVENT_FIELDS = ['id', 'distinct_id', 'properties', 'event', 'timestamp', 'person', 'elements', 'elements_chain'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The request's own URL with the page's cursor: every other parameter is kept, `offset` is spent. */
-function nextLink(ctx: Koa.Context, cursor: string): string {
-  const url = new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`);
+/** The request's URL with the page's cursor: every other parameter is kept, `offset` is spent. */
+export function nextLink(requestUrl: URL, cursor: string): string {
+  const url = new URL(requestUrl);
   url.searchParams.delete('offset');
   url.searchParams.set('cursor', cursor);
   return url.toString();
+}
+
+/** A page of events as the listing's JSON: each event is JSON text already (db/queries/event-listing.ts). */
+export function eventsPageJson(next: string | null, results: readonly EventJson[]): string {
+  return `{"next":${JSON.stringify(next)},"results":[${results.join(',')}]}`;
 }
 
 function eventsCsv(events: readonly LegacyEvent[]): string {
@@ -42,10 +46,9 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
     const body = page.kind === 'events' ? eventsCsv(page.results.map(parseEventJson)) : csvTable(page.columns, page.results);
     return { status: 200, body, contentType: 'text/csv' };
   }
-  const next = page.nextCursor ? nextLink(ctx, page.nextCursor) : null;
+  const next = page.nextCursor ? nextLink(new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`), page.nextCursor) : null;
   if (page.kind === 'rows') return { status: 200, body: { columns: page.columns, next, results: page.results } };
-  // Each event is JSON text already, its properties as PostgreSQL sent them (db/queries/event-listing.ts).
-  return { status: 200, body: jsonText(`{"next":${JSON.stringify(next)},"results":[${page.results.join(',')}]}`) };
+  return { status: 200, body: jsonText(eventsPageJson(next, page.results)) };
 };
 
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps }) => {

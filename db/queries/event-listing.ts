@@ -133,9 +133,7 @@ type QueryRows = Record<string, unknown>[];
 
 /**
  * Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. A session's
- * statements run one after another. `prepare: false` runs it unnamed (db/prepared.ts), as for aggregates: they
- * read every event of the project, so planning is a negligible part of them, and a plan kept from other values
- * could cost more than planning again.
+ * statements run one after another, prepared from their second use unless `prepare: false` (db/prepared.ts).
  */
 export type Reader = <Row = Record<string, unknown>>(
   text: string,
@@ -158,16 +156,9 @@ function positional(text: string): string {
 export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: (read: Reader) => Promise<T>): Promise<T> {
   const connection: unknown = await reader.client.acquireConnection();
   try {
-    const session = connection as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
-    return await work(async <Row>(text: string, params: readonly unknown[], options: { prepare?: boolean } = {}) => {
-      const values = [...params];
-      const statement = positional(text);
-      const rows =
-        options.prepare === false
-          ? (await session.query(statement, values)).rows
-          : await runCachedStatement(connection, statement, values);
-      return { rows: rows as Row[] };
-    });
+    return await work(async <Row>(text: string, params: readonly unknown[], options?: { prepare?: boolean }) => ({
+      rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
+    }));
   } catch (error) {
     throw translateQueryError(error, timeoutMs);
   } finally {
@@ -202,6 +193,14 @@ interface TarnPool {
   numUsed(): number;
   numPendingAcquires(): number;
   numPendingCreates(): number;
+}
+
+/**
+ * Runs a compiled listing query. Aggregates run unnamed: they read every event of the project, so planning is a
+ * negligible part of them, and a plan kept from other values could cost more than planning again.
+ */
+async function readQuery(read: Reader, query: CompiledEventsQuery): Promise<QueryRows> {
+  return (await read(query.text, query.params, { prepare: query.mode !== 'aggregate' })).rows;
 }
 
 /** SQLSTATE of a statement cancelled, here by the session's statement timeout. */
@@ -423,7 +422,7 @@ export async function listEvents(
             distinctIds === null ? compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe })) : null;
           probed.query = probeQuery;
           if (probeQuery?.partial && sessionFreeNow(reader)) {
-            probed.rows = onReadSession(reader, timeoutMs, async (second) => (await second(probeQuery.text, probeQuery.params)).rows);
+            probed.rows = onReadSession(reader, timeoutMs, (second) => readQuery(second, probeQuery));
             probed.rows.catch(() => undefined); // its failure is handled where it is used, if it is
           }
           const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
@@ -444,9 +443,7 @@ export async function listEvents(
       const spec = specWith({ distinctIds, properties: filters, personFilters });
       // (The probe's spec is this spec: only without person_id does the page take it, and then distinctIds is null.)
       let query = strategy === 'probe' && probed.query ? probed.query : compileEventsQuery(spec);
-      const prepare = query.mode !== 'aggregate';
-      let rows =
-        (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await read(query.text, query.params, { prepare })).rows;
+      let rows = (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await readQuery(read, query));
       if (query.partial && rows.length < spec.limit && personFilters) {
         // The probe's events held too few matches: from those it found, how many events would a full page take?
         const wanted = spec.limit + spec.offset;
@@ -457,7 +454,7 @@ export async function listEvents(
             : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
         );
         strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
-        rows = (await read(query.text, query.params, { prepare: query.mode !== 'aggregate' })).rows;
+        rows = await readQuery(read, query);
       } else if (strategy === 'probe' && !query.partial) {
         strategy = 'join'; // with aggregates, which read every event
       }

@@ -4,12 +4,13 @@
  * validation. What it adds to the in-process way is what HTTP costs here (the request, and the page of about
  * 75 kB, between processes); what Hedgerow's server adds to it is the share of its framework. It answers
  * `GET <anything>?<listing parameters>` for the first project of DATABASE_URL, the body as events_list
- * composes it. Prints its base URL.
+ * composes it (with events_list's own functions). Prints its base URL.
  */
 import { createServer } from 'node:http';
 import { createDb, createReadDb } from '../../db/client.js';
 import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
 import type { EnvironmentRow } from '../../db/rows.js';
+import { eventsPageJson, nextLink } from '../../handlers/events.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -24,13 +25,8 @@ const server = createServer((req, res) => {
   listEvents(reader, environment, request, TIMEOUT_MS)
     .then((page) => {
       if (page.kind !== 'events') throw new Error('the floor serves pages of events only');
-      let next: string | null = null;
-      if (page.nextCursor) {
-        url.searchParams.delete('offset');
-        url.searchParams.set('cursor', page.nextCursor);
-        next = url.toString();
-      }
-      const body = Buffer.from(`{"next":${JSON.stringify(next)},"results":[${page.results.join(',')}]}`);
+      const next = page.nextCursor ? nextLink(url, page.nextCursor) : null;
+      const body = Buffer.from(eventsPageJson(next, page.results));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     })
