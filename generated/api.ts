@@ -2236,24 +2236,25 @@ export interface components {
         /**
          * @description One event. The project API key may be given as `api_key`, `token`, `$token` or `properties.token`.
          *     `distinct_id` (or `$distinct_id`) may be given inside `properties` instead; any JSON value is accepted,
-         *     stringified and cut to 200 characters. Fields not listed here are ignored.
+         *     stringified and cut to 200 characters. A field that is null is read as absent; fields not listed here
+         *     are ignored.
          */
         CaptureEvent: {
             /**
              * @description The project API key (`phc_...`).
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            api_key?: string;
+            api_key?: string | null;
             /**
              * @description The project API key, as `api_key`.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            token?: string;
+            token?: string | null;
             /**
              * @description The project API key, as `api_key`.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            $token?: string;
+            $token?: string | null;
             /**
              * @description The event name; names starting with `$` are PostHog's reserved ones (section "Events" of the
              *     `capture` tag). An event without a name is answered 200 and not ingested.
@@ -2307,7 +2308,7 @@ export interface components {
              */
             $set?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
              * @description Person properties to set unless already set, as `properties.$set_once`.
              * @example {
@@ -2316,7 +2317,7 @@ export interface components {
              */
             $set_once?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Never part of an event; an object with `batch` is a batch envelope (`CaptureBatch`). */
             batch?: unknown;
         };
@@ -2328,12 +2329,12 @@ export interface components {
              * @description The project API key (`phc_...`); it takes precedence over any key inside the events.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            api_key?: string;
+            api_key?: string | null;
             /**
              * @description The project API key, as `api_key`.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            token?: string;
+            token?: string | null;
             /**
              * @description True when importing historical data: the stored events are flagged so, and processed in request
              *     order.
@@ -2515,7 +2516,10 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is malformed or a field fails validation; `attr` names the field. */
+        /**
+         * @description The request is malformed (a JSON body that cannot be parsed, nests more than 128 levels deep or holds a
+         *     number beyond the double range is `parse_error`) or a field fails validation; `attr` names the field.
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2643,8 +2647,9 @@ export interface components {
             };
         };
         /**
-         * @description The payload could not be decoded or parsed, holds no event, or an event breaks the `CaptureEvent`
-         *     schema (`attr` names the field, such as `batch__2__uuid`).
+         * @description The payload could not be decoded or parsed, holds no event, nests more than 128 levels deep, holds a
+         *     number beyond the double range, or an event breaks the `CaptureEvent` schema (`attr` names the field,
+         *     such as `batch__2__uuid`).
          */
         CaptureBadRequest: {
             headers: {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { errors } from './errors.js';
+import { jsonValueProblem } from './json-limits.js';
 
 /** Management API bodies are small JSON documents. */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -69,9 +70,13 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw errors.unsupportedMediaType(type || 'none');
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw errors.parse(`JSON parse error - ${(error as Error).message}`);
   }
+  const problem = jsonValueProblem(body);
+  if (problem) throw errors.parse(`JSON parse error - ${problem}.`);
+  return body;
 }

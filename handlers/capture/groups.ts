@@ -4,6 +4,7 @@
  * group key per type (columns group_0 … group_4) without creating the group; `$groupidentify` creates or
  * updates the group, its `$group_set` merged over the stored properties.
  */
+import { setProperty } from './properties.js';
 import type { EventEffects, IngestionWarning } from './types.js';
 
 export const MAX_GROUP_TYPES = 5;
@@ -75,7 +76,7 @@ export function planGroups(
       if (index !== null) {
         const id = `${teamId}\u0000${index}\u0000${key}`;
         const entry = upserts.get(id);
-        if (entry) Object.assign(entry.properties, set);
+        if (entry) for (const [name, value] of Object.entries(set)) setProperty(entry.properties, name, value);
         else upserts.set(id, { teamId, index, key, properties: { ...set }, createdAt: event.timestamp });
       }
     }

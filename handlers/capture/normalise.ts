@@ -9,9 +9,14 @@
 import { eventTimestamp } from './timestamps.js';
 import type { CapturedEvent, DropReason, IngestionWarning, Normalised, PersonUpdate, StoredEvent } from './types.js';
 
-/** PostHog keeps distinct ids and event names to 200 characters. */
+/** PostHog keeps distinct ids and event names to 200 characters (code points). */
 export const MAX_DISTINCT_ID_LENGTH = 200;
 export const MAX_EVENT_NAME_LENGTH = 200;
+/**
+ * Group types and keys longer than PostHog's columns hold (400 characters) are ignored with a warning, the event
+ * itself stored: they are primary-key columns here, and PostgreSQL cannot index a text of a few kilobytes.
+ */
+export const MAX_GROUP_TEXT_LENGTH = 400;
 
 const SURVEY_EVENTS = new Set(['survey sent', 'survey shown', 'survey dismissed']);
 /** Events that only change persons or groups: meaningless, and dropped, when the event is personless. */
@@ -39,9 +44,18 @@ export function cleanText(text: string): string {
   return (withoutNul as string & { toWellFormed(): string }).toWellFormed();
 }
 
-/** Cuts to `max` UTF-16 units without leaving half a surrogate pair. */
+/**
+ * Cuts clean text (cleanText) to its first `max` characters, as PostHog does (Rust's `chars()` and Python's
+ * slices count code points): a character outside the BMP counts once, and is never cut in half.
+ */
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : cleanText(text.slice(0, max));
+  if (text.length <= max) return text;
+  let units = 0;
+  for (let characters = 0; characters < max && units < text.length; characters += 1) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff ? 2 : 1; // clean text: a high surrogate has its low one
+  }
+  return text.slice(0, units);
 }
 
 /** Any JSON value as a distinct id: strings as they are, anything else as its JSON text. */
@@ -84,11 +98,34 @@ function personUpdateOf(raw: Json, properties: Json): PersonUpdate | null {
   return { set, setOnce, unset };
 }
 
-function groupsOf(properties: Json): Array<[string, string]> {
+/** Characters (code points) of clean text. */
+function characterCount(text: string): number {
+  if (text.length <= MAX_GROUP_TEXT_LENGTH) return text.length; // the usual case: no need to count
+  let count = text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) count -= 1;
+  }
+  return count;
+}
+
+/** Whether a group type and key fit (MAX_GROUP_TEXT_LENGTH); a warning of `type` for the event if not. */
+function groupFits(type: string, key: string, warnings: IngestionWarning[], details: Json): boolean {
+  if (characterCount(type) <= MAX_GROUP_TEXT_LENGTH && characterCount(key) <= MAX_GROUP_TEXT_LENGTH) return true;
+  warnings.push({
+    type: 'group_key_too_long',
+    details: { ...details, groupType: truncate(type, 50), maxLength: MAX_GROUP_TEXT_LENGTH },
+  });
+  return false;
+}
+
+function groupsOf(properties: Json, warnings: IngestionWarning[], details: Json): Array<[string, string]> {
   const groups: Array<[string, string]> = [];
   for (const [type, key] of Object.entries(objectOf(properties.$groups))) {
     if (type === '' || key === null || key === undefined || key === '') continue;
-    if (typeof key === 'string' || typeof key === 'number') groups.push([cleanText(type), cleanText(String(key))]);
+    if (typeof key !== 'string' && typeof key !== 'number') continue;
+    const group: [string, string] = [cleanText(type), cleanText(String(key))];
+    if (groupFits(group[0], group[1], warnings, details)) groups.push(group);
   }
   return groups;
 }
@@ -107,6 +144,13 @@ function elementsChainOf(properties: Json): string {
   return '';
 }
 
+/** An element's `nth_child` or `nth_of_type` as the chain writes it: a number or its text; anything else is 0. */
+function positionText(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value !== '') return value;
+  return '0';
+}
+
 const quote = (value: string) => cleanText(value).replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
 /**
@@ -117,7 +161,7 @@ export function elementsToChain(elements: unknown[]): string {
   return elements
     .filter(isPlainObject)
     .map((element) => {
-      let text = typeof element.tag_name === 'string' ? element.tag_name : '';
+      let text = typeof element.tag_name === 'string' ? cleanText(element.tag_name) : '';
       const classes = Array.isArray(element.attr__class)
         ? element.attr__class
         : typeof element.attr__class === 'string'
@@ -126,13 +170,13 @@ export function elementsToChain(elements: unknown[]): string {
             ? element.classes
             : [];
       for (const name of classes.filter((c): c is string => typeof c === 'string' && c !== '').sort()) {
-        text += `.${name.replace(/"/g, '')}`;
+        text += `.${cleanText(name).replace(/"/g, '')}`;
       }
       const attributes: Record<string, string> = {};
       const label = element.$el_text ?? element.text;
       if (typeof label === 'string' && label !== '') attributes.text = label;
-      attributes['nth-child'] = String(element.nth_child ?? 0);
-      attributes['nth-of-type'] = String(element.nth_of_type ?? 0);
+      attributes['nth-child'] = positionText(element.nth_child);
+      attributes['nth-of-type'] = positionText(element.nth_of_type);
       if (typeof element.attr__href === 'string') attributes.href = element.attr__href;
       if (typeof element.attr__id === 'string') attributes.attr_id = element.attr__id;
       for (const [key, value] of Object.entries(element)) {
@@ -222,12 +266,16 @@ export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised
     const type = properties.$group_type;
     const key = properties.$group_key;
     if (typeof type === 'string' && type !== '' && (typeof key === 'string' || typeof key === 'number') && key !== '') {
-      groupIdentify = { type: cleanText(type), key: cleanText(String(key)), set: objectOf(properties.$group_set) };
+      const [cleanType, cleanKey] = [cleanText(type), cleanText(String(key))];
+      if (groupFits(cleanType, cleanKey, warnings, { eventUuid: uuid, distinctId })) {
+        groupIdentify = { type: cleanType, key: cleanKey, set: objectOf(properties.$group_set) };
+      }
     } else {
       warnings.push({ type: 'invalid_group_identify', details: { eventUuid: uuid, distinctId } });
     }
   }
 
+  const groups = groupsOf(properties, warnings, { eventUuid: uuid, distinctId });
   return {
     kind: 'ingest',
     warnings,
@@ -245,7 +293,7 @@ export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised
       identify,
       alias,
       groupIdentify,
-      groups: groupsOf(properties),
+      groups,
     },
   };
 }

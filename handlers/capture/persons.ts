@@ -16,6 +16,7 @@
  *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
  *   has, if any.
  */
+import { setProperty } from './properties.js';
 import type { EventEffects, IngestionWarning, PersonUpdate } from './types.js';
 
 /** A person as loaded from the database. */
@@ -106,19 +107,19 @@ export function referencedDistinctIds(events: readonly EventEffects[]): string[]
 export function applyPersonUpdate(properties: Record<string, unknown>, update: PersonUpdate): boolean {
   let changed = false;
   for (const [key, value] of Object.entries(update.setOnce)) {
-    if (!(key in properties)) {
-      properties[key] = value;
+    if (!Object.hasOwn(properties, key)) {
+      setProperty(properties, key, value);
       changed = true;
     }
   }
   for (const [key, value] of Object.entries(update.set)) {
-    if (!(key in properties) || JSON.stringify(properties[key]) !== JSON.stringify(value)) {
-      properties[key] = value;
+    if (!Object.hasOwn(properties, key) || JSON.stringify(properties[key]) !== JSON.stringify(value)) {
+      setProperty(properties, key, value);
       changed = true;
     }
   }
   for (const key of update.unset) {
-    if (key in properties) {
+    if (Object.hasOwn(properties, key)) {
       delete properties[key];
       changed = true;
     }

@@ -83,31 +83,34 @@ export interface TimestampInput {
 export function eventTimestamp(input: TimestampInput): { timestamp: Date; warnings: IngestionWarning[] } {
   const { now, sentAt } = input;
   const warnings: IngestionWarning[] = [];
-  let result = now;
+  // In milliseconds until the end: a far offset can point beyond what a Date holds, and must still be clamped.
+  let resultMs = now.getTime();
   const hasTimestamp = input.timestamp !== undefined && input.timestamp !== null && input.timestamp !== '';
   const hasOffset = typeof input.offset === 'number' && Number.isFinite(input.offset);
   if (hasTimestamp) {
     const parsed = parseTimestamp(input.timestamp);
     if (parsed) {
       // The client's clock may be wrong; the interval between the event and the sending is not.
-      result = sentAt && !input.ignoreSentAt ? new Date(now.getTime() + (parsed.getTime() - sentAt.getTime())) : parsed;
+      resultMs = sentAt && !input.ignoreSentAt ? now.getTime() + (parsed.getTime() - sentAt.getTime()) : parsed.getTime();
     } else if (!hasOffset) {
       warnings.push({ type: 'ignored_invalid_timestamp', details: { timestamp: String(input.timestamp) } });
     }
   }
-  if (hasOffset) result = new Date(now.getTime() - (input.offset as number));
-  if (result.getTime() - now.getTime() > MAX_FUTURE_MS) {
+  if (hasOffset) resultMs = now.getTime() - (input.offset as number);
+  if (resultMs - now.getTime() > MAX_FUTURE_MS) {
+    const beyond = new Date(resultMs);
     warnings.push({
       type: 'event_timestamp_in_future',
       details: {
         timestamp: hasTimestamp ? String(input.timestamp) : null,
         sentAt: sentAt?.toISOString() ?? null,
         offset: hasOffset ? input.offset : null,
-        result: result.toISOString(),
+        result: Number.isNaN(beyond.getTime()) ? null : beyond.toISOString(),
       },
     });
-    result = now;
+    resultMs = now.getTime();
   }
+  let result = new Date(resultMs);
   const year = result.getUTCFullYear();
   if (Number.isNaN(year) || year < 0 || year > 9999) result = new Date(0);
   return { timestamp: result, warnings };

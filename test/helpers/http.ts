@@ -2,6 +2,7 @@
  * The HTTP client of the tests: never throws on a status, returns the parsed body, and fails the test when the
  * response breaks spec/openapi.yaml (see contract.ts).
  */
+import { jsonValueProblem } from '../../handlers/json-limits.js';
 import { SECURITY_SCHEME } from '../../handlers/security.js';
 import { contractViolations, loadSpec, operationFor } from './contract.js';
 
@@ -23,7 +24,7 @@ export interface RequestOptions {
 /**
  * Whether `prism proxy` would forward this request to the server. It answers some requests itself, in its own
  * format, instead: no credentials for a secured operation, a method or path spelling the spec does not have
- * (such as a path without its trailing slash), or a JSON body it cannot parse. Those requests go straight to
+ * (such as a path without its trailing slash), or a JSON body it cannot parse or nest as deep. Those go straight to
  * the server; their responses are still checked against the spec here.
  */
 async function prismForwards(method: string, path: string, key: string | null, options: RequestOptions): Promise<boolean> {
@@ -35,7 +36,8 @@ async function prismForwards(method: string, path: string, key: string | null, o
   if (!key && operation.security?.some((requirement) => SECURITY_SCHEME in requirement)) return false;
   if (typeof options.rawBody === 'string' && options.headers?.['content-type']?.includes('json')) {
     try {
-      JSON.parse(options.rawBody);
+      // Nested deeper than the server accepts, it would overflow the stack of Prism's validator.
+      if (jsonValueProblem(JSON.parse(options.rawBody))) return false;
     } catch {
       return false;
     }

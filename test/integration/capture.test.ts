@@ -108,6 +108,56 @@ describe('capture', () => {
       expect(res.body.detail).to.match(/^Malformed request data: Invalid JSON: /);
     });
 
+    const unstorable: Array<{ name: string; properties: string; detail: string }> = [
+      {
+        name: 'properties nested more than 128 levels deep',
+        properties: `{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+        detail: 'Malformed request data: the JSON is nested more than 128 levels deep.',
+      },
+      {
+        name: 'a number beyond the double range',
+        properties: '{"n":1e400}',
+        detail: 'Malformed request data: a number is out of range.',
+      },
+    ];
+    for (const { name, properties, detail } of unstorable) {
+      it(`answers 400 for ${name}, storing none of the batch`, async () => {
+        const account = await newAccount(testDb());
+        const res = await direct('POST', '/batch/', {
+          headers: { 'content-type': 'application/json' },
+          body: `{"api_key":"${account.environment.api_token}","batch":[{"event":"fine","distinct_id":"u"},{"event":"e","distinct_id":"u","properties":${properties}}]}`,
+        });
+        expect([res.status, res.body]).to.deep.equal([400, { type: 'validation_error', code: 'invalid_payload', detail, attr: null }]);
+        expect(await events(account)).to.have.length(0);
+      });
+    }
+
+    it('stores events 128 levels deep', async () => {
+      const account = await newAccount(testDb());
+      // The batch object, the list, the event and its properties are four levels: 124 more arrays make 128.
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${account.environment.api_token}","batch":[{"event":"deep","distinct_id":"u","properties":{"n":${'['.repeat(124)}${']'.repeat(124)}}}]}`,
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      const [stored] = await events(account);
+      expect(JSON.stringify(stored!.properties.n)).to.equal(`${'['.repeat(124)}${']'.repeat(124)}`);
+    });
+
+    it('reads null api_key, token, $set and $set_once as absent', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/i/v0/e/', {
+        api_key: null,
+        token: account.environment.api_token,
+        event: 'nulls',
+        distinct_id: 'u',
+        $set: null,
+        $set_once: null,
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect((await events(account)).map((row) => row.event)).to.deep.equal(['nulls']);
+    });
+
     it('answers 400 naming the field when an event breaks the CaptureEvent schema', async () => {
       const account = await newAccount(testDb());
       const res = await post('/batch/', {
@@ -505,6 +555,72 @@ describe('capture', () => {
       expect(rows.filter((row) => row.event !== '$groupidentify').map((row) => [row.event, row.group_0, row.group_1])).to.have.deep.members([
         ['used', 'acme', 'p-9'],
         ['other', 'globex', null],
+      ]);
+    });
+
+    it('ignores a group type or key longer than 400 characters with a warning, and stores the events', async () => {
+      const account = await newAccount(testDb());
+      const long = 'k'.repeat(401);
+      const res = await post('/batch/', {
+        api_key: account.environment.api_token,
+        batch: [
+          {
+            event: '$groupidentify',
+            distinct_id: 'u',
+            properties: { $group_type: 'company', $group_key: long, $group_set: { name: 'Long' } },
+          },
+          { event: 'linked', distinct_id: 'u', properties: { $groups: { company: long, [long]: 'x', team: 'ok' } } },
+        ],
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect(await testDb()('groups').where({ team_id: account.environment.id })).to.deep.equal([]);
+      const rows = await events(account);
+      expect(rows.map((row) => [row.event, row.group_0, row.group_1])).to.deep.equal([
+        ['$groupidentify', null, null],
+        ['linked', 'ok', null],
+      ]);
+      expect((await warnings(account)).map((warning) => warning.type)).to.deep.equal([
+        'group_key_too_long',
+        'group_key_too_long',
+        'group_key_too_long',
+      ]);
+    });
+
+    it('keeps person and group properties named __proto__, constructor or toString', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      // Written as text: an object literal's __proto__ would set its prototype rather than send the key.
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${key}","batch":[
+          {"event":"e","distinct_id":"p1","properties":{"$set_once":{"constructor":"c1","toString":"t1"},"$set":{"__proto__":{"email":"proto@x"}}}},
+          {"event":"e","distinct_id":"p1","properties":{"$set_once":{"email":"real@x","constructor":"ignored"}}},
+          {"event":"$groupidentify","distinct_id":"p1","properties":{"$group_type":"company","$group_key":"acme","$group_set":{"__proto__":{"a":1}}}},
+          {"event":"$groupidentify","distinct_id":"p1","properties":{"$group_type":"company","$group_key":"acme","$group_set":{"constructor":2}}}
+        ]}`,
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      const person = await personOf(account, 'p1');
+      expect(JSON.stringify(person?.properties)).to.equal(
+        '{"email":"real@x","toString":"t1","__proto__":{"email":"proto@x"},"constructor":"c1"}',
+      );
+      const [group] = await testDb()('groups').where({ team_id: account.environment.id }).select('group_properties');
+      expect(JSON.stringify(group.group_properties)).to.equal('{"__proto__":{"a":1},"constructor":2}');
+    });
+
+    it('stores autocapture $elements whose names hold NUL or half a surrogate pair, or whose positions are not numbers', async () => {
+      const account = await newAccount(testDb());
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${account.environment.api_token}","batch":[
+          {"event":"$autocapture","distinct_id":"u","properties":{"$elements":[{"tag_name":"a\\u0000","attr__class":["c\\ud800"],"nth_child":{"toString":"x"},"nth_of_type":"2"}]}},
+          {"event":"after","distinct_id":"u"}
+        ]}`,
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      expect((await events(account)).map((row) => [row.event, row.elements_chain])).to.deep.equal([
+        ['$autocapture', 'a\uFFFD.c\uFFFD:nth-child="0"nth-of-type="2"'],
+        ['after', ''],
       ]);
     });
 

@@ -105,6 +105,14 @@ describe('organizations', () => {
       });
       expect(malformed.status).to.equal(400);
       expect(malformed.body).to.include({ type: 'invalid_request', code: 'parse_error' });
+      const deep = await http.request('POST', '/api/organizations/', {
+        rawBody: `{"name":"deep","extra":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([deep.status, deep.body]).to.deep.equal([
+        400,
+        { type: 'invalid_request', code: 'parse_error', detail: 'JSON parse error - the JSON is nested more than 128 levels deep.', attr: null },
+      ]);
       const text = await http.request('POST', '/api/organizations/', {
         rawBody: 'name=x',
         headers: { 'content-type': 'text/plain' },

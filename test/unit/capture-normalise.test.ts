@@ -33,7 +33,13 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
       { name: 'the top level before properties', given: { distinct_id: 'top', properties: { distinct_id: 'inner' } }, want: 'top' },
       { name: 'cut to 200 characters', given: { distinct_id: 'x'.repeat(250) }, want: 'x'.repeat(200) },
       { name: 'with NUL replaced', given: { distinct_id: 'a\u0000b' }, want: 'a\uFFFDb' },
-      { name: 'without half a surrogate pair at the cut', given: { distinct_id: `${'x'.repeat(199)}😀` }, want: `${'x'.repeat(199)}\uFFFD` },
+      {
+        name: 'cut to 200 characters, counting one outside the BMP once',
+        given: { distinct_id: `${'x'.repeat(199)}😀tail` },
+        want: `${'x'.repeat(199)}😀`,
+      },
+      { name: 'with 200 such characters kept whole', given: { distinct_id: '😀'.repeat(201) }, want: '😀'.repeat(200) },
+      { name: 'a lone surrogate made whole', given: { distinct_id: 'a\ud800b' }, want: 'a\uFFFDb' },
     ];
     for (const { name, given, want } of cases) {
       it(`takes ${name}`, () => {
@@ -195,6 +201,14 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
       const ancient = eventTimestamp({ timestamp: undefined, offset: 1e14, sentAt: null, now: NOW, ignoreSentAt: false });
       expect(ancient.timestamp.getTime()).to.equal(0);
     });
+
+    it('clamps an offset beyond the range of dates in the future to the time it arrived, with a warning', () => {
+      const { timestamp, warnings } = eventTimestamp({ timestamp: undefined, offset: -1e20, sentAt: null, now: NOW, ignoreSentAt: false });
+      expect(timestamp.toISOString()).to.equal(NOW.toISOString());
+      expect(warnings).to.deep.equal([
+        { type: 'event_timestamp_in_future', details: { timestamp: null, sentAt: null, offset: -1e20, result: null } },
+      ]);
+    });
   });
 
   describe('person properties and $process_person_profile', () => {
@@ -262,6 +276,25 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
       ]);
     });
 
+    it('ignores a group type or key longer than 400 characters, with a warning', () => {
+      const long = 'k'.repeat(401);
+      const outcome = normaliseEvent(
+        { event: 'e', distinct_id: 'u', uuid: GENERATED, properties: { $groups: { company: long, [long]: 'x', team: 'k'.repeat(400), emoji: '😀'.repeat(400) } } },
+        context(),
+      );
+      expect(ingested(outcome).groups).to.deep.equal([
+        ['team', 'k'.repeat(400)],
+        ['emoji', '😀'.repeat(400)],
+      ]);
+      expect(outcome.warnings).to.deep.equal([
+        { type: 'group_key_too_long', details: { eventUuid: GENERATED, distinctId: 'u', groupType: 'company', maxLength: 400 } },
+        { type: 'group_key_too_long', details: { eventUuid: GENERATED, distinctId: 'u', groupType: 'k'.repeat(50), maxLength: 400 } },
+      ]);
+      const identify = normaliseEvent({ event: '$groupidentify', distinct_id: 'u', properties: { $group_type: 'company', $group_key: long } }, context());
+      expect(ingested(identify).groupIdentify).to.equal(null);
+      expect(identify.warnings.map((w) => w.type)).to.deep.equal(['group_key_too_long']);
+    });
+
     it('reads $groupidentify, and warns when its type or key is missing', () => {
       const event = ingested(
         normaliseEvent(
@@ -296,6 +329,18 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
         'button.big.primary:attr__id="buy"attr_id="buy"nth-child="2"nth-of-type="1"text="Buy \\"now\\"";div:nth-child="1"nth-of-type="1"',
       );
     });
+
+    const elementCases: Array<{ name: string; given: Record<string, unknown>; want: string }> = [
+      { name: 'NUL in a tag name', given: { tag_name: 'a\u0000' }, want: 'a\uFFFD:nth-child="0"nth-of-type="0"' },
+      { name: 'half a surrogate pair in a class', given: { tag_name: 'a', attr__class: ['c\ud800'] }, want: 'a.c\uFFFD:nth-child="0"nth-of-type="0"' },
+      { name: 'positions that are objects', given: { tag_name: 'a', nth_child: { toString: 'x' }, nth_of_type: { a: 1 } }, want: 'a:nth-child="0"nth-of-type="0"' },
+      { name: 'positions given as text', given: { tag_name: 'li', nth_child: '3', nth_of_type: 2.5 }, want: 'li:nth-child="3"nth-of-type="2.5"' },
+    ];
+    for (const { name, given, want } of elementCases) {
+      it(`writes an element with ${name}`, () => {
+        expect(elementsToChain([given])).to.equal(want);
+      });
+    }
 
     it('flags events of a historical migration and keeps names to 200 characters', () => {
       const event = ingested(normaliseEvent({ event: 'x'.repeat(300), distinct_id: 'u' }, context({ historicalMigration: true })));

@@ -76,6 +76,17 @@ describe('person planning (handlers/capture/persons.ts)', () => {
     expect(properties).to.deep.equal({ a: 2, b: 2, c: 3 });
   });
 
+  it('sets, keeps and unsets properties named like Object.prototype’s, __proto__ included', () => {
+    // Parsed from text, as a client's JSON is: an own property named __proto__, not a prototype.
+    const update = JSON.parse('{"set":{"__proto__":{"email":"proto@x"},"toString":"t"},"setOnce":{"constructor":"c"},"unset":[]}');
+    const properties: Record<string, unknown> = {};
+    expect(applyPersonUpdate(properties, update)).to.equal(true);
+    expect(JSON.stringify(properties)).to.equal('{"constructor":"c","__proto__":{"email":"proto@x"},"toString":"t"}');
+    expect(Object.getPrototypeOf(properties)).to.equal(Object.prototype);
+    applyPersonUpdate(properties, JSON.parse('{"set":{},"setOnce":{"email":"real@x","constructor":"ignored"},"unset":["toString","hasOwnProperty"]}'));
+    expect(JSON.stringify(properties)).to.equal('{"constructor":"c","__proto__":{"email":"proto@x"},"email":"real@x"}');
+  });
+
   it('marks the person of an $identify as identified', () => {
     const plan = planPersons([ev('u1', { event: '$identify', identify: { anonDistinctId: null } })], [stored('u1', { id: '1', uuid: 'p-1' })], uuids());
     expect(plan.updated).to.deep.equal([{ id: '1', properties: {}, isIdentified: true }]);
@@ -241,5 +252,16 @@ describe('group planning (handlers/capture/groups.ts)', () => {
       new Map(),
     );
     expect(plan.upserts).to.deep.equal([{ teamId: TEAM, index: 0, key: 'acme', properties: { name: 'Acme', size: 11 }, createdAt: AT }]);
+  });
+
+  it('merges a $group_set holding __proto__ as a property', () => {
+    const plan = planGroups(
+      [
+        ev('$company_acme', { groupIdentify: { type: 'company', key: 'acme', set: { name: 'Acme' } } }),
+        ev('$company_acme', { groupIdentify: { type: 'company', key: 'acme', set: JSON.parse('{"__proto__":{"a":1}}') } }),
+      ],
+      new Map(),
+    );
+    expect(JSON.stringify(plan.upserts[0]!.properties)).to.equal('{"name":"Acme","__proto__":{"a":1}}');
   });
 });
