@@ -14,9 +14,28 @@ export type DateTimeText =
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const RELATIVE = /^-?(\d{1,6})([smhHdwmqyM])$/;
 
+/** Midnight UTC of a calendar day. (Not Date.UTC, which reads the years 0-99 as 1900-1999.) */
+function utcDay(year: number, monthIndex: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date;
+}
+
 function validDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = utcDay(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * `months` calendar months before `date`, its day of the month kept or, past the end of the shorter month,
+ * clamped to that month's last day: a month before 31 March is 29 February (PostHog's relativedelta), not 2 March.
+ */
+function monthsBefore(date: Date, months: number): void {
+  const total = date.getUTCFullYear() * 12 + date.getUTCMonth() - months;
+  const year = Math.floor(total / 12);
+  const monthIndex = total - year * 12;
+  const lastDay = utcDay(year, monthIndex + 1, 0).getUTCDate();
+  date.setUTCFullYear(year, monthIndex, Math.min(date.getUTCDate(), lastDay));
 }
 
 /** Parses an ISO 8601 date or date-time; null when it is not one (or names an impossible day or time). */
@@ -67,13 +86,13 @@ export function parseRelativeDateTime(input: string, now: Date = new Date()): Da
       date.setUTCDate(date.getUTCDate() - 7 * amount);
       break;
     case 'm':
-      date.setUTCMonth(date.getUTCMonth() - amount);
+      monthsBefore(date, amount);
       break;
     case 'q':
-      date.setUTCMonth(date.getUTCMonth() - 3 * amount);
+      monthsBefore(date, 3 * amount);
       break;
     default:
-      date.setUTCFullYear(date.getUTCFullYear() - amount);
+      monthsBefore(date, 12 * amount);
   }
   if (Number.isNaN(date.getTime())) return null;
   return { kind: 'instant', text: date.toISOString() };

@@ -4,6 +4,7 @@
  * read out of the chain with regular expressions that are bound parameters, never SQL text.
  */
 import { HogQLError } from './errors.js';
+import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 
 /** What an element filter may look at, and the regular expression whose first group reads it. */
@@ -62,7 +63,7 @@ export function elementCondition(key: string, operator: ElementOperator, values:
       );
       break;
     default:
-      test = join(values.map((item) => sql`${value} ~ ${param(item, 'text')}`), ' or ');
+      test = join(values.map((item) => sql`${value} ~ ${param(postgresRegex(item), 'text')}`), ' or ');
   }
   const exists = sql`exists (select 1 from regexp_matches(${chain}, ${param(extractor, 'text')}, 'g') as m(v) where ${test})`;
   return negative ? sql`(not ${exists})` : sql`(${exists})`;

@@ -5,7 +5,8 @@
 import type { Expr } from './ast.js';
 import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
-import { join, keyword, sql, type Fragment } from './sql.js';
+import { postgresRegex } from './regex.js';
+import { join, keyword, param, sql, type Fragment } from './sql.js';
 import { coerce, jsonKey, timezoneParam, typed, unifiedType, type HogQLType, type Typed } from './types.js';
 
 export interface FunctionDef {
@@ -36,7 +37,7 @@ function unify(c: Compiler, values: readonly Typed[]): { type: HogQLType; values
     type,
     values: values.map((value) => {
       const converted = type === 'null' ? value : coerce(value, type, c.scope);
-      return converted.type === 'json' ? { ...converted, sql: sql`nullif(${converted.sql}, 'null'::jsonb)` } : converted;
+      return value.type === 'json' && converted.type === 'json' ? { ...converted, sql: sql`nullif(${converted.sql}, 'null'::jsonb)` } : converted;
     }),
   };
 }
@@ -69,6 +70,15 @@ function aggregateOf(name: string, sqlName: 'sum' | 'avg' | 'min' | 'max'): Func
         const number = coerce(c.numeric(value), 'float', c.scope);
         const body = sql`${keyword(sqlName)}(${number.sql})`;
         return sqlName === 'sum' ? typed(sql`coalesce(${body}, 0)`, 'float', false) : typed(body, 'float', true);
+      }
+      if (value.type === 'json') {
+        // A property compares as a number when every value it has reads as one (a number, or text such as
+        // "100"), and as text otherwise: the least of "Chrome" and "Firefox" is "Chrome", not a number that
+        // neither of them is.
+        const v = value.sql;
+        const numbersOnly = sql`count(*) filter (where jsonb_typeof(${v}) <> 'null' and hogql_to_number(${v}) is null) = 0`;
+        const [asNumber, asText] = [sql`${keyword(sqlName)}(hogql_to_number(${v}))`, sql`${keyword(sqlName)}(${v} #>> '{}')`];
+        return typed(sql`(case when ${numbersOnly} then to_jsonb(${asNumber}) else to_jsonb(${asText}) end)`, 'json', true);
       }
       const kept: HogQLType[] = ['int', 'float', 'string', 'datetime', 'date'];
       const target: HogQLType = kept.includes(value.type) ? value.type : value.type === 'uuid' ? 'string' : value.type === 'boolean' ? 'int' : 'float';
@@ -131,13 +141,11 @@ function conditional(c: Compiler, args: readonly Expr[]): Typed {
   return typed(fragment, type, values.some((value) => value.nullable), branches.some((branch) => branch.aggregate));
 }
 
-function regexConstant(pattern: Typed): void {
-  if (typeof pattern.constant !== 'string') return;
-  try {
-    new RegExp(pattern.constant);
-  } catch {
-    throw new HogQLError(`"${pattern.constant}" is not a valid regular expression.`);
-  }
+/** A constant pattern as PostgreSQL runs it (regex.ts); a computed one as it is. */
+function regexPattern(pattern: Typed): Typed {
+  if (typeof pattern.constant !== 'string') return pattern;
+  const translated = postgresRegex(pattern.constant);
+  return { ...pattern, sql: param(translated, 'text'), constant: translated };
 }
 
 const DEFINITIONS: FunctionDef[] = [
@@ -304,8 +312,7 @@ const DEFINITIONS: FunctionDef[] = [
     maxArgs: 2,
     compile: (c, args) => {
       const haystack = to(c, arg(args, 0), 'string');
-      const pattern = to(c, arg(args, 1), 'string');
-      regexConstant(pattern);
+      const pattern = regexPattern(to(c, arg(args, 1), 'string'));
       const body = sql`${haystack.sql} ~ ${pattern.sql}`;
       return c.boolean(haystack.nullable || pattern.nullable ? sql`coalesce(${body}, false)` : sql`(${body})`, [haystack, pattern]);
     },

@@ -8,6 +8,7 @@ import { parseDateTimeInput } from './datetime.js';
 import { elementCondition, escapeLike, type ElementOperator } from './elements.js';
 import { HogQLError } from './errors.js';
 import { parseExpression } from './parser.js';
+import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import { coerce, constant, datetimeConstant, typed, type Typed } from './types.js';
 
@@ -168,14 +169,14 @@ function numberValue(filter: PropertyFilter, value: Scalar): number {
   return number;
 }
 
+/** The filter's pattern as PostgreSQL runs it (regex.ts). */
 function checkRegex(filter: PropertyFilter, value: Scalar): string {
-  const text = String(value);
   try {
-    new RegExp(text);
-  } catch {
-    throw new HogQLError(`The filter on "${filter.key}" has an invalid regular expression: ${text}`);
+    return postgresRegex(String(value));
+  } catch (error) {
+    if (error instanceof HogQLError) throw new HogQLError(`The filter on "${filter.key}": ${error.message}`);
+    throw error;
   }
-  return text;
 }
 
 function anyOf(parts: Fragment[], negative: boolean): Fragment {

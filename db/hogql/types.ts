@@ -92,6 +92,9 @@ export function jsonKey(key: string | number): Fragment {
 
 const DATETIME_OUTPUT = 'hogql_format_datetime';
 
+/** Types a JSON value is kept beside, rather than converted to: each of their values has a JSON form. */
+const JSON_COMPATIBLE: readonly HogQLType[] = ['int', 'float', 'string', 'boolean'];
+
 /** Converts `value` to `target`, or throws a HogQLError when the types do not convert. */
 export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
   if (value.type === target) return value;
@@ -197,7 +200,7 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
           return keep(sql`hogql_to_datetime(${value.sql}, ${timezoneParam(scope)})`, true);
         case 'int':
         case 'float':
-          return keep(sql`to_timestamp((${value.sql})::float8)`);
+          return keep(sql`hogql_epoch_to_datetime((${value.sql})::numeric)`, true);
         default:
           return unconvertible(value, target);
       }
@@ -220,6 +223,9 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
       }
     case 'uuid':
       if (value.type === 'string' && typeof c === 'string' && UUID.test(c)) return keep(param(c.toLowerCase(), 'uuid'));
+      return unconvertible(value, target);
+    case 'json':
+      if (JSON_COMPATIBLE.includes(value.type)) return keep(sql`to_jsonb(${value.sql})`);
       return unconvertible(value, target);
     default:
       return unconvertible(value, target);
@@ -261,12 +267,18 @@ export function comparisonType(left: Typed, right: Typed, ordering: boolean): Ho
   return null;
 }
 
-/** The one type several values (branches of `if`, arguments of `coalesce`) are brought to. */
+/**
+ * The one type several values (branches of `if`, arguments of `coalesce`) are brought to. A property (JSON)
+ * beside numbers, text or booleans stays JSON, the others becoming JSON too: `coalesce(properties.price, 0)`
+ * is the price as stored (9.5, or "Firefox" for a text), not the price converted to the literal's type.
+ * Beside a datetime, date or uuid, the property is read as one.
+ */
 export function unifiedType(values: readonly Typed[]): HogQLType {
   const types = new Set(values.map((value) => value.type).filter((type) => type !== 'null'));
   if (types.size === 0) return 'null';
   if (types.size === 1) return [...types][0]!;
   const scalar = [...types].filter((type) => type !== 'json');
+  if (types.has('json') && scalar.every((type) => JSON_COMPATIBLE.includes(type))) return 'json';
   if (scalar.length === 1) return scalar[0]!;
   if (scalar.every((type) => NUMERIC.includes(type))) return 'float';
   return 'string';

@@ -215,6 +215,8 @@ describe('events (deprecated listing)', function () {
         ['not_icontains', [{ key: 'url', value: 'sale', operator: 'not_icontains' }], ['e4', 'e3', 'e2']],
         ['regex', [{ key: 'url', value: '^https://example', operator: 'regex' }], ['e2']],
         ['not_regex', [{ key: 'url', value: '^https://example', operator: 'not_regex' }], ['e4', 'e3', 'e1']],
+        ['regex with re2’s word boundary', [{ key: '$browser', value: '\\bSaf', operator: 'regex' }], ['e3']],
+        ['regex with re2’s leading flags', [{ key: '$browser', value: '(?i)^chrome$', operator: 'regex' }], ['e1']],
         ['gt reads numeric strings as numbers', [{ key: 'price', value: 10, operator: 'gt' }], ['e3', 'e2']],
         ['gte', [{ key: 'price', value: '10', operator: 'gte' }], ['e3', 'e2', 'e1']],
         ['lt', [{ key: 'price', value: 25.5, operator: 'lt' }], ['e1']],
@@ -356,6 +358,49 @@ describe('events (deprecated listing)', function () {
         expect(res.body.results).to.deep.equal([[4, 3, 45.166666666666664, '2026-01-10T10:00:00.000Z', 2]]);
       });
 
+      it('keeps a property as stored beside a literal in ifNull, coalesce and if', async () => {
+        const res = await list({
+          select: ['properties.label', 'ifNull(properties.price, 0)', 'coalesce(properties.$browser, 0)', "if(properties.price > 20, properties.$browser, 'cheap')"],
+          orderBy: ['timestamp'],
+        });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.results).to.deep.equal([
+          ['e1', 10, 'Chrome', 'cheap'],
+          ['e2', 25.5, 'Firefox', 'Firefox'],
+          ['e3', '100', 'Safari', 'Safari'],
+          ['e4', 0, 0, 'cheap'],
+        ]);
+      });
+
+      it('takes min and max of a property as numbers when every value reads as one, as text otherwise', async () => {
+        const res = await list({
+          select: ['min(properties.$browser)', 'max(properties.$browser)', 'min(properties.price)', 'max(properties.price)', 'max(properties.nothing)'],
+          where: ["event != 'nothing'"],
+        });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.results).to.deep.equal([['Chrome', 'Safari', 10, 100, null]]);
+      });
+
+      it('reads Unix seconds beyond the range of dates as no date, so that one such event fails no date filter', async () => {
+        const other = await newAccount(testDb(), { scopes: ['query:read'] });
+        await insertEvents(testDb(), other.environment.id, [
+          { uuid: '0190f1c4-0000-7000-8000-0000000000a1', event: 'far', distinct_id: 'x', timestamp: '2026-01-10T10:00:00Z', properties: { ts: -999999999999 } },
+          { uuid: '0190f1c4-0000-7000-8000-0000000000a2', event: 'near', distinct_id: 'x', timestamp: '2026-01-11T10:00:00Z', properties: { ts: 1795255200 } },
+        ]);
+        const otherList = (params: Record<string, unknown>) =>
+          server.http.withKey(other.key).get(`/api/projects/${other.environment.id}/events/?${qs(params)}`);
+        const filtered = await otherList({ properties: [{ key: 'ts', value: '2020-01-01', operator: 'is_date_after' }] });
+        expect([filtered.status, filtered.body.results?.map((event: { event: string }) => event.event)]).to.deep.equal([200, ['near']]);
+        const selected = await otherList({ select: ['event', 'toDateTime(properties.ts)', 'toDateTime(toInt(properties.ts))'], orderBy: ['timestamp'] });
+        expect([selected.status, selected.body.results]).to.deep.equal([
+          200,
+          [
+            ['far', null, null],
+            ['near', '2026-11-21T10:00:00.000Z', '2026-11-21T10:00:00.000Z'],
+          ],
+        ]);
+      });
+
       it('pages rows by keyset and groups by offset through next', async () => {
         const first = await list({ select: ['properties.label'], limit: 3 });
         expect(first.body.results).to.deep.equal([['e4'], ['e3'], ['e2']]);
@@ -439,7 +484,10 @@ describe('events (deprecated listing)', function () {
         [{ properties: [{ key: 'a', value: 1, operator: 'nearly' }] }, 'properties', '"nearly" is not a valid operator.'],
         [{ properties: [{ key: 'a', value: 1, type: 'cohort' }] }, 'properties', 'Property filters of type "cohort" are not supported.'],
         [{ properties: [{ key: 'a', value: 1, type: 'bogus' }] }, 'properties', 'Invalid property type: bogus.'],
-        [{ properties: [{ key: 'a', value: '(', operator: 'regex' }] }, 'properties', /invalid regular expression/],
+        [{ properties: [{ key: 'a', value: '(', operator: 'regex' }] }, 'properties', /not a valid regular expression/],
+        [{ properties: [{ key: 'a', value: '\\p{L}', operator: 'regex' }] }, 'properties', /no Unicode classes/],
+        [{ properties: [{ key: 'text', value: 'x{1000}', operator: 'regex', type: 'element' }] }, 'properties', /at most 255 times/],
+        [{ where: ["match(event, 'x{1000}')"] }, 'where', /at most 255 times/],
         [{ select: 'event' }, 'select', /JSON list of HogQL expressions/],
         [{ select: [] }, 'select', 'select must name at least one expression.'],
         [{ select: ['version()'] }, 'select', 'Unknown function "version".'],

@@ -58,7 +58,13 @@ describe('unit: event listing helpers', () => {
       ['2026-01-02T03:04', { kind: 'naive', text: '2026-01-02T03:04:00' }],
       ['2026-01-02T03:04:05.123456789Z', { kind: 'instant', text: '2026-01-02T03:04:05.123456Z' }],
       ['-7d', { kind: 'instant', text: '2026-03-24T12:00:00.000Z' }],
-      ['-1m', { kind: 'instant', text: '2026-03-03T12:00:00.000Z' }],
+      ['-1m', { kind: 'instant', text: '2026-02-28T12:00:00.000Z' }],
+      ['-2m', { kind: 'instant', text: '2026-01-31T12:00:00.000Z' }],
+      ['-1q', { kind: 'instant', text: '2025-12-31T12:00:00.000Z' }],
+      ['-13m', { kind: 'instant', text: '2025-02-28T12:00:00.000Z' }],
+      ['-1y', { kind: 'instant', text: '2025-03-31T12:00:00.000Z' }],
+      ['0050-01-01', { kind: 'date', text: '0050-01-01' }],
+      ['0099-12-31T23:59:59Z', { kind: 'instant', text: '0099-12-31T23:59:59Z' }],
       ['-30M', { kind: 'instant', text: '2026-03-31T11:30:00.000Z' }],
       ['-2h', { kind: 'instant', text: '2026-03-31T10:00:00.000Z' }],
       ['2026-02-30', null],
@@ -68,6 +74,10 @@ describe('unit: event listing helpers', () => {
       ['2026-01-02Z', null],
     ];
     for (const [given, want] of cases) it(given, () => expect(parseDateTimeInput(given, now)).to.deep.equal(want));
+
+    it('-1y on 29 February: 28 February of the year before', () => {
+      expect(parseDateTimeInput('-1y', new Date('2028-02-29T08:00:00.000Z'))).to.deep.equal({ kind: 'instant', text: '2027-02-28T08:00:00.000Z' });
+    });
   });
 
   describe('selectorRegex', () => {

@@ -107,8 +107,31 @@ describe('unit: HogQL compiler', () => {
       ['length(event)', { sql: 'char_length(e.event)::bigint', params: [], type: 'int' }],
       [
         "coalesce(properties.a, 'none')",
-        { sql: 'coalesce((e.properties ->> ?::text), ?::text)', params: ['a', 'none'], type: 'string' },
+        { sql: "coalesce(nullif((e.properties -> ?::text), 'null'::jsonb), to_jsonb(?::text))", params: ['a', 'none'], type: 'json' },
       ],
+      [
+        'ifNull(properties.price, 0)',
+        { sql: "coalesce(nullif((e.properties -> ?::text), 'null'::jsonb), to_jsonb(?::bigint))", params: ['price', 0], type: 'json' },
+      ],
+      [
+        "coalesce(properties.at, toDateTime('2026-01-01T00:00:00Z'))",
+        {
+          sql: 'coalesce(hogql_to_datetime((e.properties -> ?::text), ?::text), ?::timestamptz)',
+          params: ['at', 'Europe/Paris', '2026-01-01T00:00:00Z'],
+          type: 'datetime',
+        },
+      ],
+      [
+        'min(properties.plan)',
+        {
+          sql:
+            "(case when count(*) filter (where jsonb_typeof((e.properties -> ?::text)) <> 'null' and hogql_to_number((e.properties -> ?::text)) is null) = 0 " +
+            "then to_jsonb(min(hogql_to_number((e.properties -> ?::text)))) else to_jsonb(min((e.properties -> ?::text) #>> '{}')) end)",
+          params: ['plan', 'plan', 'plan', 'plan'],
+          type: 'json',
+        },
+      ],
+      ['toDateTime(1795255200)', { sql: 'hogql_epoch_to_datetime((?::bigint)::numeric)', params: [1795255200], type: 'datetime' }],
       [
         "if(event = 'a', 1, 2.5)",
         {
@@ -480,7 +503,7 @@ describe('unit: HogQL compiler', () => {
       [[{ key: 'a' }], /needs a "value"/],
       [[{ key: 'a', value: { x: 1 } }], /needs a "value"/],
       [[{ key: 'a', value: 'abc', operator: 'gt' }], /needs a number/],
-      [[{ key: 'a', value: '(', operator: 'regex' }], /invalid regular expression/],
+      [[{ key: 'a', value: '(', operator: 'regex' }], /The filter on "a": "\(" is not a valid regular expression/],
       [[{ key: 'a', value: 'soon', operator: 'is_date_before' }], /needs a date/],
       [[{ key: 'z', value: 'x', type: 'element' }], /Element filters read/],
       [[{ key: 'text', value: 1, operator: 'gt', type: 'element' }], /do not take the operator "gt"/],
