@@ -255,6 +255,10 @@ export class Compiler {
       if (left.type === 'date' && right.type === 'int') {
         return typed(sql`(${left.sql} ${keyword(op)} (${right.sql})::int)`, 'date', nullable, aggregate);
       }
+      // As in ClickHouse, a number added to (or taken from) a datetime is seconds: `timestamp + 1` is a second later.
+      const number = (value: Typed) => value.type === 'int' || value.type === 'float';
+      if (left.type === 'datetime' && number(right)) return this.shift(op, left, this.seconds(right));
+      if (op === '+' && number(left) && right.type === 'datetime') return this.shift(op, right, this.seconds(left));
     }
     const l = this.numeric(left);
     const r = this.numeric(right);
@@ -266,6 +270,10 @@ export class Compiler {
     const rt = coerce(r, type, this.scope);
     if (op === '%') return typed(sql`(${lt.sql} % nullif(${rt.sql}, 0))`, type, true, aggregate);
     return typed(sql`(${lt.sql} ${keyword(op)} ${rt.sql})`, type, lt.nullable || rt.nullable, aggregate);
+  }
+
+  private seconds(count: Typed): Typed {
+    return typed(sql`make_interval(secs => (${count.sql})::float8)`, 'interval', count.nullable, count.aggregate);
   }
 
   private shift(op: '+' | '-', moment: Typed, interval: Typed): Typed {

@@ -153,14 +153,19 @@ function positional(text: string): string {
  * session plans a recurring one only until PostgreSQL settles on a plan for it (db/prepared.ts). `timeoutMs` is
  * the pool's timeout, for the message of a query that exceeds it.
  */
-export async function onReadSession<T>(reader: ReadDb, timeoutMs: number, work: (read: Reader) => Promise<T>): Promise<T> {
+export async function onReadSession<T>(
+  reader: ReadDb,
+  timeoutMs: number,
+  work: (read: Reader) => Promise<T>,
+  dataErrorParameter: string | null = null,
+): Promise<T> {
   const connection: unknown = await reader.client.acquireConnection();
   try {
     return await work(async <Row>(text: string, params: readonly unknown[], options?: { prepare?: boolean }) => ({
       rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
     }));
   } catch (error) {
-    throw translateQueryError(error, timeoutMs);
+    throw translateQueryError(error, timeoutMs, dataErrorParameter);
   } finally {
     await reader.client.releaseConnection(connection);
   }
@@ -206,7 +211,16 @@ async function readQuery(read: Reader, query: CompiledEventsQuery): Promise<Quer
 /** SQLSTATE of a statement cancelled, here by the session's statement timeout. */
 const QUERY_CANCELED = '57014';
 
-function translateQueryError(error: unknown, timeoutMs: number): unknown {
+/**
+ * The parameter that an error PostgreSQL raises on the data (a value out of range, a pattern it cannot run)
+ * comes from, when only one parameter holds expressions or filters; otherwise none is named.
+ */
+function dataErrorParameterOf(request: EventListRequest): string | null {
+  const given = (['select', 'where', 'properties'] as const).filter((name) => request[name] !== undefined && request[name] !== '');
+  return given.length === 1 ? given[0]! : null;
+}
+
+function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
   const pg = error as { code?: string; message?: string };
   switch (pg.code) {
     case QUERY_CANCELED:
@@ -217,10 +231,10 @@ function translateQueryError(error: unknown, timeoutMs: number): unknown {
         `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
       );
     case '2201B':
-      return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim());
+      return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     case '22003':
     case '22008':
-      return errors.validation('A number or date in the query is out of range.');
+      return errors.validation('A number or date in the query is out of range.', dataErrorParameter);
     case '42803':
       return errors.validation(
         'With aggregates, every other selected expression is grouped by: it cannot use a field outside an aggregate inside a larger expression.',
@@ -477,7 +491,7 @@ export async function listEvents(
             : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
       }
       return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-    });
+    }, dataErrorParameterOf(request));
   } catch (error) {
     throw toApiError(error);
   }

@@ -358,6 +358,11 @@ describe('events (deprecated listing)', function () {
         expect(res.body.results).to.deep.equal([[4, 3, 45.166666666666664, '2026-01-10T10:00:00.000Z', 2]]);
       });
 
+      it('adds seconds to a datetime, as ClickHouse does', async () => {
+        const res = await list({ select: ['timestamp + 1', 'timestamp - 0.5', '60 + timestamp'], where: ["event = 'signup'"] });
+        expect(res.body.results).to.deep.equal([['2026-01-12T10:00:01.123456Z', '2026-01-12T09:59:59.623456Z', '2026-01-12T10:01:00.123456Z']]);
+      });
+
       it('keeps a property as stored beside a literal in ifNull, coalesce and if', async () => {
         const res = await list({
           select: ['properties.label', 'ifNull(properties.price, 0)', 'coalesce(properties.$browser, 0)', "if(properties.price > 20, properties.$browser, 'cheap')"],
@@ -488,6 +493,8 @@ describe('events (deprecated listing)', function () {
         [{ properties: [{ key: 'a', value: '\\p{L}', operator: 'regex' }] }, 'properties', /no Unicode classes/],
         [{ properties: [{ key: 'text', value: 'x{1000}', operator: 'regex', type: 'element' }] }, 'properties', /at most 255 times/],
         [{ where: ["match(event, 'x{1000}')"] }, 'where', /at most 255 times/],
+        [{ select: ['timestamp + interval 99999999999 year'] }, 'select', 'A number or date in the query is out of range.'],
+        [{ where: ['timestamp < now() + interval 99999999999 year'] }, 'where', 'A number or date in the query is out of range.'],
         [{ select: 'event' }, 'select', /JSON list of HogQL expressions/],
         [{ select: [] }, 'select', 'select must name at least one expression.'],
         [{ select: ['version()'] }, 'select', 'Unknown function "version".'],

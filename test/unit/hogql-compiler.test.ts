@@ -131,6 +131,9 @@ describe('unit: HogQL compiler', () => {
           type: 'json',
         },
       ],
+      ['timestamp + 1', { sql: '(e.timestamp + make_interval(secs => (?::bigint)::float8))', params: [1], type: 'datetime' }],
+      ['1.5 + timestamp', { sql: '(e.timestamp + make_interval(secs => (?::numeric)::float8))', params: [1.5], type: 'datetime' }],
+      ['timestamp - 60', { sql: '(e.timestamp - make_interval(secs => (?::bigint)::float8))', params: [60], type: 'datetime' }],
       ['toDateTime(1795255200)', { sql: 'hogql_epoch_to_datetime((?::bigint)::numeric)', params: [1795255200], type: 'datetime' }],
       [
         "if(event = 'a', 1, 2.5)",
