@@ -1116,11 +1116,12 @@ export interface paths {
          *     `count`, `countIf`, `uniq`, `sum`, `avg`, `min`, `max`, `toDate`, `toDateTime`, `toString`, `toInt`,
          *     `toFloat`, `toUUID`, `toStartOfHour/Day/Week/Month`, `now`, `today`, `dateDiff`, `lower`, `upper`,
          *     `concat`, `length`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `match`,
-         *     `JSONExtractString`. Days and wall-clock times are read in the project's timezone. A property beside a
-         *     number, text or boolean in `coalesce`, `ifNull`, `if` and `multiIf` keeps its stored value
-         *     (`ifNull(properties.price, 0)` is the price, 9.5 or "9.5", or 0); `min` and `max` of a property compare
-         *     numbers when every value reads as one, text otherwise. An unknown field or function, or an expression
-         *     that does not parse, is a 400 naming the parameter.
+         *     `JSONExtractString`. Days and wall-clock times are read in the project's timezone; a number added to a
+         *     datetime counts seconds (`timestamp + 60`), to a date days. A property beside a number, text or boolean
+         *     in `coalesce`, `ifNull`, `if` and `multiIf` keeps its stored value (`ifNull(properties.price, 0)` is the
+         *     price, 9.5 or "9.5", or 0); `min` and `max` of a property compare numbers when every value reads as
+         *     one, text otherwise. An unknown field or function, or an expression that does not parse, is a 400
+         *     naming the parameter; so is a value out of range when only one parameter holds expressions.
          *
          *     **Regular expressions** (`regex`, `not_regex`, `match`) are written as PostHog's (re2): `\b` is a word
          *     boundary and flags such as `(?i)` come first. Unicode classes (`\p{L}`) and more than 255 repetitions
