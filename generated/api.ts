@@ -1118,10 +1118,12 @@ export interface paths {
          *     `concat`, `length`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `match`,
          *     `JSONExtractString`. Days and wall-clock times are read in the project's timezone; a number added to a
          *     datetime counts seconds (`timestamp + 60`), to a date days. A property beside a number, text or boolean
-         *     in `coalesce`, `ifNull`, `if` and `multiIf` keeps its stored value (`ifNull(properties.price, 0)` is the
-         *     price, 9.5 or "9.5", or 0); `min` and `max` of a property compare numbers when every value reads as
-         *     one, text otherwise. An unknown field or function, or an expression that does not parse, is a 400
-         *     naming the parameter; so is a value out of range when only one parameter holds expressions.
+         *     in `coalesce`, `ifNull`, `if` and `multiIf` keeps its stored value and JSON type
+         *     (`ifNull(properties.price, 0)` is the price, 9.5 or "9.5", or 0; grouped by, 5 and "5" are two
+         *     groups). Two such values, and `min` and `max` of a property, compare as numbers when every value reads
+         *     as one (booleans as 1 and 0), as text otherwise. An unknown field or function, or an expression that
+         *     does not parse, is a 400 naming the parameter; so is a value out of range when only one parameter
+         *     holds expressions.
          *
          *     **Regular expressions** (`regex`, `not_regex`, `match`) are written as PostHog's (re2): `\b` is a word
          *     boundary and flags such as `(?i)` come first. Unicode classes (`\p{L}`) and more than 255 repetitions
@@ -2525,7 +2527,7 @@ export interface components {
     };
     responses: {
         /**
-         * @description The request is malformed (a JSON body that cannot be parsed, nests more than 128 levels deep or holds a
+         * @description The request is malformed (a JSON body that cannot be parsed, nests more than 127 levels deep or holds a
          *     number beyond the double range is `parse_error`) or a field fails validation; `attr` names the field.
          */
         BadRequest: {
@@ -2655,7 +2657,7 @@ export interface components {
             };
         };
         /**
-         * @description The payload could not be decoded or parsed, holds no event, nests more than 128 levels deep, holds a
+         * @description The payload could not be decoded or parsed, holds no event, nests more than 127 levels deep, holds a
          *     number beyond the double range, or an event breaks the `CaptureEvent` schema (`attr` names the field,
          *     such as `batch__2__uuid`).
          */

@@ -2,12 +2,12 @@
  * What a parsed JSON request body may not hold, because it could not be stored or written back faithfully:
  * - containers nested deeper than MAX_JSON_DEPTH. JSON.parse accepts thousands of levels, but serialising such
  *   a value again (JSON.stringify, to store it) runs out of stack: a server error for one careless client.
- *   PostHog's capture parses with serde_json, whose recursion limit is 128, and answers 400 beyond it;
+ *   PostHog's capture parses with serde_json, which refuses a 128th level (its recursion limit), with a 400;
  * - numbers beyond the double range (`1e400`): JSON.parse makes them Infinity, which JSON.stringify writes as
  *   `null`, so a distinct id of `1e400` would become "null" and join every such user. serde_json refuses them.
  */
 
-export const MAX_JSON_DEPTH = 128;
+export const MAX_JSON_DEPTH = 127;
 
 /**
  * The first reason the value may not be stored, or null. Iterative (a recursive walk would fail on the very

@@ -202,7 +202,9 @@ export class Compiler {
       return this.boolean(keyword('false'), [other]);
     }
     const textual = op.endsWith('like');
-    const type = textual ? 'string' : (comparisonType(left, right, !['=', '!='].includes(op)) ?? this.incomparable(left, right));
+    const ordering = !textual && !['=', '!='].includes(op);
+    if (ordering && left.type === 'json' && right.type === 'json') return this.jsonOrdering(op, left, right);
+    const type = textual ? 'string' : (comparisonType(left, right, ordering) ?? this.incomparable(left, right));
     const l = coerce(left, type, this.scope);
     const r = coerce(right, type, this.scope);
     const sqlOp = op === '!=' ? '<>' : op;
@@ -214,6 +216,18 @@ export class Compiler {
     }
     const negative = op === '!=' || op.startsWith('not ');
     return this.boolean(sql`coalesce(${body}, ${keyword(negative ? 'true' : 'false')})`, parts);
+  }
+
+  /**
+   * Two JSON values (properties, or `coalesce`/`if` results holding them) ordered as numbers when both read as
+   * numbers, as text otherwise, as min() and max() compare them: "b" > "a" holds, 10 > 9 too.
+   */
+  private jsonOrdering(op: CompareOp, left: Typed, right: Typed): Typed {
+    const [leftNumber, rightNumber] = [coerce(left, 'float', this.scope), coerce(right, 'float', this.scope)];
+    const [leftText, rightText] = [coerce(left, 'string', this.scope), coerce(right, 'string', this.scope)];
+    const bothNumbers = sql`${leftNumber.sql} is not null and ${rightNumber.sql} is not null`;
+    const [asNumbers, asTexts] = [sql`${leftNumber.sql} ${keyword(op)} ${rightNumber.sql}`, sql`${leftText.sql} ${keyword(op)} ${rightText.sql}`];
+    return this.boolean(sql`coalesce((case when ${bothNumbers} then ${asNumbers} else ${asTexts} end), false)`, [left, right]);
   }
 
   membership(negated: boolean, value: Typed, list: readonly Typed[]): Typed {
@@ -255,10 +269,11 @@ export class Compiler {
       if (left.type === 'date' && right.type === 'int') {
         return typed(sql`(${left.sql} ${keyword(op)} (${right.sql})::int)`, 'date', nullable, aggregate);
       }
-      // As in ClickHouse, a number added to (or taken from) a datetime is seconds: `timestamp + 1` is a second later.
-      const number = (value: Typed) => value.type === 'int' || value.type === 'float';
-      if (left.type === 'datetime' && number(right)) return this.shift(op, left, this.seconds(right));
-      if (op === '+' && number(left) && right.type === 'datetime') return this.shift(op, right, this.seconds(left));
+      // As in ClickHouse, a number added to (or taken from) a datetime is seconds: `timestamp + 1` is a second
+      // later, and so is `timestamp + properties.delay` with a delay of 1.
+      const number = (value: Typed) => ['int', 'float', 'json', 'boolean'].includes(value.type);
+      if (left.type === 'datetime' && number(right)) return this.shift(op, left, this.seconds(this.numeric(right)));
+      if (op === '+' && number(left) && right.type === 'datetime') return this.shift(op, right, this.seconds(this.numeric(left)));
     }
     const l = this.numeric(left);
     const r = this.numeric(right);

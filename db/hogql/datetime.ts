@@ -21,7 +21,9 @@ function utcDay(year: number, monthIndex: number, day: number): Date {
   return date;
 }
 
+/** A day of the years 1-9999 (PostgreSQL has no year 0; ISO 8601 text has four digits). */
 function validDate(year: number, month: number, day: number): boolean {
+  if (year < 1) return false;
   const date = utcDay(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
@@ -94,7 +96,8 @@ export function parseRelativeDateTime(input: string, now: Date = new Date()): Da
     default:
       monthsBefore(date, 12 * amount);
   }
-  if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear(); // NaN when the date went beyond what a Date holds
+  if (!(year >= 1 && year <= 9999)) return null;
   return { kind: 'instant', text: date.toISOString() };
 }
 

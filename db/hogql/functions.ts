@@ -72,9 +72,9 @@ function aggregateOf(name: string, sqlName: 'sum' | 'avg' | 'min' | 'max'): Func
         return sqlName === 'sum' ? typed(sql`coalesce(${body}, 0)`, 'float', false) : typed(body, 'float', true);
       }
       if (value.type === 'json') {
-        // A property compares as a number when every value it has reads as one (a number, or text such as
-        // "100"), and as text otherwise: the least of "Chrome" and "Firefox" is "Chrome", not a number that
-        // neither of them is.
+        // A property compares as a number when every value it has reads as one (a number, text such as "100",
+        // or a boolean, as 1 or 0), and as text otherwise: the least of "Chrome" and "Firefox" is "Chrome", not
+        // a number that neither of them is.
         const v = value.sql;
         const numbersOnly = sql`count(*) filter (where jsonb_typeof(${v}) <> 'null' and hogql_to_number(${v}) is null) = 0`;
         const [asNumber, asText] = [sql`${keyword(sqlName)}(hogql_to_number(${v}))`, sql`${keyword(sqlName)}(${v} #>> '{}')`];

@@ -110,9 +110,9 @@ describe('capture', () => {
 
     const unstorable: Array<{ name: string; properties: string; detail: string }> = [
       {
-        name: 'properties nested more than 128 levels deep',
+        name: 'properties nested more than 127 levels deep',
         properties: `{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}`,
-        detail: 'Malformed request data: the JSON is nested more than 128 levels deep.',
+        detail: 'Malformed request data: the JSON is nested more than 127 levels deep.',
       },
       {
         name: 'a number beyond the double range',
@@ -132,16 +132,16 @@ describe('capture', () => {
       });
     }
 
-    it('stores events 128 levels deep', async () => {
+    it('stores events 127 levels deep', async () => {
       const account = await newAccount(testDb());
-      // The batch object, the list, the event and its properties are four levels: 124 more arrays make 128.
+      // The batch object, the list, the event and its properties are four levels: 123 more arrays make 127.
       const res = await direct('POST', '/batch/', {
         headers: { 'content-type': 'application/json' },
-        body: `{"api_key":"${account.environment.api_token}","batch":[{"event":"deep","distinct_id":"u","properties":{"n":${'['.repeat(124)}${']'.repeat(124)}}}]}`,
+        body: `{"api_key":"${account.environment.api_token}","batch":[{"event":"deep","distinct_id":"u","properties":{"n":${'['.repeat(123)}${']'.repeat(123)}}}]}`,
       });
       expect([res.status, res.body]).to.deep.equal([200, OK]);
       const [stored] = await events(account);
-      expect(JSON.stringify(stored!.properties.n)).to.equal(`${'['.repeat(124)}${']'.repeat(124)}`);
+      expect(JSON.stringify(stored!.properties.n)).to.equal(`${'['.repeat(123)}${']'.repeat(123)}`);
     });
 
     it('reads null api_key, token, $set and $set_once as absent', async () => {

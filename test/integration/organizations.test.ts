@@ -111,7 +111,7 @@ describe('organizations', () => {
       });
       expect([deep.status, deep.body]).to.deep.equal([
         400,
-        { type: 'invalid_request', code: 'parse_error', detail: 'JSON parse error - the JSON is nested more than 128 levels deep.', attr: null },
+        { type: 'invalid_request', code: 'parse_error', detail: 'JSON parse error - the JSON is nested more than 127 levels deep.', attr: null },
       ]);
       const text = await http.request('POST', '/api/organizations/', {
         rawBody: 'name=x',

@@ -131,6 +131,16 @@ describe('unit: HogQL compiler', () => {
           type: 'json',
         },
       ],
+      [
+        'properties.a < properties.b',
+        {
+          sql:
+            'coalesce((case when hogql_to_number((e.properties -> ?::text)) is not null and hogql_to_number((e.properties -> ?::text)) is not null ' +
+            "then hogql_to_number((e.properties -> ?::text)) < hogql_to_number((e.properties -> ?::text)) else (e.properties ->> ?::text) < (e.properties ->> ?::text) end), false)",
+          params: ['a', 'b', 'a', 'b', 'a', 'b'],
+          type: 'boolean',
+        },
+      ],
       ['timestamp + 1', { sql: '(e.timestamp + make_interval(secs => (?::bigint)::float8))', params: [1], type: 'datetime' }],
       ['1.5 + timestamp', { sql: '(e.timestamp + make_interval(secs => (?::numeric)::float8))', params: [1.5], type: 'datetime' }],
       ['timestamp - 60', { sql: '(e.timestamp - make_interval(secs => (?::bigint)::float8))', params: [60], type: 'datetime' }],
