@@ -1121,9 +1121,10 @@ export interface paths {
          *     in `coalesce`, `ifNull`, `if` and `multiIf` keeps its stored value and JSON type
          *     (`ifNull(properties.price, 0)` is the price, 9.5 or "9.5", or 0; grouped by, 5 and "5" are two
          *     groups). Two such values, and `min` and `max` of a property, compare as numbers when every value reads
-         *     as one (booleans as 1 and 0), as text otherwise. An unknown field or function, or an expression that
-         *     does not parse, is a 400 naming the parameter; so is a value out of range when only one parameter
-         *     holds expressions.
+         *     as one (booleans as 1 and 0), as text otherwise. An object or array property equals a text holding the
+         *     same JSON, however spaced (`properties.tags = '["a","b"]'`). An unknown field or function, or an
+         *     expression that does not parse, is a 400 naming the parameter; so is a value out of range when only one
+         *     parameter holds expressions.
          *
          *     **Regular expressions** (`regex`, `not_regex`, `match`) are written as PostHog's (re2): `\b` is a word
          *     boundary and flags such as `(?i)` come first. Unicode classes (`\p{L}`) and more than 255 repetitions

@@ -10,7 +10,7 @@
 import type { CompareOp, Expr } from './ast.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS } from './functions.js';
-import { join, keyword, sql, type Fragment } from './sql.js';
+import { join, keyword, param, sql, type Fragment } from './sql.js';
 import {
   coerce,
   comparisonType,
@@ -52,6 +52,22 @@ export interface CompileOptions extends Scope {
   allowAggregates: boolean;
   /** Names the clause in error messages. */
   clause: string;
+}
+
+/**
+ * A text constant that holds a JSON object or array, compared for equality with a JSON value: written as
+ * PostgreSQL writes that JSON (`{"a": 1}`), as the value's text is read, so that the compact text clients send
+ * (`{"a":1}`, `[1,2]`) matches what was stored. Any other constant as it is.
+ */
+function asStoredJsonText(item: Typed): Typed {
+  const text = item.constant;
+  if (item.type !== 'string' || typeof text !== 'string' || !/^\s*[[{]/.test(text) || text.includes('\\u0000')) return item;
+  try {
+    JSON.parse(text);
+  } catch {
+    return item;
+  }
+  return { ...item, sql: sql`(${param(text, 'jsonb')})::text` };
 }
 
 export class Compiler {
@@ -205,8 +221,9 @@ export class Compiler {
     const ordering = !textual && !['=', '!='].includes(op);
     if (ordering && left.type === 'json' && right.type === 'json') return this.jsonOrdering(op, left, right);
     const type = textual ? 'string' : (comparisonType(left, right, ordering) ?? this.incomparable(left, right));
-    const l = coerce(left, type, this.scope);
-    const r = coerce(right, type, this.scope);
+    const equality = op === '=' || op === '!=';
+    const l = coerce(equality && right.type === 'json' ? asStoredJsonText(left) : left, type, this.scope);
+    const r = coerce(equality && left.type === 'json' ? asStoredJsonText(right) : right, type, this.scope);
     const sqlOp = op === '!=' ? '<>' : op;
     const body = sql`${l.sql} ${keyword(sqlOp)} ${r.sql}`;
     const parts = [l, r];
@@ -242,7 +259,7 @@ export class Compiler {
     }
     const target = type!;
     const v = coerce(value, target, this.scope);
-    const coerced = items.map((item) => coerce(item, target, this.scope));
+    const coerced = items.map((item) => coerce(value.type === 'json' ? asStoredJsonText(item) : item, target, this.scope));
     const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (${join(coerced.map((item) => item.sql), ', ')})`;
     const nullable = v.nullable || coerced.some((item) => item.nullable);
     return this.boolean(nullable ? sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})` : sql`(${body})`, [v, ...coerced]);

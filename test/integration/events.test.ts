@@ -397,6 +397,23 @@ describe('events (deprecated listing)', function () {
         ]);
       });
 
+      it('matches an object or array property with the compact JSON text clients send', async () => {
+        const other = await newAccount(testDb(), { scopes: ['query:read'] });
+        await insertEvents(testDb(), other.environment.id, [
+          { uuid: '0190f1c4-0000-7000-8000-0000000000b1', event: 'e', distinct_id: 'x', timestamp: '2026-01-10T10:00:00Z', properties: { arr: [1, 2], obj: { a: { b: 1 } } } },
+          { uuid: '0190f1c4-0000-7000-8000-0000000000b2', event: 'f', distinct_id: 'x', timestamp: '2026-01-11T10:00:00Z', properties: { arr: [2, 1], obj: { a: 1 } } },
+        ]);
+        const otherList = (params: Record<string, unknown>) =>
+          server.http.withKey(other.key).get(`/api/projects/${other.environment.id}/events/?${qs(params)}`);
+        const names = async (params: Record<string, unknown>) => ((await otherList(params)).body.results as { event: string }[]).map((event) => event.event);
+        expect(await names({ where: ["properties.arr = '[1,2]'"] })).to.deep.equal(['e']);
+        expect(await names({ where: ['properties.obj = \'{"a":{"b":1}}\''] })).to.deep.equal(['e']);
+        expect(await names({ where: ["properties.arr != '[1,2]'"] })).to.deep.equal(['f']);
+        expect(await names({ where: ["properties.arr in ('[2,1]', '[3]')"] })).to.deep.equal(['f']);
+        expect(await names({ properties: [{ key: 'obj', value: '{"a": 1}' }] })).to.deep.equal(['f']);
+        expect(await names({ properties: [{ key: 'arr', value: '[1,2]', operator: 'is_not' }] })).to.deep.equal(['f']);
+      });
+
       it('takes min and max of a property as numbers when every value reads as one, as text otherwise', async () => {
         const res = await list({
           select: ['min(properties.$browser)', 'max(properties.$browser)', 'min(properties.price)', 'max(properties.price)', 'max(properties.nothing)'],
