@@ -109,23 +109,29 @@ function characterCount(text: string): number {
   return count;
 }
 
-/** Whether a group type and key fit (MAX_GROUP_TEXT_LENGTH); a warning of `type` for the event if not. */
-function groupFits(type: string, key: string, warnings: IngestionWarning[], details: Json): boolean {
+/** The event a warning is about. */
+interface EventRef {
+  eventUuid: string;
+  distinctId: string;
+}
+
+/** Whether a group type and key fit (MAX_GROUP_TEXT_LENGTH); a warning about the event if not. */
+function groupFits(type: string, key: string, warnings: IngestionWarning[], event: EventRef): boolean {
   if (characterCount(type) <= MAX_GROUP_TEXT_LENGTH && characterCount(key) <= MAX_GROUP_TEXT_LENGTH) return true;
   warnings.push({
     type: 'group_key_too_long',
-    details: { ...details, groupType: truncate(type, 50), maxLength: MAX_GROUP_TEXT_LENGTH },
+    details: { ...event, groupType: truncate(type, 50), maxLength: MAX_GROUP_TEXT_LENGTH },
   });
   return false;
 }
 
-function groupsOf(properties: Json, warnings: IngestionWarning[], details: Json): Array<[string, string]> {
+function groupsOf(properties: Json, warnings: IngestionWarning[], event: EventRef): Array<[string, string]> {
   const groups: Array<[string, string]> = [];
   for (const [type, key] of Object.entries(objectOf(properties.$groups))) {
     if (type === '' || key === null || key === undefined || key === '') continue;
     if (typeof key !== 'string' && typeof key !== 'number') continue;
     const group: [string, string] = [cleanText(type), cleanText(String(key))];
-    if (groupFits(group[0], group[1], warnings, details)) groups.push(group);
+    if (groupFits(group[0], group[1], warnings, event)) groups.push(group);
   }
   return groups;
 }
@@ -275,7 +281,7 @@ export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised
     }
   }
 
-  const groups = groupsOf(properties, warnings, { eventUuid: uuid, distinctId });
+  const groups = properties.$groups === undefined ? [] : groupsOf(properties, warnings, { eventUuid: uuid, distinctId });
   return {
     kind: 'ingest',
     warnings,
