@@ -36,6 +36,8 @@ export function translatePgError(error: unknown): unknown {
     case '22007':
     case '22008':
       return errors.validation('A value is not of the expected type.', pg.column ?? null);
+    case '22003':
+      return errors.validation('A number is out of range.', pg.column ?? null);
     case '23514':
       return errors.validation('A value is not allowed here.', pg.column ?? null, 'invalid_choice');
     // A NUL character in a text parameter (22021) or in a JSON string bound for jsonb (22P05): PostgreSQL

@@ -13,6 +13,7 @@ import { ApiError, errors } from './errors.js';
 import { registry } from './index.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';
+import { wellEncodedPath } from './openapi-router.js';
 import { SpecValidators } from './spec-validators.js';
 import type { AppDeps, BaseDeps, RequestState } from './types.js';
 
@@ -114,6 +115,7 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
 
   // Everything the capture lane did not take is dispatched through the spec.
   app.use(async (ctx) => {
+    if (!wellEncodedPath(ctx.path)) throw errors.notFound(); // nothing has a name with a malformed %-escape
     const state: RequestState = { principal: null, organization: null, environment: null };
     ctx.state.hedgerow = state;
     const request: DispatchRequest = {

@@ -68,6 +68,13 @@ export const errors = {
     new ApiError(403, 'authentication_error', 'permission_denied', `API key missing required scope '${scope}'`),
   insufficientLevel: () =>
     new ApiError(403, 'authentication_error', 'permission_denied', 'Your organization access level is insufficient.'),
+  projectScopedKey: () =>
+    new ApiError(
+      403,
+      'authentication_error',
+      'permission_denied',
+      'API keys with scoped projects are only supported on project-based endpoints.',
+    ),
   notFound: (detail = 'Not found.') => new ApiError(404, 'invalid_request', 'not_found', detail),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`, {

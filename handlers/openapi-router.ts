@@ -15,6 +15,20 @@
  */
 import { OpenAPIRouter, type Document, type Operation, type OpenAPIBackend, type Request } from 'openapi-backend';
 
+/**
+ * Whether every %-escape of a request path decodes: openapi-backend decodes path parameters and throws on one
+ * that does not (`%FF`), so such a path is answered before it is routed.
+ */
+export function wellEncodedPath(path: string): boolean {
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface Template {
   pattern: RegExp;
   operation: Operation;

@@ -71,6 +71,9 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       const request = ctx.state.dispatchRequest as DispatchRequest;
       const raw = request.body instanceof Buffer ? request.body : Buffer.alloc(0);
       request.body = c.operation.requestBody ? parseJsonBody(raw, ctx.get('content-type')) : undefined;
+      // openapi-backend parses a string body again before validating it: a JSON string holding a JSON object
+      // would pass as that object. Every body here is an object.
+      if (typeof request.body === 'string') throw errors.validation('Invalid data. Expected a dictionary, but got str.');
       c.request.requestBody = request.body;
     },
     postSecurityHandler: (c: OperationContext, ctx: Koa.Context) => authorize(deps, limiter, c, requestState(ctx)),

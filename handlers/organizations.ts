@@ -16,16 +16,24 @@ function requireLevel(state: RequestState, level: MembershipLevel): void {
   if (organizationOf(state).level < level) throw errors.insufficientLevel();
 }
 
+/**
+ * Creating or changing an organization reaches beyond any one project, so a key scoped to projects may not
+ * (as PostHog's); it still lists and reads the organizations that hold its projects.
+ */
+function requireUnscopedProjects(state: RequestState): void {
+  if (principalOf(state).scopedTeams) throw errors.projectScopedKey();
+}
+
 export const organizations_list: Handler<'organizations_list'> = async ({ query, state, deps, ctx }) => {
   const page = pageOf(query);
   const { results, count } = await listOrganizations(deps.db, principalOf(state), page, deps.config);
   return { status: 200, body: { count, ...pageLinks(ctx, page, count), results } };
 };
 
-export const organizations_create: Handler<'organizations_create'> = async ({ body, state, deps }) => ({
-  status: 201,
-  body: await createOrganization(deps.db, principalOf(state), body, deps.config),
-});
+export const organizations_create: Handler<'organizations_create'> = async ({ body, state, deps }) => {
+  requireUnscopedProjects(state);
+  return { status: 201, body: await createOrganization(deps.db, principalOf(state), body, deps.config) };
+};
 
 export const organizations_retrieve: Handler<'organizations_retrieve'> = async ({ state, deps }) => ({
   status: 200,
@@ -33,6 +41,7 @@ export const organizations_retrieve: Handler<'organizations_retrieve'> = async (
 });
 
 export const organizations_partial_update: Handler<'organizations_partial_update'> = async ({ body, state, deps }) => {
+  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.admin);
   return {
     status: 200,
@@ -41,18 +50,31 @@ export const organizations_partial_update: Handler<'organizations_partial_update
 };
 
 export const organizations_destroy: Handler<'organizations_destroy'> = async ({ state, deps }) => {
+  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.owner);
   await deleteOrganization(deps.db, organizationOf(state).organization.id);
   return { status: 204 };
 };
 
-/** Reads `{"<source id>": <target id>}` into a map, refusing what cannot be environment ids. */
+/** The largest environment id (a PostgreSQL integer). */
+const MAX_ENVIRONMENT_ID = 2 ** 31 - 1;
+
+/** An environment id written as digits (as a key, or a number or text value), or null. */
+function environmentIdOf(value: number | string): number | null {
+  const id = typeof value === 'number' ? value : /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id >= 1 ? id : null;
+}
+
+/**
+ * Reads `{"<source id>": <target id>}` into a map, refusing what cannot be environment ids. An id beyond the
+ * largest an environment can have is kept: it is reported as not found, as any other unknown id.
+ */
 function parseMapping(body: Record<string, number | string>): Map<number, number> {
   const mapping = new Map<number, number>();
   for (const [source, target] of Object.entries(body)) {
-    const from = Number(source);
-    const to = Number(target);
-    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || to < 1 || from < 1) {
+    const from = environmentIdOf(source);
+    const to = environmentIdOf(target);
+    if (from === null || to === null) {
       throw errors.validation(`Environment ids must be positive integers, got "${source}": "${target}".`);
     }
     mapping.set(from, to);
@@ -66,11 +88,12 @@ export const organizations_environments_rollback_create: Handler<'organizations_
   state,
   deps,
 }) => {
+  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.admin);
   const access = organizationOf(state);
   const mapping = parseMapping(body);
   const ids = [...new Set([...mapping.keys(), ...mapping.values()])];
-  const known = await environmentIdsOf(deps.db, access.organization.id, ids);
+  const known = await environmentIdsOf(deps.db, access.organization.id, ids.filter((id) => id <= MAX_ENVIRONMENT_ID));
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) throw errors.validation(`Environments not found: {${missing.join(', ')}}`);
   for (const [source, target] of mapping) {

@@ -22,10 +22,17 @@ export interface EnvironmentAccess {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Narrows a query on `organizations as o` to what the principal may see. */
+/**
+ * Narrows a query on `organizations as o` to what the principal may see: with scoped projects, only the
+ * organizations that hold one of them.
+ */
 export function visibleOrganizations(query: Knex.QueryBuilder, principal: Principal): Knex.QueryBuilder {
   query.join('organization_memberships as m', 'm.organization_id', 'o.id').where('m.user_id', principal.user.id);
   if (principal.scopedOrganizations) query.whereIn('o.id', [...principal.scopedOrganizations]);
+  const teams = principal.scopedTeams;
+  if (teams) {
+    query.whereExists((holds) => holds.select(1).from('environments as scoped').whereRaw('scoped.organization_id = o.id').whereIn('scoped.id', [...teams]));
+  }
   return query;
 }
 
@@ -37,14 +44,16 @@ export function visibleEnvironments(query: Knex.QueryBuilder, principal: Princip
 }
 
 /**
- * The organization, when the principal is a member and the key's scoped organizations (if any) include it.
+ * The organization, when the principal is a member and the key's scoped organizations (if any) include it, and
+ * its scoped projects (if any) include one of the organization's (visibleOrganizations).
  * Prepared (db/prepared.ts): every request under /api/organizations/{id}/ runs it.
  */
 const FIND_ORGANIZATION_ACCESS: PreparedStatement = {
   name: 'hedgerow_find_organization_access',
   text: `select row_to_json(o.*) as organization, m.level
     from organizations o join organization_memberships m on m.organization_id = o.id
-    where o.id = $1 and m.user_id = $2 and ($3::uuid[] is null or o.id = any($3::uuid[]))`,
+    where o.id = $1 and m.user_id = $2 and ($3::uuid[] is null or o.id = any($3::uuid[]))
+      and ($4::int[] is null or exists (select 1 from environments scoped where scoped.organization_id = o.id and scoped.id = any($4::int[])))`,
 };
 
 export async function findOrganizationAccess(
@@ -57,6 +66,7 @@ export async function findOrganizationAccess(
     organizationId,
     principal.user.id,
     principal.scopedOrganizations,
+    principal.scopedTeams ? [...principal.scopedTeams] : null,
   ]);
   if (!row) return null;
   return { organization: withDates(row.organization, ['created_at', 'updated_at']), level: row.level };

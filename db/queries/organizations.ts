@@ -211,7 +211,15 @@ export async function rollbackEnvironments(
   const moves = [...mapping].filter(([source, target]) => source !== target);
   await translated(() =>
     db.transaction(async (trx) => {
-      await trx('environments').whereIn('id', moves.map(([source]) => source)).forUpdate().select('id');
+      // Every environment the moves touch, locked in id order: two rollbacks over the same environments (one
+      // moving 13 into 14, the other 14 into 13) then wait for each other instead of deadlocking, and the later
+      // one finds what the earlier removed.
+      const involved = [...new Set(moves.flat())];
+      const locked = new Set<number>(
+        await trx('environments').where('organization_id', organizationId).whereIn('id', involved).orderBy('id').forUpdate().pluck('id'),
+      );
+      const gone = involved.filter((id) => !locked.has(id));
+      if (gone.length > 0) throw errors.validation(`Environments not found: {${gone.join(', ')}}`);
       const references = await trx.raw<{ rows: { table_name: string; column_name: string }[] }>(`
         select kcu.table_name, kcu.column_name
         from information_schema.referential_constraints rc

@@ -3,6 +3,7 @@
  * response breaks spec/openapi.yaml (see contract.ts).
  */
 import { jsonValueProblem } from '../../handlers/json-limits.js';
+import { wellEncodedPath } from '../../handlers/openapi-router.js';
 import { SECURITY_SCHEME } from '../../handlers/security.js';
 import { contractViolations, loadSpec, operationFor } from './contract.js';
 
@@ -24,20 +25,24 @@ export interface RequestOptions {
 /**
  * Whether `prism proxy` would forward this request to the server. It answers some requests itself, in its own
  * format, instead: no credentials for a secured operation, a method or path spelling the spec does not have
- * (such as a path without its trailing slash), or a JSON body it cannot parse or nest as deep. Those go straight to
- * the server; their responses are still checked against the spec here.
+ * (such as a path without its trailing slash, or with a malformed %-escape), or a JSON body it cannot parse,
+ * nest as deep, or forward as sent (a JSON string). Those go straight to the server; their responses are still
+ * checked against the spec here.
  */
 async function prismForwards(method: string, path: string, key: string | null, options: RequestOptions): Promise<boolean> {
   const { canonicalPath } = await loadSpec();
   const bare = path.split('?')[0]!;
+  if (!wellEncodedPath(bare)) return false;
   if (canonicalPath(bare) !== bare) return false;
   const operation = await operationFor(method, bare);
   if (!operation) return false;
   if (!key && operation.security?.some((requirement) => SECURITY_SCHEME in requirement)) return false;
   if (typeof options.rawBody === 'string' && options.headers?.['content-type']?.includes('json')) {
     try {
-      // Nested deeper than the server accepts, it would overflow the stack of Prism's validator.
-      if (jsonValueProblem(JSON.parse(options.rawBody))) return false;
+      // Nested deeper than the server accepts, it would overflow the stack of Prism's validator; a JSON string it
+      // forwards as the text it holds.
+      const parsed: unknown = JSON.parse(options.rawBody);
+      if (typeof parsed === 'string' || jsonValueProblem(parsed)) return false;
     } catch {
       return false;
     }

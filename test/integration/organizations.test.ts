@@ -374,6 +374,9 @@ describe('organizations', () => {
       ['an unknown environment', ({ source }) => ({ [source]: 999_999 }), 'Environments not found: {999999}'],
       ['a source that also moves elsewhere', ({ source, target }) => ({ [source]: target, [target]: source }), 'cannot be both'],
       ['a non-numeric target', ({ source }) => ({ [source]: 'abc' }), ''],
+      ['a source written with a space', ({ source, target }) => ({ [` ${source}`]: target }), 'must be positive integers'],
+      ['a source in exponent form', ({ target }) => ({ '1e1': target }), 'must be positive integers'],
+      ['ids beyond any environment', ({ source }) => ({ [source]: 2147483648, '2147483649': source }), 'Environments not found: {2147483649, 2147483648}'],
     ];
     for (const [what, body, detail] of invalid) {
       it(`answers 400 for ${what} and moves nothing`, async () => {
@@ -388,6 +391,21 @@ describe('organizations', () => {
         expect(await testDb()('environments').whereIn('id', [source, target])).to.have.length(2);
       });
     }
+
+    it('runs two opposite rollbacks at once one after the other: one moves, the other finds its source gone', async () => {
+      const { account, client, source, target } = await organizationWithTwoEnvironments();
+      await testDb()('session_recording_playlists').insert([
+        { team_id: source, short_id: unique('s'), type: 'collection', name: 'In source' },
+        { team_id: target, short_id: unique('t'), type: 'collection', name: 'In target' },
+      ]);
+      const path = `/api/organizations/${account.organization.id}/environments_rollback/`;
+      const answers = await Promise.all([client.post(path, { [source]: target }), client.post(path, { [target]: source })]);
+      expect(answers.map((res) => res.status).sort()).to.deep.equal([200, 400]);
+      const refused = answers.find((res) => res.status === 400)!;
+      expect(refused.body.detail).to.match(/^Environments not found: \{\d+\}$/);
+      expect(await testDb()('environments').whereIn('id', [source, target])).to.have.length(1);
+      expect(await testDb()('session_recording_playlists').whereIn('team_id', [source, target])).to.have.length(2);
+    });
 
     it('refuses environments of another organization (400) and members below admin (403)', async () => {
       const { account, client, source } = await organizationWithTwoEnvironments();
@@ -405,7 +423,59 @@ describe('organizations', () => {
     });
   });
 
+  describe('keys scoped to projects', () => {
+    it('list and read the organizations that hold their projects, and change none (403)', async () => {
+      const account = await newAccount(testDb());
+      const second = await server.http.withKey(account.key).post('/api/organizations/', { name: unique('Second') });
+      const scoped = await newMember(testDb(), account.organization, MembershipLevel.owner, { scopedTeams: [account.environment.id] });
+      // The member owns a second organization too, which holds none of the key's projects.
+      await testDb()('organization_memberships').insert({ organization_id: second.body.id, user_id: scoped.user.id, level: MembershipLevel.owner });
+      const client = server.http.withKey(scoped.key);
+      const listed = await client.get('/api/organizations/');
+      expect(listed.body.results.map((organization: { id: string }) => organization.id)).to.deep.equal([account.organization.id]);
+      expect((await client.get(`/api/organizations/${account.organization.id}/`)).status).to.equal(200);
+      expect((await client.get(`/api/organizations/${second.body.id}/`)).status).to.equal(404);
+      expect((await client.delete(`/api/organizations/${second.body.id}/`)).status).to.equal(404);
+      const refused = {
+        type: 'authentication_error',
+        code: 'permission_denied',
+        detail: 'API keys with scoped projects are only supported on project-based endpoints.',
+        attr: null,
+      };
+      for (const res of [
+        await client.patch(`/api/organizations/${account.organization.id}/`, { name: 'renamed' }),
+        await client.delete(`/api/organizations/${account.organization.id}/`),
+        await client.post(`/api/organizations/${account.organization.id}/environments_rollback/`, { [account.environment.id]: account.environment.id }),
+        await client.post('/api/organizations/', { name: unique('Third') }),
+      ]) {
+        expect([res.status, res.body]).to.deep.equal([403, refused]);
+      }
+      expect((await testDb()('organizations').whereIn('id', [account.organization.id, second.body.id])).map((o: { name: string }) => o.name)).to.not.include('renamed');
+      expect(await testDb()('organizations').whereIn('id', [account.organization.id, second.body.id])).to.have.length(2);
+    });
+  });
+
   describe('routing', () => {
+    it('answers 404 for a path with a malformed %-escape, and 400 for a JSON body that is a string', async () => {
+      for (const path of ['/api/organizations/%FF/', '/api/projects/%E0%A4/', `/api/environments/%FF/session_recording_playlists/`]) {
+        const res = await http.get(path);
+        expect([res.status, res.body.code], path).to.deep.equal([404, 'not_found']);
+      }
+      const stringBody = await http.request('POST', '/api/organizations/', {
+        rawBody: JSON.stringify(JSON.stringify({ name: 'x' })),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([stringBody.status, stringBody.body]).to.deep.equal([
+        400,
+        { type: 'validation_error', code: 'invalid_input', detail: 'Invalid data. Expected a dictionary, but got str.', attr: null },
+      ]);
+    });
+
+    it('answers 400 naming the parameter for an offset beyond any list', async () => {
+      const res = await http.get('/api/organizations/?offset=99999999999999999999');
+      expect([res.status, res.body.attr]).to.deep.equal([400, 'offset']);
+    });
+
     it('answers the same with and without the trailing slash', async () => {
       const withSlash = await http.get(`/api/organizations/${owner.organization.id}/`);
       const without = await http.get(`/api/organizations/${owner.organization.id}`);

@@ -574,6 +574,16 @@ describe('session recording playlists', () => {
       }
     });
 
+    it('answers 400 naming the parameter for a creator id or an offset beyond what can exist', async () => {
+      for (const [query, attr] of [
+        ['created_by=2147483648', 'created_by'],
+        ['offset=99999999999999999999', 'offset'],
+      ]) {
+        const res = await listHttp.get(`${listBase}?${query}`);
+        expect([res.status, res.body.attr], query).to.deep.equal([400, attr]);
+      }
+    });
+
     it('filters by search on name or derived name, ignoring case and taking wildcards literally', async () => {
       expect(await names('?search=checkout')).to.deep.equal(['Beta CHECKOUT', 'Alpha checkout']);
       expect(await names('?search=GAMM')).to.deep.equal(['Gamma']);
