@@ -837,7 +837,8 @@ export interface paths {
         };
         /**
          * List organizations
-         * @description The organizations the caller is a member of (only the key's scoped ones, if it has any).
+         * @description The organizations the caller is a member of (only the key's scoped ones, if it has any; for a key scoped
+         *     to projects, those that hold them, each listing only those projects).
          */
         get: operations["organizations_list"];
         put?: never;
@@ -2575,7 +2576,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key lacks the operation's scope, or the caller's membership level is too low. */
+        /**
+         * @description The key lacks the operation's scope, the caller's membership level is too low, or a key scoped to
+         *     projects asks to create, change or delete an organization.
+         */
         Forbidden: {
             headers: {
                 [name: string]: unknown;

@@ -16,24 +16,16 @@ function requireLevel(state: RequestState, level: MembershipLevel): void {
   if (organizationOf(state).level < level) throw errors.insufficientLevel();
 }
 
-/**
- * Creating or changing an organization reaches beyond any one project, so a key scoped to projects may not
- * (as PostHog's); it still lists and reads the organizations that hold its projects.
- */
-function requireUnscopedProjects(state: RequestState): void {
-  if (principalOf(state).scopedTeams) throw errors.projectScopedKey();
-}
-
 export const organizations_list: Handler<'organizations_list'> = async ({ query, state, deps, ctx }) => {
   const page = pageOf(query);
   const { results, count } = await listOrganizations(deps.db, principalOf(state), page, deps.config);
   return { status: 200, body: { count, ...pageLinks(ctx, page, count), results } };
 };
 
-export const organizations_create: Handler<'organizations_create'> = async ({ body, state, deps }) => {
-  requireUnscopedProjects(state);
-  return { status: 201, body: await createOrganization(deps.db, principalOf(state), body, deps.config) };
-};
+export const organizations_create: Handler<'organizations_create'> = async ({ body, state, deps }) => ({
+  status: 201,
+  body: await createOrganization(deps.db, principalOf(state), body, deps.config),
+});
 
 export const organizations_retrieve: Handler<'organizations_retrieve'> = async ({ state, deps }) => ({
   status: 200,
@@ -41,7 +33,6 @@ export const organizations_retrieve: Handler<'organizations_retrieve'> = async (
 });
 
 export const organizations_partial_update: Handler<'organizations_partial_update'> = async ({ body, state, deps }) => {
-  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.admin);
   return {
     status: 200,
@@ -50,7 +41,6 @@ export const organizations_partial_update: Handler<'organizations_partial_update
 };
 
 export const organizations_destroy: Handler<'organizations_destroy'> = async ({ state, deps }) => {
-  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.owner);
   await deleteOrganization(deps.db, organizationOf(state).organization.id);
   return { status: 204 };
@@ -88,7 +78,6 @@ export const organizations_environments_rollback_create: Handler<'organizations_
   state,
   deps,
 }) => {
-  requireUnscopedProjects(state);
   requireLevel(state, MembershipLevel.admin);
   const access = organizationOf(state);
   const mapping = parseMapping(body);

@@ -100,10 +100,16 @@ export async function authorize(
     // Filed under everything it was computed from: a principal remembered from before a change of its scopes
     // (the cache emptied since) files its answer where no principal read after the change will look.
     const scopedOrganizations = principal.scopedOrganizations?.join(',') ?? '*';
+    const scopedTeams = principal.scopedTeams?.join(',') ?? '*';
     state.organization = await deps.access.remember(
-      `organization ${organizationId} ${principal.user.id} ${scopedOrganizations}`,
+      `organization ${organizationId} ${principal.user.id} ${scopedOrganizations} ${scopedTeams}`,
       () => findOrganizationAccess(deps.db, principal, organizationId),
     );
     if (!state.organization) throw errors.notFound('Organization not found.');
+  }
+  // Creating or changing an organization reaches beyond any one project, so a key scoped to projects may only
+  // read organizations (those that hold its projects), as PostHog allows it project-based endpoints alone.
+  if (principal.scopedTeams && path.startsWith('/api/organizations/') && c.operation.method.toLowerCase() !== 'get') {
+    throw errors.projectScopedKey();
   }
 }

@@ -46,10 +46,16 @@ async function toOrganizations(
 ): Promise<Organization[]> {
   const ids = rows.map((row) => row.id);
   const environmentsQuery = db<EnvironmentRow>('environments').whereIn('organization_id', ids).orderBy('id');
-  if (principal.scopedTeams) environmentsQuery.whereIn('id', [...principal.scopedTeams]);
+  const projectsQuery = db<ProjectRow>('projects').whereIn('organization_id', ids).orderBy('id');
+  const teams = principal.scopedTeams;
+  if (teams) {
+    // A key scoped to projects sees those, and no other project of the organization.
+    environmentsQuery.whereIn('id', [...teams]);
+    projectsQuery.whereExists((holds) => holds.select('scoped.id').from('environments as scoped').whereRaw('scoped.project_id = projects.id').whereIn('scoped.id', [...teams]));
+  }
   const [environments, projects, members] = await Promise.all([
     environmentsQuery,
-    db<ProjectRow>('projects').whereIn('organization_id', ids).orderBy('id'),
+    projectsQuery,
     db('organization_memberships as m')
       .join('users as u', 'u.id', 'm.user_id')
       .whereIn('m.organization_id', ids)
@@ -213,10 +219,11 @@ export async function rollbackEnvironments(
     db.transaction(async (trx) => {
       // Every environment the moves touch, locked in id order: two rollbacks over the same environments (one
       // moving 13 into 14, the other 14 into 13) then wait for each other instead of deadlocking, and the later
-      // one finds what the earlier removed.
+      // one finds what the earlier removed. (No key update: capture's key-share locks on the targets, taken as
+      // it stores their events, go on meanwhile.)
       const involved = [...new Set(moves.flat())];
       const locked = new Set<number>(
-        await trx('environments').where('organization_id', organizationId).whereIn('id', involved).orderBy('id').forUpdate().pluck('id'),
+        await trx('environments').where('organization_id', organizationId).whereIn('id', involved).orderBy('id').forNoKeyUpdate().pluck('id'),
       );
       const gone = involved.filter((id) => !locked.has(id));
       if (gone.length > 0) throw errors.validation(`Environments not found: {${gone.join(', ')}}`);

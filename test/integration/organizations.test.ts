@@ -430,10 +430,20 @@ describe('organizations', () => {
       const scoped = await newMember(testDb(), account.organization, MembershipLevel.owner, { scopedTeams: [account.environment.id] });
       // The member owns a second organization too, which holds none of the key's projects.
       await testDb()('organization_memberships').insert({ organization_id: second.body.id, user_id: scoped.user.id, level: MembershipLevel.owner });
+      const { createProject } = await import('../../db/queries/projects.js');
+      await createProject(testDb(), account.organization.id, 'Outside the key');
+      // The same user's unscoped key reads the second organization first: what it leaves in memory is its own.
+      const { createPersonalApiKey } = await import('../../db/queries/personal-api-keys.js');
+      const unscoped = await createPersonalApiKey(testDb(), { userId: scoped.user.id, label: 'unscoped', scopes: ['*'] });
+      expect((await server.http.withKey(unscoped.key).get(`/api/organizations/${second.body.id}/`)).status).to.equal(200);
       const client = server.http.withKey(scoped.key);
       const listed = await client.get('/api/organizations/');
       expect(listed.body.results.map((organization: { id: string }) => organization.id)).to.deep.equal([account.organization.id]);
-      expect((await client.get(`/api/organizations/${account.organization.id}/`)).status).to.equal(200);
+      const own = await client.get(`/api/organizations/${account.organization.id}/`);
+      expect(own.status).to.equal(200);
+      expect(own.body.teams.map((team: { id: number }) => team.id)).to.deep.equal([account.environment.id]);
+      expect(own.body.projects.map((project: { id: number }) => project.id)).to.deep.equal([account.environment.project_id]);
+      expect(listed.body.results[0].projects).to.deep.equal(own.body.projects);
       expect((await client.get(`/api/organizations/${second.body.id}/`)).status).to.equal(404);
       expect((await client.delete(`/api/organizations/${second.body.id}/`)).status).to.equal(404);
       const refused = {
@@ -447,6 +457,9 @@ describe('organizations', () => {
         await client.delete(`/api/organizations/${account.organization.id}/`),
         await client.post(`/api/organizations/${account.organization.id}/environments_rollback/`, { [account.environment.id]: account.environment.id }),
         await client.post('/api/organizations/', { name: unique('Third') }),
+        // Refused before the body is validated: a caller without access learns nothing of what a valid one is.
+        await client.patch(`/api/organizations/${account.organization.id}/`, { name: 5 }),
+        await client.post('/api/organizations/', {}),
       ]) {
         expect([res.status, res.body]).to.deep.equal([403, refused]);
       }

@@ -104,7 +104,7 @@ describe('unit: foundation', () => {
       [{ code: '23502', column: 'name' }, 400, 'name'],
       [{ code: '22001', column: 'name' }, 400, 'name'],
       [{ code: '22P02' }, 400, null],
-      [{ code: '22003', column: 'offset' }, 400, 'offset'],
+      [{ code: '22003' }, 400, null],
       [{ code: '42P01' }, null, null],
     ];
     for (const [given, status, attr] of cases) {
