@@ -75,6 +75,8 @@ export const errors = {
       'permission_denied',
       'API keys with scoped projects are only supported on project-based endpoints.',
     ),
+  /** Environments a rollback names that the organization does not have (as PostHog words it). */
+  environmentsNotFound: (ids: readonly number[]) => new ApiError(400, 'validation_error', 'invalid_input', `Environments not found: {${ids.join(', ')}}`),
   notFound: (detail = 'Not found.') => new ApiError(404, 'invalid_request', 'not_found', detail),
   methodNotAllowed: (method: string, allowed: readonly string[]) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`, {

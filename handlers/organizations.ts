@@ -84,7 +84,7 @@ export const organizations_environments_rollback_create: Handler<'organizations_
   const ids = [...new Set([...mapping.keys(), ...mapping.values()])];
   const known = await environmentIdsOf(deps.db, access.organization.id, ids.filter((id) => id <= MAX_ENVIRONMENT_ID));
   const missing = ids.filter((id) => !known.has(id));
-  if (missing.length > 0) throw errors.validation(`Environments not found: {${missing.join(', ')}}`);
+  if (missing.length > 0) throw errors.environmentsNotFound(missing);
   for (const [source, target] of mapping) {
     if (source !== target && mapping.has(target) && mapping.get(target) !== target) {
       throw errors.validation(`Environment ${target} cannot be both a target and a source that moves elsewhere.`);

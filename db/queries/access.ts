@@ -29,11 +29,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function visibleOrganizations(query: Knex.QueryBuilder, principal: Principal): Knex.QueryBuilder {
   query.join('organization_memberships as m', 'm.organization_id', 'o.id').where('m.user_id', principal.user.id);
   if (principal.scopedOrganizations) query.whereIn('o.id', [...principal.scopedOrganizations]);
-  const teams = principal.scopedTeams;
-  if (teams) {
-    query.whereExists((holds) => holds.select(1).from('environments as scoped').whereRaw('scoped.organization_id = o.id').whereIn('scoped.id', [...teams]));
-  }
+  if (principal.scopedTeams) query.whereExists(holdsScopedEnvironment('organization_id', 'o.id', principal.scopedTeams));
   return query;
+}
+
+/**
+ * The condition (for whereExists) that the organization or project `outer` names holds one of the key's scoped
+ * environments `teams`.
+ */
+export function holdsScopedEnvironment(
+  column: 'organization_id' | 'project_id',
+  outer: string,
+  teams: readonly number[],
+): (query: Knex.QueryBuilder) => void {
+  return (holds) => {
+    holds.select('scoped.id').from('environments as scoped').whereRaw('?? = ??', [`scoped.${column}`, outer]).whereIn('scoped.id', [...teams]);
+  };
 }
 
 /** Narrows a query on `environments as e` (joined to `organizations as o`) to what the principal may see. */

@@ -6,7 +6,7 @@ import type { Db } from '../client.js';
 import { translated } from '../errors.js';
 import { paginate, type Page } from '../pagination.js';
 import { MembershipLevel, type EnvironmentRow, type OrganizationRow, type ProjectRow } from '../rows.js';
-import { visibleOrganizations, type OrganizationAccess } from './access.js';
+import { holdsScopedEnvironment, visibleOrganizations, type OrganizationAccess } from './access.js';
 import type { Principal } from './personal-api-keys.js';
 import { setMembership } from './memberships.js';
 import { createProject, toProjectBasic, toTeamBasic } from './projects.js';
@@ -51,7 +51,7 @@ async function toOrganizations(
   if (teams) {
     // A key scoped to projects sees those, and no other project of the organization.
     environmentsQuery.whereIn('id', [...teams]);
-    projectsQuery.whereExists((holds) => holds.select('scoped.id').from('environments as scoped').whereRaw('scoped.project_id = projects.id').whereIn('scoped.id', [...teams]));
+    projectsQuery.whereExists(holdsScopedEnvironment('project_id', 'projects.id', teams));
   }
   const [environments, projects, members] = await Promise.all([
     environmentsQuery,
@@ -226,7 +226,7 @@ export async function rollbackEnvironments(
         await trx('environments').where('organization_id', organizationId).whereIn('id', involved).orderBy('id').forNoKeyUpdate().pluck('id'),
       );
       const gone = involved.filter((id) => !locked.has(id));
-      if (gone.length > 0) throw errors.validation(`Environments not found: {${gone.join(', ')}}`);
+      if (gone.length > 0) throw errors.environmentsNotFound(gone);
       const references = await trx.raw<{ rows: { table_name: string; column_name: string }[] }>(`
         select kcu.table_name, kcu.column_name
         from information_schema.referential_constraints rc
