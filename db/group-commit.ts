@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import { errors, type ApiError } from '../handlers/errors.js';
 import type { Db } from './client.js';
 import { translatePgError } from './errors.js';
+import { runQuery } from './pg-query.js';
 
 const { from: copyFrom } = pgCopyStreams;
 
@@ -78,7 +79,7 @@ export class Transaction {
     if (statements.length === 0) return [];
     const prefix = this.begun ? [] : ['begin'];
     this.begun = true;
-    const result = (await this.client.query([...prefix, ...statements].join(';\n'))) as QueryResult | QueryResult[];
+    const result = (await runQuery(this.client, [...prefix, ...statements].join(';\n'))) as QueryResult | QueryResult[];
     return (Array.isArray(result) ? result : [result]).slice(prefix.length);
   }
 
@@ -116,7 +117,7 @@ export class Transaction {
    */
   async alone(statement: { name: string; text: string }, values: unknown[]): Promise<QueryResult> {
     if (this.begun) throw new Error('a statement alone cannot join a transaction already begun');
-    const result = await this.client.query({ name: statement.name, text: statement.text, values });
+    const result = await runQuery(this.client, { name: statement.name, text: statement.text, values });
     this.begun = true;
     this.ended = true;
     return result;
@@ -124,20 +125,20 @@ export class Transaction {
 
   /** Rolls back what ran so far, so that the same transaction object can start again. */
   async abandon(): Promise<void> {
-    if (this.begun) await this.client.query('rollback');
+    if (this.begun) await runQuery(this.client, 'rollback');
     this.begun = false;
     this.ended = false;
   }
 
   async query<R extends QueryResultRow = QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<R>> {
-    return (await this.connection()).query<R>(text, values);
+    return runQuery<R>(await this.connection(), text, values);
   }
 
   /** The connection, inside the transaction (for COPY). */
   async connection(): Promise<ClientBase> {
     if (!this.begun) {
       this.begun = true;
-      await this.client.query('begin');
+      await runQuery(this.client, 'begin');
     }
     return this.client;
   }
@@ -245,11 +246,11 @@ export class GroupCommit<T> {
     try {
       try {
         const afterCommit = await this.work(transaction, items);
-        if (transaction.open) await client.query('commit');
+        if (transaction.open) await runQuery(client, 'commit');
         ok = true;
         afterCommit?.();
       } catch (error) {
-        if (transaction.begunOnce) await client.query('rollback').catch(() => undefined);
+        if (transaction.begunOnce) await runQuery(client, 'rollback').catch(() => undefined);
         throw error;
       }
     } finally {

