@@ -2274,8 +2274,8 @@ export interface components {
              */
             event?: string | null;
             /**
-             * @description Who did it: a string, or any other JSON value (stringified). An event without one, or with an empty
-             *     one, is answered 200 and not ingested.
+             * @description Who did it: a string, or any other JSON value (stringified; an integer as its digits, exact beyond
+             *     2^53 too). An event without one, or with an empty one, is answered 200 and not ingested.
              * @example user-1
              */
             distinct_id?: unknown;
@@ -2286,7 +2286,8 @@ export interface components {
             $distinct_id?: unknown;
             /**
              * @description The event's properties. `$set`, `$set_once` and `$unset` change the person's properties, `$groups`
-             *     names the event's groups, and `$process_person_profile: false` makes the event personless.
+             *     names the event's groups, and `$process_person_profile: false` makes the event personless. Integers
+             *     are stored as written, exact beyond 2^53 too, here and in person and group properties.
              * @example {
              *       "$current_url": "https://example.com/"
              *     }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { decodePayload } from './capture/decode.js';
-import { tokenErrors, tokenProblem } from './capture/envelope.js';
+import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
 import { renderAccessLookups } from './capture/metrics.js';
 import { errors } from './errors.js';
@@ -95,12 +95,14 @@ async function environmentOf<K extends OperationId>(input: LaneInput<K>, token: 
 
 /** No feature flags are defined in Hedgerow: every caller gets an empty set. */
 export const flags_create = laneHandler<'flags_create'>(async (input) => {
-  const payload = await decodePayload({
-    body: input.body,
-    query: input.query,
-    contentType: input.headers['content-type'],
-    contentEncoding: input.headers['content-encoding'],
-  });
+  const payload = withPlainNumbersOutsideValues(
+    await decodePayload({
+      body: input.body,
+      query: input.query,
+      contentType: input.headers['content-type'],
+      contentEncoding: input.headers['content-encoding'],
+    }),
+  );
   const validate = input.capture.validators.schema('FlagsRequest');
   if (!validate(payload)) throw payloadError(validate.errors);
   const { token, api_key: apiKey } = payload as { token?: unknown; api_key?: unknown };

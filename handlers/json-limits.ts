@@ -6,33 +6,55 @@
  * - numbers beyond the double range (`1e400`): JSON.parse makes them Infinity, which JSON.stringify writes as
  *   `null`, so a distinct id of `1e400` would become "null" and join every such user. serde_json refuses them.
  */
-
 export const MAX_JSON_DEPTH = 127;
 
+/** What a walk of a parsed value found. */
+export interface JsonScan {
+  /** The first reason the value may not be stored, or null. */
+  problem: string | null;
+  /**
+   * Whether it holds a number beyond ±2^53: where the text wrote it as an integer, JSON.parse has rounded it
+   * (handlers/exact-json.ts reads such a text again).
+   */
+  largeNumbers: boolean;
+}
+
 /**
- * The first reason the value may not be stored, or null. Iterative (a recursive walk would fail on the very
- * values it looks for) and allocation-light, as it runs on every capture request.
+ * Walks a value as JSON.parse made it. Iterative (a recursive walk would fail on the very values it looks for)
+ * and allocation-light, as it runs on every capture request.
  */
-export function jsonValueProblem(root: unknown, maxDepth = MAX_JSON_DEPTH): string | null {
-  if (typeof root === 'number') return Number.isFinite(root) ? null : NUMBER_OUT_OF_RANGE;
-  if (typeof root !== 'object' || root === null) return null;
+export function scanJsonValue(root: unknown, maxDepth = MAX_JSON_DEPTH): JsonScan {
+  let largeNumbers = false;
+  const number = (value: number): string | null => {
+    if (!Number.isFinite(value)) return NUMBER_OUT_OF_RANGE;
+    if (!Number.isSafeInteger(value) && Number.isInteger(value)) largeNumbers = true;
+    return null;
+  };
+  if (typeof root === 'number') return { problem: number(root), largeNumbers };
+  if (typeof root !== 'object' || root === null) return { problem: null, largeNumbers };
   const containers: object[] = [root];
   const depths: number[] = [1];
   while (containers.length > 0) {
     const container = containers.pop()!;
     const depth = depths.pop()!;
-    if (depth > maxDepth) return `the JSON is nested more than ${maxDepth} levels deep`;
+    if (depth > maxDepth) return { problem: `the JSON is nested more than ${maxDepth} levels deep`, largeNumbers };
     const values: unknown[] = Array.isArray(container) ? container : Object.values(container);
     for (const value of values) {
       if (typeof value === 'number') {
-        if (!Number.isFinite(value)) return NUMBER_OUT_OF_RANGE;
+        const problem = number(value);
+        if (problem) return { problem, largeNumbers };
       } else if (typeof value === 'object' && value !== null) {
         containers.push(value);
         depths.push(depth + 1);
       }
     }
   }
-  return null;
+  return { problem: null, largeNumbers };
+}
+
+/** The first reason the value may not be stored, or null (scanJsonValue). */
+export function jsonValueProblem(root: unknown, maxDepth = MAX_JSON_DEPTH): string | null {
+  return scanJsonValue(root, maxDepth).problem;
 }
 
 const NUMBER_OUT_OF_RANGE = 'a number is out of range';

@@ -6,6 +6,8 @@
  * costs far more than a small statement.
  */
 import { jsonbText } from '../../handlers/capture/normalise.js';
+import { parseJson } from '../../handlers/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
 import type { EventRow } from '../../handlers/capture/types.js';
 import type { GroupPlan, GroupTypeIndexes } from '../../handlers/capture/groups.js';
 import type { PersonPlan, StoredDistinctId } from '../../handlers/capture/persons.js';
@@ -93,7 +95,7 @@ export async function startBatch(
   if (input.distinctIds.length > 0) {
     personsIndex = statements.length;
     statements.push(
-      `select k."teamId" as team_id, k."distinctId" as distinct_id, p.id, p.uuid, p.properties, p.is_identified,
+      `select k."teamId" as team_id, k."distinctId" as distinct_id, p.id, p.uuid, p.properties::text as properties_json, p.is_identified,
               extract(epoch from p.created_at) * 1000 as created_ms
          from jsonb_to_recordset(${jsonLiteral(input.distinctIds)}) as k("teamId" int, "distinctId" text)
          cross join lateral (
@@ -122,7 +124,7 @@ export async function startBatch(
       distinct_id: string;
       id: string;
       uuid: string;
-      properties: Record<string, unknown>;
+      properties_json: string;
       is_identified: boolean;
       created_ms: string;
     }>;
@@ -133,7 +135,8 @@ export async function startBatch(
         person: {
           id: row.id,
           uuid: row.uuid,
-          properties: row.properties,
+          // Read as text and parsed here, so that integers beyond 2^53 stay exact when the person is written back.
+          properties: parseJson(row.properties_json, MAX_JSON_DEPTH) as Record<string, unknown>,
           isIdentified: row.is_identified,
           createdAt: new Date(Number(row.created_ms)),
         },

@@ -16,7 +16,8 @@ import { isUtf8 } from 'node:buffer';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
 import { ApiError } from '../errors.js';
-import { jsonValueProblem } from '../json-limits.js';
+import { parseJsonExactly } from '../exact-json.js';
+import { MAX_JSON_DEPTH, scanJsonValue } from '../json-limits.js';
 import { DecodedTooLarge, InvalidLzString, decompressLz64 } from './lz-string.js';
 
 /** The decoded payload may be at most this large (PostHog's capture uses the same 25 MiB event-size limit). */
@@ -189,13 +190,15 @@ export async function decompressPayload(request: EncodedRequest, maxBytes = CAPT
 export async function decodePayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<unknown> {
   const bytes = await decompressPayload(request, maxBytes);
   if (!isUtf8(bytes)) throw captureErrors.malformed('invalid UTF-8 in request payload.');
+  const text = bytes.toString('utf8');
   let payload: unknown;
   try {
-    payload = JSON.parse(bytes.toString('utf8'));
+    payload = JSON.parse(text);
   } catch (error) {
     throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
   }
-  const problem = jsonValueProblem(payload);
-  if (problem) throw captureErrors.malformed(`${problem}.`);
-  return payload;
+  const scan = scanJsonValue(payload);
+  if (scan.problem) throw captureErrors.malformed(`${scan.problem}.`);
+  // Read again, keeping them exact (and within MAX_JSON_DEPTH, which the scan checked).
+  return scan.largeNumbers ? parseJsonExactly(text, MAX_JSON_DEPTH) : payload;
 }

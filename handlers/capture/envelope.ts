@@ -4,6 +4,7 @@
  * from and whether it is well-formed (PostHog's token checks), as pure functions.
  */
 import { ApiError } from '../errors.js';
+import { ExactInteger } from '../exact-json.js';
 import { isPlainObject } from './normalise.js';
 import { parseTimestamp } from './timestamps.js';
 
@@ -78,6 +79,46 @@ function normaliseToken(token: unknown): string {
  * Reads a decoded payload (valid against the spec's `CapturePayload`) into an envelope. A batch object's own
  * key wins over any key inside its events; otherwise every event that names a key must name the same one.
  */
+/** The fields of an event that hold a value to store (with `properties`, `$set` and `$set_once` inside). */
+const EVENT_VALUE_FIELDS: ReadonlySet<string> = new Set(['distinct_id', '$distinct_id']);
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+function withPlainNumbers(record: Record<string, unknown>, except: ReadonlySet<string>): void {
+  for (const key in record) {
+    const value = record[key];
+    if (value instanceof ExactInteger && !except.has(key)) record[key] = plainNumber(value);
+  }
+}
+
+/** An exact integer as a plain number; anything else as it is. */
+const plainNumber = (value: unknown): unknown => (value instanceof ExactInteger ? Number(value.text) : value);
+
+/**
+ * The payload with integers beyond 2^53 as plain numbers again wherever they are not a value to store: the
+ * payload or an event itself, the batch's own fields, and the events' fields other than the distinct id
+ * (`offset`, or a number where an object or a string belongs). There the spec's checks and the reading of the
+ * envelope take them as numbers, as before (handlers/exact-json.ts).
+ */
+export function withPlainNumbersOutsideValues(payload: unknown): unknown {
+  const events = (list: unknown[]) => {
+    for (let index = 0; index < list.length; index += 1) {
+      const event = (list[index] = plainNumber(list[index]));
+      if (isPlainObject(event)) withPlainNumbers(event, EVENT_VALUE_FIELDS);
+    }
+  };
+  if (Array.isArray(payload)) {
+    events(payload);
+  } else if (isPlainObject(payload)) {
+    if (!Array.isArray(payload.batch)) {
+      withPlainNumbers(payload, EVENT_VALUE_FIELDS);
+    } else {
+      withPlainNumbers(payload, NO_FIELDS);
+      events(payload.batch);
+    }
+  }
+  return plainNumber(payload);
+}
+
 export function readEnvelope(payload: unknown): Envelope {
   let events: Record<string, unknown>[];
   let batchToken: unknown;

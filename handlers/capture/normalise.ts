@@ -6,6 +6,7 @@
  * An event that can never be ingested is dropped with a reason instead of failing the request: PostHog answers
  * such requests 200 so that SDKs do not retry them forever (see DropReason).
  */
+import { ExactInteger, exactJsonText, jsonText } from '../exact-json.js';
 import { eventTimestamp } from './timestamps.js';
 import type { CapturedEvent, DropReason, IngestionWarning, Normalised, PersonUpdate, StoredEvent } from './types.js';
 
@@ -35,7 +36,7 @@ export interface NormaliseContext {
 type Json = Record<string, unknown>;
 
 export function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactInteger);
 }
 
 /** PostgreSQL text cannot hold NUL; PostHog replaces it with U+FFFD. Lone surrogates are made whole too. */
@@ -58,9 +59,14 @@ function truncate(text: string, max: number): string {
   return text.slice(0, units);
 }
 
-/** Any JSON value as a distinct id: strings as they are, anything else as its JSON text. */
+/** Any JSON value as a distinct id: strings as they are, anything else as its JSON text (integers exact). */
 export function stringifyId(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : jsonText(value);
+}
+
+/** A group key may be a string or a number (shown as its digits). */
+function isGroupKey(key: unknown): key is string | number | ExactInteger {
+  return (typeof key === 'string' && key !== '') || typeof key === 'number' || key instanceof ExactInteger;
 }
 
 /** The distinct id: top-level `distinct_id` or `$distinct_id`, else inside `properties`. */
@@ -128,8 +134,7 @@ function groupFits(type: string, key: string, warnings: IngestionWarning[], even
 function groupsOf(properties: Json, warnings: IngestionWarning[], event: EventRef): Array<[string, string]> {
   const groups: Array<[string, string]> = [];
   for (const [type, key] of Object.entries(objectOf(properties.$groups))) {
-    if (type === '' || key === null || key === undefined || key === '') continue;
-    if (typeof key !== 'string' && typeof key !== 'number') continue;
+    if (type === '' || !isGroupKey(key)) continue;
     const group: [string, string] = [cleanText(type), cleanText(String(key))];
     if (groupFits(group[0], group[1], warnings, event)) groups.push(group);
   }
@@ -152,7 +157,7 @@ function elementsChainOf(properties: Json): string {
 
 /** An element's `nth_child` or `nth_of_type` as the chain writes it: a number or its text; anything else is 0. */
 function positionText(value: unknown): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if ((typeof value === 'number' && Number.isFinite(value)) || value instanceof ExactInteger) return String(value);
   if (typeof value === 'string' && value !== '') return value;
   return '0';
 }
@@ -186,7 +191,8 @@ export function elementsToChain(elements: unknown[]): string {
       if (typeof element.attr__href === 'string') attributes.href = element.attr__href;
       if (typeof element.attr__id === 'string') attributes.attr_id = element.attr__id;
       for (const [key, value] of Object.entries(element)) {
-        if (key.startsWith('attr__') && key !== 'attr__class' && (typeof value === 'string' || typeof value === 'number')) {
+        const shown = typeof value === 'string' || typeof value === 'number' || value instanceof ExactInteger;
+        if (key.startsWith('attr__') && key !== 'attr__class' && shown) {
           attributes[key] = String(value);
         }
       }
@@ -271,7 +277,7 @@ export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised
   } else if (event === '$groupidentify') {
     const type = properties.$group_type;
     const key = properties.$group_key;
-    if (typeof type === 'string' && type !== '' && (typeof key === 'string' || typeof key === 'number') && key !== '') {
+    if (typeof type === 'string' && type !== '' && isGroupKey(key)) {
       const [cleanType, cleanKey] = [cleanText(type), cleanText(String(key))];
       if (groupFits(cleanType, cleanKey, warnings, { eventUuid: uuid, distinctId })) {
         groupIdentify = { type: cleanType, key: cleanKey, set: objectOf(properties.$group_set) };
@@ -308,12 +314,13 @@ const UNSAFE_JSON = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
 
 /**
  * JSON text that jsonb accepts: jsonb refuses `\u0000` and unpaired surrogates, which JSON.stringify writes as
- * escapes. Rare enough to check the text first and clean the value only when needed.
+ * escapes. Rare enough to check the text first and clean the value only when needed. Integers beyond 2^53 are
+ * written exact (handlers/exact-json.ts).
  */
 export function jsonbText(value: unknown): string {
   const text = JSON.stringify(value);
-  if (!text.includes('\\u') || !UNSAFE_JSON.test(text)) return text;
-  return JSON.stringify(cleanJson(value));
+  if (!text.includes('\\u') || !UNSAFE_JSON.test(text)) return exactJsonText(text);
+  return jsonText(cleanJson(value));
 }
 
 function cleanJson(value: unknown): unknown {

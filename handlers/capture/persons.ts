@@ -16,6 +16,7 @@
  *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
  *   has, if any.
  */
+import { jsonText } from '../exact-json.js';
 import { setProperty } from './properties.js';
 import type { EventEffects, IngestionWarning, PersonUpdate } from './types.js';
 
@@ -113,7 +114,9 @@ export function applyPersonUpdate(properties: Record<string, unknown>, update: P
     }
   }
   for (const [key, value] of Object.entries(update.set)) {
-    if (!Object.hasOwn(properties, key) || JSON.stringify(properties[key]) !== JSON.stringify(value)) {
+    // Compared as stored: an integer of 64 bits read back from the database is exact where the event's value may
+    // be a double of the same digits (handlers/exact-json.ts).
+    if (!Object.hasOwn(properties, key) || jsonText(properties[key]) !== jsonText(value)) {
       setProperty(properties, key, value);
       changed = true;
     }

@@ -12,7 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { ENVIRONMENT_GONE } from '../../db/queries/ingestion.js';
 import { payloadError } from '../spec-validators.js';
 import { decodePayload, type EncodedRequest } from './decode.js';
-import { readEnvelope, tokenErrors } from './envelope.js';
+import { readEnvelope, tokenErrors, withPlainNumbersOutsideValues } from './envelope.js';
 import type { CaptureMetrics } from './metrics.js';
 import { normaliseEvent, toStoredEvent } from './normalise.js';
 import { sentAtFromQuery } from './timestamps.js';
@@ -35,7 +35,7 @@ export interface CapturePipeline {
 }
 
 export async function capture(pipeline: CapturePipeline, request: CaptureRequest): Promise<void> {
-  const payload = await decodePayload(request);
+  const payload = withPlainNumbersOutsideValues(await decodePayload(request));
   if (!pipeline.validatePayload(payload)) throw payloadError(pipeline.validatePayload.errors);
   const envelope = readEnvelope(payload);
   const environmentId = await pipeline.tokens.environmentId(envelope.token);

@@ -608,6 +608,89 @@ describe('capture', () => {
       expect(JSON.stringify(group.group_properties)).to.equal('{"__proto__":{"a":1},"constructor":2}');
     });
 
+    it('keeps integers beyond 2^53 as sent: distinct ids, group keys, event, person and group properties', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      // Written as text: a JavaScript number cannot hold these integers. Two users whose ids differ in the last
+      // digit, which doubles cannot tell apart.
+      const res = await direct('POST', '/batch/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${key}","batch":[
+          {"event":"order","distinct_id":12345678901234567890,"offset":1000,"properties":{"order_id":9876543210987654321,"ids":[-9007199254740993],"$set":{"account":12345678901234567891},"$groups":{"company":11111111111111111111}}},
+          {"event":"order","distinct_id":12345678901234567891,"offset":900},
+          {"event":"$groupidentify","distinct_id":12345678901234567890,"offset":800,"properties":{"$group_type":"company","$group_key":11111111111111111111,"$group_set":{"size":2222222222222222222}}}
+        ]}`,
+      });
+      expect([res.status, res.body]).to.deep.equal([200, OK]);
+      const { rows } = await testDb().raw<{ rows: Array<{ distinct_id: string; properties: string; group_0: string | null }> }>(
+        'select distinct_id, properties::text as properties, group_0 from events where team_id = ? order by timestamp',
+        [account.environment.id],
+      );
+      expect(rows.map((row) => [row.distinct_id, row.group_0])).to.deep.equal([
+        ['12345678901234567890', '11111111111111111111'],
+        ['12345678901234567891', null],
+        ['12345678901234567890', null],
+      ]);
+      expect(rows[0]!.properties).to.include('"order_id": 9876543210987654321').and.include('"ids": [-9007199254740993]');
+      const [first, second] = [await personOf(account, '12345678901234567890'), await personOf(account, '12345678901234567891')];
+      expect(first?.uuid).to.be.a('string').and.not.equal(second?.uuid);
+      const propertiesText = async () =>
+        (await testDb()('persons').where({ uuid: first!.uuid }).first<{ text: string }>(testDb().raw('properties::text as text'))).text;
+      expect(await propertiesText()).to.equal('{"account": 12345678901234567891}');
+      const [group] = await testDb()('groups')
+        .where({ team_id: account.environment.id })
+        .select('group_key', testDb().raw('group_properties::text as properties'));
+      expect(group).to.deep.equal({ group_key: '11111111111111111111', properties: '{"size": 2222222222222222222}' });
+
+      // The person read back and written again (a later $set) keeps the integer exact.
+      const later = await direct('POST', '/i/v0/e/', {
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${key}","event":"e","distinct_id":"12345678901234567890","properties":{"$set":{"plan":"pro"}}}`,
+      });
+      expect(later.status).to.equal(200);
+      expect(await propertiesText()).to.equal('{"plan": "pro", "account": 12345678901234567891}');
+
+      // The listing shows the properties as stored.
+      const listed = await direct('GET', `/api/projects/${account.environment.id}/events/?event=order`, {
+        headers: { authorization: `Bearer ${account.key}` },
+      });
+      expect(listed.status).to.equal(200);
+      expect(listed.text).to.include('"order_id": 9876543210987654321').and.include('"distinct_id":"12345678901234567891"');
+    });
+
+    it('refuses an event that is a large integer as it refuses one that is a number', async () => {
+      const key = (await newAccount(testDb())).environment.api_token;
+      const answers = [];
+      for (const number of ['1234', '12345678901234567890']) {
+        answers.push(
+          await direct('POST', '/batch/', {
+            headers: { 'content-type': 'application/json' },
+            body: `{"api_key":"${key}","batch":[{"event":"ok","distinct_id":"u"},${number}]}`,
+          }),
+        );
+      }
+      expect(answers.map((answer) => [answer.status, answer.body])).to.deep.equal([
+        [400, answers[0]!.body],
+        [400, answers[0]!.body],
+      ]);
+      expect(answers[0]!.body).to.include({ type: 'validation_error' });
+    });
+
+    it('does not rewrite a person whose $set sends again the large number it has', async () => {
+      const account = await newAccount(testDb());
+      for (let n = 0; n < 3; n += 1) {
+        const res = await direct('POST', '/i/v0/e/', {
+          headers: { 'content-type': 'application/json' },
+          body: `{"api_key":"${account.environment.api_token}","event":"e","distinct_id":"big-set","properties":{"$set":{"x":1e21,"y":9007199254740993.5,"z":12345678901234567890}}}`,
+        });
+        expect(res.status).to.equal(200);
+      }
+      const person = await testDb()('persons')
+        .where({ uuid: (await personOf(account, 'big-set'))!.uuid })
+        .first<{ version: number; text: string }>('version', testDb().raw('properties::text as text'));
+      expect(person).to.deep.equal({ version: 0, text: '{"x": 1000000000000000000000, "y": 9007199254740994, "z": 12345678901234567890}' });
+    });
+
     it('stores autocapture $elements whose names hold NUL or half a surrogate pair, or whose positions are not numbers', async () => {
       const account = await newAccount(testDb());
       const res = await direct('POST', '/batch/', {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiError } from '../../handlers/errors.js';
-import { readEnvelope, tokenProblem } from '../../handlers/capture/envelope.js';
+import { readEnvelope, tokenProblem, withPlainNumbersOutsideValues } from '../../handlers/capture/envelope.js';
+import { ExactInteger, parseJson } from '../../handlers/exact-json.js';
 import { elementsToChain, jsonbText, normaliseEvent, type NormaliseContext } from '../../handlers/capture/normalise.js';
 import { eventTimestamp, parseTimestamp, sentAtFromQuery } from '../../handlers/capture/timestamps.js';
 import type { CapturedEvent, Normalised } from '../../handlers/capture/types.js';
@@ -23,6 +24,16 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
       { name: 'a top-level string as it is', given: { distinct_id: 'user-1' }, want: 'user-1' },
       { name: 'a number as its text', given: { distinct_id: 123 }, want: '123' },
       { name: 'an object as its JSON', given: { distinct_id: { id: 1 } }, want: '{"id":1}' },
+      {
+        name: 'an integer beyond 2^53 as its digits',
+        given: { distinct_id: new ExactInteger('12345678901234567891') },
+        want: '12345678901234567891',
+      },
+      {
+        name: 'an object holding one, as its JSON with the digits',
+        given: { distinct_id: { id: new ExactInteger('-12345678901234567891') } },
+        want: '{"id":-12345678901234567891}',
+      },
       { name: '$distinct_id', given: { $distinct_id: 'user-2' }, want: 'user-2' },
       { name: 'properties.distinct_id when the top level has none', given: { properties: { distinct_id: 'user-3' } }, want: 'user-3' },
       {
@@ -378,6 +389,46 @@ describe('capture envelope (handlers/capture/envelope.ts)', () => {
       });
     });
   }
+
+  describe('integers beyond 2^53 where no value is stored', () => {
+    const cases: Array<{ name: string; text: string; want: unknown }> = [
+      {
+        name: 'an event’s offset is a number, its distinct id and properties keep theirs',
+        text: '{"offset":12345678901234567890,"distinct_id":12345678901234567891,"properties":{"n":12345678901234567892}}',
+        want: { offset: 12345678901234567000, distinct_id: { exact: '12345678901234567891' }, properties: { n: { exact: '12345678901234567892' } } },
+      },
+      {
+        name: 'in a batch, its own fields and its events’',
+        text: '{"api_key":12345678901234567890,"batch":[{"$distinct_id":12345678901234567891,"properties":12345678901234567892}]}',
+        want: { api_key: 12345678901234567000, batch: [{ $distinct_id: { exact: '12345678901234567891' }, properties: 12345678901234567000 }] },
+      },
+      {
+        name: 'in an array of events',
+        text: '[{"token":12345678901234567890,"distinct_id":12345678901234567891}]',
+        want: [{ token: 12345678901234567000, distinct_id: { exact: '12345678901234567891' } }],
+      },
+      {
+        name: 'an event that is one',
+        text: '{"batch":[{"event":"e"},12345678901234567890]}',
+        want: { batch: [{ event: 'e' }, 12345678901234567000] },
+      },
+      { name: 'the payload itself', text: '12345678901234567890', want: 12345678901234567000 },
+    ];
+    /** Exact integers shown as such, numbers as numbers. */
+    const shown = (value: unknown): unknown =>
+      value instanceof ExactInteger
+        ? { exact: value.text }
+        : Array.isArray(value)
+          ? value.map(shown)
+          : typeof value === 'object' && value !== null
+            ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shown(inner)]))
+            : value;
+    for (const { name, text, want } of cases) {
+      it(name, () => {
+        expect(shown(withPlainNumbersOutsideValues(parseJson(text, 127)))).to.deep.equal(want);
+      });
+    }
+  });
 
   it('reads sent_at of a batch', () => {
     expect(readEnvelope({ api_key: TOKEN, sent_at: '2026-11-21T10:00:00Z', batch: [{}] }).sentAt?.toISOString()).to.equal(

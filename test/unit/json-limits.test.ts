@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonValueProblem, MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
+import { jsonValueProblem, MAX_JSON_DEPTH, scanJsonValue } from '../../handlers/json-limits.js';
 
 /** `depth` arrays, one inside the other, parsed as a client's JSON would be. */
 const nested = (depth: number, inner = '') => JSON.parse(`${'['.repeat(depth)}${inner}${']'.repeat(depth)}`) as unknown;
@@ -23,4 +23,21 @@ describe('JSON a request may not hold (handlers/json-limits.ts)', () => {
       expect(jsonValueProblem(given)).to.equal(want);
     });
   }
+
+  describe('notices numbers beyond 2^53, which JSON.parse rounds if written as integers (exact-json.ts)', () => {
+    const cases: Array<{ text: string; want: boolean }> = [
+      { text: '{"id":12345678901234567890}', want: true },
+      { text: '[[-9007199254740993]]', want: true },
+      { text: '1e21', want: true },
+      { text: '{"ms":1732200000123,"max":9007199254740991,"x":-9007199254740991}', want: false },
+      { text: '{"big":1.5e300}', want: true },
+      { text: '{"scroll":0.7142857142857143,"sum":0.30000000000000004,"small":-1.5e-300}', want: false },
+      { text: '"12345678901234567890"', want: false },
+    ];
+    for (const { text, want } of cases) {
+      it(`${want ? 'in' : 'not in'} ${text}`, () => {
+        expect(scanJsonValue(JSON.parse(text))).to.deep.equal({ problem: null, largeNumbers: want });
+      });
+    }
+  });
 });
