@@ -3,6 +3,9 @@
  * (the machine's, a managed one, or the embedded one of db/embedded.ts).
  */
 import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import { parseJson } from '../handlers/exact-json.js';
+import { MAX_JSON_DEPTH } from '../handlers/json-limits.js';
 
 /** Every statement is cut off after this long, so one runaway query cannot hold a connection forever. */
 const STATEMENT_TIMEOUT_MS = 30_000;
@@ -26,6 +29,20 @@ export function createDb(databaseUrl: string, options: { poolMax?: number } = {}
  */
 export type ReadDb = Db & { readonly __readOnlySessions: true };
 
+const JSON_OID = 114;
+const JSONB_OID = 3802;
+
+/**
+ * `pg`'s type parsers, with json and jsonb read so that integers beyond 2^53 stay exact (handlers/exact-json.ts):
+ * the listing shows stored values as capture stored them.
+ */
+const EXACT_JSON_TYPES = {
+  getTypeParser: (oid: number, format: string): unknown =>
+    (oid === JSON_OID || oid === JSONB_OID) && format !== 'binary'
+      ? (text: string) => parseJson(text, MAX_JSON_DEPTH)
+      : pg.types.getTypeParser(oid, format as 'text'),
+};
+
 /** The connection string a Db was created with (for sessions of its own: read-only pools, LISTEN). */
 export function connectionStringOf(db: Db): string {
   return (db.client.config.connection as { connectionString: string }).connectionString;
@@ -38,6 +55,7 @@ export function createReadDb(db: Db, statementTimeoutMs: number, options: { pool
       connectionString: connectionStringOf(db),
       statement_timeout: Math.max(1, Math.trunc(statementTimeoutMs)),
       options: '-c default_transaction_read_only=on',
+      types: EXACT_JSON_TYPES,
     },
     pool: { min: 0, max: options.poolMax ?? 5 },
     acquireConnectionTimeout: 10_000,

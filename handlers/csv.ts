@@ -3,9 +3,11 @@
  * columns as PostHog's CSV renderer does: `properties.$browser`, `person.distinct_ids.0`, `elements.0.tag_name`.
  */
 
+import { ExactInteger, stringifyExact } from './exact-json.js';
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'object' && !(value instanceof ExactInteger) ? stringifyExact(value) : String(value);
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -21,7 +23,7 @@ export function csvTable(header: readonly string[], rows: readonly (readonly unk
 function flattenInto(value: unknown, path: (string | number)[], out: Map<string, { path: (string | number)[]; value: unknown }>): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => flattenInto(item, [...path, index], out));
-  } else if (typeof value === 'object' && value !== null) {
+  } else if (typeof value === 'object' && value !== null && !(value instanceof ExactInteger)) {
     for (const [key, item] of Object.entries(value)) flattenInto(item, [...path, key], out);
   } else {
     out.set(path.join('.'), { path, value });

@@ -6,7 +6,7 @@
  * PostHog's capture parses with serde_json, which reads an integer that fits 64 bits (-2^63 to 2^64 - 1) exactly
  * and stores what it read. Here such an integer literal beyond ±2^53 (without a fraction or an exponent: those
  * are doubles there too) is read as an ExactInteger holding its digits, and written back as those digits
- * (jsonText, exactJsonText).
+ * (stringifyExact, exactJsonText).
  *
  * JSON.parse stays the parser: the text is read again by the parser below only when JSON.parse's result holds a
  * number beyond ±2^53, which ordinary payloads do not (handlers/json-limits.ts scanJsonValue notices it in the
@@ -45,8 +45,14 @@ export function exactJsonText(text: string): string {
 }
 
 /** JSON text of a value that may hold exact integers. */
-export function jsonText(value: unknown): string {
+export function stringifyExact(value: unknown): string {
   return exactJsonText(JSON.stringify(value));
+}
+
+/** The text as an ExactInteger when it is an integer beyond ±2^53 within 64 bits, else null. */
+export function exactInteger(text: string): ExactInteger | null {
+  if (!/^-?\d+$/.test(text) || Number.isSafeInteger(Number(text)) || text.length > 21) return null;
+  return fitsSixtyFourBits(BigInt(text)) ? new ExactInteger(text) : null;
 }
 
 /** Refused while parsing: containers nested deeper than the caller allows. */
@@ -224,7 +230,6 @@ class ExactParser {
     const value = Number(match[0]);
     const integerLiteral = match[1] === undefined && match[2] === undefined;
     // Beyond 64 bits it stays a double, as in serde_json (Infinity beyond the doubles' range, which is refused).
-    const exact = integerLiteral && !Number.isSafeInteger(value) && match[0].length <= 21 && fitsSixtyFourBits(BigInt(match[0]));
-    return exact ? new ExactInteger(match[0]) : value;
+    return (integerLiteral && !Number.isSafeInteger(value) && exactInteger(match[0])) || value;
   }
 }

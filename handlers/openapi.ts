@@ -11,6 +11,7 @@ import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
 import { fileURLToPath } from 'node:url';
 import { parseJsonBody } from './body.js';
+import { stringifyExact } from './exact-json.js';
 import type { ApiError } from './errors.js';
 import { errors } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
@@ -108,9 +109,10 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
         if (changesAccess(c.operation)) deps.access.clear();
       }
       if ('body' in result) {
-        // A string body is csv (with its type) or JSON that is already serialised (JsonText). It goes out as
-        // bytes encoded once here: Koa would measure a string's UTF-8 length and then node encode it again.
-        ctx.body = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+        // A string body is csv (with its type) or JSON that is already serialised (JsonText). Everything goes out
+        // as bytes encoded once here: Koa would serialise an object twice (once to measure it), measure a
+        // string's UTF-8 length and then node encode it again. Integers read exactly are written as their digits.
+        ctx.body = Buffer.from(typeof result.body === 'string' ? result.body : stringifyExact(result.body));
         ctx.type = result.contentType ?? 'application/json';
       } else {
         ctx.body = null; // must precede the status: a null body would otherwise turn it into 204

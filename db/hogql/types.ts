@@ -5,6 +5,7 @@
  */
 import type { ConstantValue } from './ast.js';
 import { parseIsoDateTime } from './datetime.js';
+import { ExactInteger, exactInteger } from '../../handlers/exact-json.js';
 import { HogQLError } from './errors.js';
 import { keyword, param, sql, type Fragment } from './sql.js';
 
@@ -302,6 +303,10 @@ export function outputColumn(value: Typed): Fragment {
 /** Converts a driver value of a column of `type` to its JSON value. */
 export function outputValue(type: HogQLType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (type === 'int' || type === 'float') return typeof value === 'number' ? value : Number(value);
+  if (type === 'int' || type === 'float') {
+    if (typeof value === 'number' || value instanceof ExactInteger) return value;
+    // PostgreSQL's bigint and numeric arrive as text: an integer beyond 2^53 stays exact, as in PostHog.
+    return (type === 'int' && typeof value === 'string' && exactInteger(value)) || Number(value);
+  }
   return value;
 }

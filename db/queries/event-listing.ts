@@ -5,6 +5,8 @@
  */
 import type { components } from '../../generated/api.js';
 import { ApiError, errors } from '../../handlers/errors.js';
+import { parseJson as parseExactJson } from '../../handlers/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
 import type { ReadDb } from '../client.js';
 import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
@@ -338,9 +340,9 @@ export function eventJson(row: EventRow): EventJson {
   ) as EventJson;
 }
 
-/** An event of the listing as an object (for csv, and for one event). */
+/** An event of the listing as an object (for csv, and for one event), its integers exact (exact-json.ts). */
 export function parseEventJson(json: EventJson): LegacyEvent {
-  return JSON.parse(json) as LegacyEvent;
+  return parseExactJson(json, MAX_JSON_DEPTH + 2) as LegacyEvent;
 }
 
 /** The ways person filters are applied; see PersonFilterTuning. */

@@ -6,7 +6,7 @@
  * An event that can never be ingested is dropped with a reason instead of failing the request: PostHog answers
  * such requests 200 so that SDKs do not retry them forever (see DropReason).
  */
-import { ExactInteger, exactJsonText, jsonText } from '../exact-json.js';
+import { ExactInteger, exactJsonText, stringifyExact } from '../exact-json.js';
 import { eventTimestamp } from './timestamps.js';
 import type { CapturedEvent, DropReason, IngestionWarning, Normalised, PersonUpdate, StoredEvent } from './types.js';
 
@@ -61,7 +61,7 @@ function truncate(text: string, max: number): string {
 
 /** Any JSON value as a distinct id: strings as they are, anything else as its JSON text (integers exact). */
 export function stringifyId(value: unknown): string {
-  return typeof value === 'string' ? value : jsonText(value);
+  return typeof value === 'string' ? value : stringifyExact(value);
 }
 
 /** A group key may be a string or a number (shown as its digits). */
@@ -320,7 +320,7 @@ const UNSAFE_JSON = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
 export function jsonbText(value: unknown): string {
   const text = JSON.stringify(value);
   if (!text.includes('\\u') || !UNSAFE_JSON.test(text)) return exactJsonText(text);
-  return jsonText(cleanJson(value));
+  return stringifyExact(cleanJson(value));
 }
 
 function cleanJson(value: unknown): unknown {

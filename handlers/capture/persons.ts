@@ -16,7 +16,7 @@
  *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
  *   has, if any.
  */
-import { jsonText } from '../exact-json.js';
+import { stringifyExact } from '../exact-json.js';
 import { setProperty } from './properties.js';
 import type { EventEffects, IngestionWarning, PersonUpdate } from './types.js';
 
@@ -116,7 +116,7 @@ export function applyPersonUpdate(properties: Record<string, unknown>, update: P
   for (const [key, value] of Object.entries(update.set)) {
     // Compared as stored: an integer of 64 bits read back from the database is exact where the event's value may
     // be a double of the same digits (handlers/exact-json.ts).
-    if (!Object.hasOwn(properties, key) || jsonText(properties[key]) !== jsonText(value)) {
+    if (!Object.hasOwn(properties, key) || stringifyExact(properties[key]) !== stringifyExact(value)) {
       setProperty(properties, key, value);
       changed = true;
     }

@@ -640,6 +640,50 @@ describe('events (deprecated listing)', function () {
     });
   });
 
+  describe('integers beyond 2^53', () => {
+    it('shows them as stored, in every listing, one event, csv, select and values', async () => {
+      const exact = await newAccount(testDb());
+      const team = exact.environment.id;
+      await insertPerson(testDb(), team, { distinctIds: ['big'], isIdentified: true });
+      const [uuid] = await insertEvents(testDb(), team, [{ event: 'order', distinct_id: 'big', timestamp: new Date() }]);
+      // Written as SQL text: capture stores them so (test/integration/capture.test.ts), JavaScript numbers cannot.
+      await testDb().raw(`update events set properties = '{"order_id": 1234567890123456789, "ids": [-9007199254740993]}' where uuid = ?`, [uuid!]);
+      await testDb().raw(`update persons set properties = '{"name": 12345678901234567891}' where team_id = ?`, [team]);
+      /** The answer's text, straight from the server (a proxy in between could parse and round it). */
+      const text = async (path: string) => {
+        const response = await fetch(new URL(`/api/projects/${team}/events/${path}`, server.directUrl), {
+          headers: { authorization: `Bearer ${exact.key}` },
+        });
+        expect(response.status).to.equal(200);
+        return response.text();
+      };
+      const listed = await text('');
+      expect(listed).to.include('"order_id": 1234567890123456789').and.include('"ids": [-9007199254740993]');
+      expect(listed).to.include('"name":12345678901234567891');
+      const one = await text(`${uuid}/`);
+      expect(one).to.include('"order_id":1234567890123456789').and.include('"ids":[-9007199254740993]');
+      expect(one).to.include('"name":12345678901234567891');
+      const [header, row] = (await text('?format=csv')).split('\r\n').map((line) => line.split(','));
+      const column = (name: string) => row![header!.indexOf(name)];
+      expect([column('properties.order_id'), column('properties.ids.0'), column('person.properties.name')]).to.deep.equal([
+        '1234567890123456789',
+        '-9007199254740993',
+        '12345678901234567891',
+      ]);
+      const selected = JSON.parse(
+        (await text(`?${qs({ select: ['properties.order_id', 'toInt(properties.order_id)', 'properties.ids'] })}`)).replace(
+          /(-?\d{16,})/g,
+          '"$1"',
+        ),
+      ) as { results: unknown[][] };
+      expect(selected.results).to.deep.equal([['1234567890123456789', '1234567890123456789', ['-9007199254740993']]]);
+      const values = await fetch(new URL(`/api/projects/${team}/events/values/?key=order_id`, server.directUrl), {
+        headers: { authorization: `Bearer ${exact.key}` },
+      });
+      expect(await values.text()).to.equal('[{"name":1234567890123456789}]');
+    });
+  });
+
   describe('persons after an alias merge', () => {
     it("shows the person's first distinct id, which a merge keeps, whatever their alphabetical order", async () => {
       const account = await newAccount(testDb());

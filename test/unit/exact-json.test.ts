@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ExactInteger, JsonTooDeep, jsonText, parseJson, parseJsonExactly } from '../../handlers/exact-json.js';
+import { ExactInteger, JsonTooDeep, stringifyExact, parseJson, parseJsonExactly } from '../../handlers/exact-json.js';
 
 /** JSON.parse's result, with own `__proto__` keys made visible to deep equality. */
 const shape = (value: unknown): unknown => {
@@ -72,7 +72,7 @@ describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
       for (const value of randomValues(2000)) {
         const text = JSON.stringify(value);
         expect(shape(parseJsonExactly(text, 127)), text).to.deep.equal(expected(JSON.parse(text)));
-        expect(jsonText(parseJsonExactly(text, 127)), text).to.equal(text);
+        expect(stringifyExact(parseJsonExactly(text, 127)), text).to.equal(text);
         if (JSON.stringify(expected(JSON.parse(text))).includes('"exact"')) exact += 1;
       }
       expect(exact).to.be.greaterThan(100); // the sample holds such integers
@@ -119,12 +119,12 @@ describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
 
     it('writes them back as their digits, and the rest as JSON.stringify does', () => {
       const text = '{"a":12345678901234567890,"b":[-987654321098765432,{"c":1.5}],"d":"12345678901234567890","e":null}';
-      expect(jsonText(parseJson(text, 127))).to.equal(text);
+      expect(stringifyExact(parseJson(text, 127))).to.equal(text);
     });
 
     it('cannot be imitated by a string a client sends', () => {
       const value = parseJson('{"a":"\\ue000deadbeefdeadbeef12345678901234567890\\ue001","b":12345678901234567890}', 127);
-      expect(jsonText(value)).to.equal('{"a":"\uE000deadbeefdeadbeef12345678901234567890\uE001","b":12345678901234567890}');
+      expect(stringifyExact(value)).to.equal('{"a":"\uE000deadbeefdeadbeef12345678901234567890\uE001","b":12345678901234567890}');
     });
 
     it('shows them as their digits where text is wanted', () => {
@@ -139,7 +139,7 @@ describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
 
   it('refuses nesting beyond its bound without running out of stack', () => {
     const nested = (depth: number) => `${'['.repeat(depth)}1234567890123456789${']'.repeat(depth)}`;
-    expect(jsonText(parseJson(nested(127), 127))).to.equal(nested(127));
+    expect(stringifyExact(parseJson(nested(127), 127))).to.equal(nested(127));
     expect(() => parseJson(nested(128), 127)).to.throw(JsonTooDeep, 'the JSON is nested more than 127 levels deep');
     expect(() => parseJson(nested(100_000), 127)).to.throw(JsonTooDeep);
   });
