@@ -14,6 +14,13 @@ import type { ClientBase, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 
 export function runQuery<R extends QueryResultRow = QueryResultRow>(
   connection: ClientBase,
+  text: string,
+  values?: readonly unknown[],
+): Promise<QueryResult<R>>;
+/** A statement given whole: its values (and name, to prepare it) in the config. */
+export function runQuery<R extends QueryResultRow = QueryResultRow>(connection: ClientBase, config: QueryConfig): Promise<QueryResult<R>>;
+export function runQuery<R extends QueryResultRow = QueryResultRow>(
+  connection: ClientBase,
   query: string | QueryConfig,
   values?: readonly unknown[],
 ): Promise<QueryResult<R>> {

@@ -44,18 +44,22 @@ function errorMiddleware(deps: AppDeps): Koa.Middleware {
 }
 
 /**
- * Logs each request once its answer has been written (or the caller went away): the log line is a synchronous
- * write, about 0.1 ms here, that the caller need not wait for.
+ * Logs each request once, after Koa has written its answer (later in the same turn of the event loop): the log
+ * line is a synchronous write, about 0.1 ms here, that the caller need not wait for, and by then the status is the
+ * one the error middleware gave. An answer never written (the caller went away) is logged as aborted.
  */
 function requestLog(deps: AppDeps): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    ctx.res.once('close', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const status = ctx.res.writableFinished ? ctx.status : 'aborted';
-      deps.logger.info({ method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    await next();
+    try {
+      await next();
+    } finally {
+      setImmediate(() => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const status = ctx.res.headersSent ? ctx.status : 'aborted';
+        deps.logger.info({ method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 10) / 10 }, 'request');
+      });
+    }
   };
 }
 

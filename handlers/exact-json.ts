@@ -59,12 +59,19 @@ export function exactInteger(text: string): ExactInteger | null {
 export class JsonTooDeep extends Error {}
 
 /**
- * JSON.parse, except that integers beyond ±2^53 within 64 bits are ExactIntegers. `maxDepth` bounds nesting
- * (JsonTooDeep) where the exact parser runs, which recurses.
+ * JSON.parse, except that integers beyond ±2^53 within 64 bits are ExactIntegers. The exact parser recurses: a
+ * value nested deeper than `maxDepth` is JSON.parse's, rounded (capture refuses such values; only data stored
+ * by other means can hold them).
  */
 export function parseJson(text: string, maxDepth: number): unknown {
   const value: unknown = JSON.parse(text);
-  return scanJsonValue(value, Number.POSITIVE_INFINITY).largeNumbers ? parseJsonExactly(text, maxDepth) : value;
+  if (!scanJsonValue(value, Number.POSITIVE_INFINITY).largeNumbers) return value;
+  try {
+    return parseJsonExactly(text, maxDepth);
+  } catch (error) {
+    if (error instanceof JsonTooDeep) return value;
+    throw error;
+  }
 }
 
 /** The exact parser itself, whatever the text holds (parseJson runs it only where JSON.parse would not do). */

@@ -108,7 +108,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
         // Its own change must not wait for PostgreSQL's notification: forgotten before the answer is written.
         if (changesAccess(c.operation)) deps.access.clear();
       }
-      if ('body' in result) {
+      if ('body' in result && result.body !== undefined) {
         // A string body is csv (with its type) or JSON that is already serialised (JsonText). Everything goes out
         // as bytes encoded once here: Koa would serialise an object twice (once to measure it), measure a
         // string's UTF-8 length and then node encode it again. Integers read exactly are written as their digits.

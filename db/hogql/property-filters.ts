@@ -6,6 +6,7 @@
 import type { Compiler } from './compiler.js';
 import { parseDateTimeInput } from './datetime.js';
 import { elementCondition, escapeLike, type ElementOperator } from './elements.js';
+import { ExactInteger } from '../../handlers/exact-json.js';
 import { HogQLError } from './errors.js';
 import { parseExpression } from './parser.js';
 import { postgresRegex } from './regex.js';
@@ -107,7 +108,9 @@ function parseFilter(raw: Record<string, unknown>): PropertyFilter {
   }
   if (type === 'hogql' || operator === 'is_set' || operator === 'is_not_set') return filter;
   const value = raw.value;
-  const values = Array.isArray(value) ? value : [value];
+  // An integer beyond 2^53 (read exactly: handlers/exact-json.ts) is compared as its digits, which is how a value
+  // given as text matches a stored number.
+  const values = (Array.isArray(value) ? value : [value]).map((item: unknown) => (item instanceof ExactInteger ? item.text : item));
   if (value === undefined || value === null || !values.every(isScalar)) {
     throw new HogQLError(`The filter on "${raw.key}" needs a "value": a string, a number, a boolean or a list of them.`);
   }

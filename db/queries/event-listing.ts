@@ -73,6 +73,15 @@ function parseJson(attr: string, text: string, detail: string): unknown {
   }
 }
 
+/** `properties` as JSON, its integers beyond 2^53 exact, so that a filter matches what capture stored. */
+function parseFilterJson(text: string): unknown {
+  try {
+    return parseExactJson(text, MAX_JSON_DEPTH);
+  } catch {
+    throw invalid('properties', 'Properties are unparsable!');
+  }
+}
+
 /** `select` and `where` are JSON lists of expressions; a single JSON string is one expression. */
 function expressionList(attr: string, text: string | undefined): string[] {
   if (text === undefined) return [];
@@ -389,7 +398,7 @@ export async function listEvents(
     const properties =
       propertiesText === undefined || propertiesText === ''
         ? null
-        : inParameter('properties', () => parsePropertyFilters(parseJson('properties', propertiesText, 'Properties are unparsable!')));
+        : inParameter('properties', () => parsePropertyFilters(parseFilterJson(propertiesText)));
     const where = inParameter('where', () => expressionList('where', request.where).map(parseExpression));
     const selectTexts = expressionList('select', request.select);
     const select = selectTexts.length > 0 ? inParameter('select', () => selectTexts.map(parseSelectItem)) : null;

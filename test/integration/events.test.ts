@@ -677,6 +677,14 @@ describe('events (deprecated listing)', function () {
         ),
       ) as { results: unknown[][] };
       expect(selected.results).to.deep.equal([['1234567890123456789', '1234567890123456789', ['-9007199254740993']]]);
+      // A filter's value is read exactly too, so that it matches the stored number (and `is_not` does not).
+      const filtered = async (filters: string) =>
+        (JSON.parse(await text(`?properties=${encodeURIComponent(filters)}`)) as { results: unknown[] }).results.length;
+      expect(await filtered('[{"key":"order_id","value":1234567890123456789}]')).to.equal(1);
+      expect(await filtered('[{"key":"order_id","value":[1234567890123456788,1234567890123456789],"operator":"in"}]')).to.equal(1);
+      expect(await filtered('[{"key":"order_id","value":1234567890123456788}]')).to.equal(0);
+      expect(await filtered('[{"key":"order_id","value":1234567890123456789,"operator":"is_not"}]')).to.equal(0);
+      expect(await filtered('[{"key":"name","value":12345678901234567891,"type":"person"}]')).to.equal(1);
       const values = await fetch(new URL(`/api/projects/${team}/events/values/?key=order_id`, server.directUrl), {
         headers: { authorization: `Bearer ${exact.key}` },
       });

@@ -38,6 +38,40 @@ describe('server behaviour', () => {
     });
   });
 
+  it('logs each API request once, after its answer, with the status it was answered with', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const account = await newAccount(testDb());
+    const server = await startTestServer({ logger: pino({ level: 'info' }, sink) });
+    try {
+      const asked: Array<[path: string, status: number]> = [
+        ['/api/projects/', 200],
+        [`/api/projects/${account.environment.id}/events/?limit=abc`, 400],
+        ['/api/organizations/0190f1c4-0000-7000-8000-000000000000/', 404],
+        ['/api/nothing/', 404],
+      ];
+      for (const [path, status] of asked) {
+        // Straight to the server: a proxy in between could answer some of these itself.
+        const response = await fetch(new URL(path, server.directUrl), { headers: { authorization: `Bearer ${account.key}` } });
+        await response.arrayBuffer();
+        expect(response.status, path).to.equal(status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const logged = lines
+        .map((line) => JSON.parse(line) as { msg: string; path?: string; status?: unknown; method?: string })
+        .filter((line) => line.msg === 'request')
+        .map((line) => [line.method, line.path, line.status]);
+      expect(logged).to.deep.equal(asked.map(([path, status]) => ['GET', path.split('?')[0], status]));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers an unexpected failure with a generic 500, logged with its cause, without a stack', async function () {
     this.timeout(30_000);
     const name = await createDatabase('hedgerow_unmigrated');

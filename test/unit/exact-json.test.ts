@@ -59,7 +59,7 @@ describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
       /** JSON.parse's shape, with what JSON.stringify wrote as an integer beyond 2^53 kept as its digits. */
       const expected = (value: unknown): unknown => {
         const digits = JSON.stringify(value);
-        if (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(digits) && BigInt(digits) < 2n ** 63n) {
+        if (typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(digits) && BigInt(digits) < 2n ** 64n && BigInt(digits) >= -(2n ** 63n)) {
           return { exact: digits };
         }
         if (Array.isArray(value)) return value.map(expected);
@@ -137,10 +137,11 @@ describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
     expect(shape(parseJson(text, 127))).to.deep.equal(shape(JSON.parse(text)));
   });
 
-  it('refuses nesting beyond its bound without running out of stack', () => {
-    const nested = (depth: number) => `${'['.repeat(depth)}1234567890123456789${']'.repeat(depth)}`;
+  it('refuses nesting beyond its bound without running out of stack; parseJson then gives JSON.parse’s value', () => {
+    const nested = (depth: number, inner = '1234567890123456789') => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
     expect(stringifyExact(parseJson(nested(127), 127))).to.equal(nested(127));
-    expect(() => parseJson(nested(128), 127)).to.throw(JsonTooDeep, 'the JSON is nested more than 127 levels deep');
-    expect(() => parseJson(nested(100_000), 127)).to.throw(JsonTooDeep);
+    expect(() => parseJsonExactly(nested(128), 127)).to.throw(JsonTooDeep, 'the JSON is nested more than 127 levels deep');
+    expect(() => parseJsonExactly(nested(100_000), 127)).to.throw(JsonTooDeep);
+    expect(stringifyExact(parseJson(nested(128), 127))).to.equal(nested(128, '1234567890123456800'));
   });
 });
