@@ -2,8 +2,10 @@
  * Regular expressions as PostHog runs them (ClickHouse's re2, where `.` also matches a newline unless the pattern
  * starts with `(?-s)`), rewritten for PostgreSQL's engine (its "advanced" syntax), which agrees with re2 on most
  * of it. Where they differ:
- * - `\b` and `\B` are word boundaries in re2 and a backspace in PostgreSQL: they become `\y` and `\Y`; `\z` (the
- *   end of the text) becomes `\Z`; `\Q…\E` becomes its characters, escaped;
+ * - `\b` and `\B` are word boundaries in re2 and a backspace in PostgreSQL; `\w`, `\d` and `\s` count only ASCII
+ *   characters in re2 and every letter, digit or space of the locale in PostgreSQL (`é` is a word character):
+ *   all of them become their ASCII classes (the boundaries as lookarounds of `[0-9A-Za-z_]`); `\z` (the end of
+ *   the text) becomes `\Z`; `\Q…\E` becomes its characters, escaped;
  * - named groups `(?P<name>…)` and `(?<name>…)` become plain groups (the names are never used);
  * - a `{` that does not start a repetition is a literal brace in re2; PostgreSQL needs it escaped;
  * - flags come first, for the whole pattern: `(?i)`, `(?m)` (`^` and `$` at line ends), `(?-s)` (`.` stops at
@@ -11,13 +13,29 @@
  * - what PostgreSQL cannot run is refused with a 400 naming the pattern rather than failing in the database:
  *   Unicode classes (`\p{L}`), `\C`, `\x{…}`, flags elsewhere than first or on a group, the ungreedy flag `U`,
  *   more than 255 repetitions (`x{1000}`).
- * Anything else that JavaScript's syntax (close to re2's) does not accept is refused too. One difference
- * remains: PostgreSQL's word boundaries count letters such as `é` as word characters, re2's only ASCII ones.
+ * Anything else that JavaScript's syntax (close to re2's) does not accept is refused too. Inside a class, `\W`,
+ * `\D` and `\S` keep PostgreSQL's (locale) meaning.
  */
 import { HogQLError } from './errors.js';
 
 /** PostgreSQL's most repetitions of a bound ({n,m}). */
 const MAX_REPETITIONS = 255;
+
+/** re2's `\w`, `\d` and `\s`: ASCII only. */
+const WORD = '0-9A-Za-z_';
+const ASCII_CLASSES: Readonly<Record<string, string>> = { w: WORD, d: '0-9', s: '\\t\\n\\f\\r ' };
+/** re2's escapes outside a class, in PostgreSQL's syntax. */
+const OUTSIDE_CLASS: Readonly<Record<string, string>> = {
+  b: `(?:(?<![${WORD}])(?=[${WORD}])|(?<=[${WORD}])(?![${WORD}]))`,
+  B: `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}]))`,
+  w: `[${ASCII_CLASSES.w}]`,
+  W: `[^${ASCII_CLASSES.w}]`,
+  d: `[${ASCII_CLASSES.d}]`,
+  D: `[^${ASCII_CLASSES.d}]`,
+  s: `[${ASCII_CLASSES.s}]`,
+  S: `[^${ASCII_CLASSES.s}]`,
+  z: '\\Z',
+};
 
 const LEADING_FLAGS = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]+))?\)/;
 const FLAGS_ANYWHERE = /^\(\?(?:[a-zA-Z]+(?:-[a-zA-Z]+)?|-[a-zA-Z]+)[):]/;
@@ -67,8 +85,7 @@ export function postgresRegex(pattern: string): string {
         index = end === -1 ? body.length : end + 1;
         continue;
       }
-      const translated = inClass ? next : next === 'b' ? 'y' : next === 'B' ? 'Y' : next === 'z' ? 'Z' : next;
-      out += `\\${translated}`;
+      out += inClass ? (ASCII_CLASSES[next] ?? `\\${next}`) : (OUTSIDE_CLASS[next] ?? `\\${next}`);
       checked += `\\${next === 'z' ? 'b' : next}`; // (\z has no JavaScript spelling; any valid escape checks the same)
       continue;
     }

@@ -298,6 +298,9 @@ describe('events (deprecated listing)', function () {
         [["dateDiff('day', timestamp, toDateTime('2026-01-14T00:00:00Z')) >= 3"], ['e2', 'e1']],
         [["if(properties.flag, 'yes', 'no') = 'no'"], ['e4', 'e3', 'e2']],
         [["multiIf(price_missing = 1, 1, 0) = 0"], []],
+        // re2's \\b, \\w, \\d and \\s are ASCII only: é is no word character, ٣ (Arabic-Indic three) no digit.
+        [["match('café', 'caf\\\\b') and match('é', '^\\\\W$') and not match('٣', '\\\\d') and match('a b', 'a\\\\sb')"], ['e4', 'e3', 'e2', 'e1']],
+        [["match('café', 'caf\\\\B') or match('é', '\\\\w') or match('\u00a0', '\\\\s')"], []],
       ];
       for (const [given, want] of cases) {
         it(JSON.stringify(given), async () => {
