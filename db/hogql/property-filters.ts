@@ -3,10 +3,10 @@
  * `{type: AND|OR, values: [...]}` nested to any depth. Each filter is validated here and compiled through the
  * HogQL compiler, so that filters and `where` expressions share one set of type and null rules.
  */
+import { ExactInteger } from '../../handlers/exact-json.js';
 import type { Compiler } from './compiler.js';
 import { parseDateTimeInput } from './datetime.js';
 import { elementCondition, escapeLike, type ElementOperator } from './elements.js';
-import { ExactInteger } from '../../handlers/exact-json.js';
 import { HogQLError } from './errors.js';
 import { parseExpression } from './parser.js';
 import { postgresRegex } from './regex.js';

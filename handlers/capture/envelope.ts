@@ -75,23 +75,18 @@ function normaliseToken(token: unknown): string {
   return trimmed as string;
 }
 
-/**
- * Reads a decoded payload (valid against the spec's `CapturePayload`) into an envelope. A batch object's own
- * key wins over any key inside its events; otherwise every event that names a key must name the same one.
- */
 /** The fields of an event that hold a value to store (with `properties`, `$set` and `$set_once` inside). */
 const EVENT_VALUE_FIELDS: ReadonlySet<string> = new Set(['distinct_id', '$distinct_id']);
 const NO_FIELDS: ReadonlySet<string> = new Set();
 
-function withPlainNumbers(record: Record<string, unknown>, except: ReadonlySet<string>): void {
-  for (const key in record) {
-    const value = record[key];
-    if (value instanceof ExactInteger && !except.has(key)) record[key] = plainNumber(value);
-  }
-}
-
 /** An exact integer as a plain number; anything else as it is. */
 const plainNumber = (value: unknown): unknown => (value instanceof ExactInteger ? Number(value.text) : value);
+
+function withPlainNumbers(record: Record<string, unknown>, except: ReadonlySet<string>): void {
+  for (const key in record) {
+    if (record[key] instanceof ExactInteger && !except.has(key)) record[key] = plainNumber(record[key]);
+  }
+}
 
 /**
  * The payload with integers beyond 2^53 as plain numbers again wherever they are not a value to store: the
@@ -102,7 +97,8 @@ const plainNumber = (value: unknown): unknown => (value instanceof ExactInteger 
 export function withPlainNumbersOutsideValues(payload: unknown): unknown {
   const events = (list: unknown[]) => {
     for (let index = 0; index < list.length; index += 1) {
-      const event = (list[index] = plainNumber(list[index]));
+      if (list[index] instanceof ExactInteger) list[index] = plainNumber(list[index]);
+      const event = list[index];
       if (isPlainObject(event)) withPlainNumbers(event, EVENT_VALUE_FIELDS);
     }
   };
@@ -119,6 +115,10 @@ export function withPlainNumbersOutsideValues(payload: unknown): unknown {
   return plainNumber(payload);
 }
 
+/**
+ * Reads a decoded payload (valid against the spec's `CapturePayload`) into an envelope. A batch object's own
+ * key wins over any key inside its events; otherwise every event that names a key must name the same one.
+ */
 export function readEnvelope(payload: unknown): Envelope {
   let events: Record<string, unknown>[];
   let batchToken: unknown;
