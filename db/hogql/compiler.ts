@@ -30,7 +30,10 @@ interface Column {
   person?: boolean;
 }
 
-/** The fields of an event an expression may name (besides `properties…` and `person…`). */
+/**
+ * The fields of an event an expression may name (besides `properties…` and `person…`). An event without a group
+ * of a type has '' as its `$group_N`, as in PostHog's events table (a non-nullable string).
+ */
 const COLUMNS: Readonly<Record<string, Column>> = {
   uuid: { sql: 'e.uuid', type: 'uuid', nullable: false },
   event: { sql: 'e.event', type: 'string', nullable: false },
@@ -38,11 +41,11 @@ const COLUMNS: Readonly<Record<string, Column>> = {
   distinct_id: { sql: 'e.distinct_id', type: 'string', nullable: false },
   elements_chain: { sql: 'e.elements_chain', type: 'string', nullable: false },
   person_id: { sql: 'coalesce(p.uuid, e.person_id)', type: 'uuid', nullable: true, person: true },
-  $group_0: { sql: 'e.group_0', type: 'string', nullable: true },
-  $group_1: { sql: 'e.group_1', type: 'string', nullable: true },
-  $group_2: { sql: 'e.group_2', type: 'string', nullable: true },
-  $group_3: { sql: 'e.group_3', type: 'string', nullable: true },
-  $group_4: { sql: 'e.group_4', type: 'string', nullable: true },
+  $group_0: { sql: "coalesce(e.group_0, '')", type: 'string', nullable: false },
+  $group_1: { sql: "coalesce(e.group_1, '')", type: 'string', nullable: false },
+  $group_2: { sql: "coalesce(e.group_2, '')", type: 'string', nullable: false },
+  $group_3: { sql: "coalesce(e.group_3, '')", type: 'string', nullable: false },
+  $group_4: { sql: "coalesce(e.group_4, '')", type: 'string', nullable: false },
 };
 
 export const FIELD_NAMES = [...Object.keys(COLUMNS), 'properties.<name>', 'person.properties.<name>', 'person.id'];
@@ -141,7 +144,8 @@ export class Compiler {
         const [v, l, h] = [value, low, high].map((item) => coerce(item, type, this.scope)) as [Typed, Typed, Typed];
         const nullable = v.nullable || l.nullable || h.nullable;
         const body = sql`${v.sql} ${keyword(expr.negated ? 'not between' : 'between')} ${l.sql} and ${h.sql}`;
-        return this.boolean(nullable ? sql`coalesce(${body}, ${keyword(expr.negated ? 'true' : 'false')})` : sql`(${body})`, [v, l, h]);
+        // A missing value is neither between nor not between (ClickHouse's NULL, which a filter drops).
+        return this.boolean(nullable ? sql`coalesce(${body}, false)` : sql`(${body})`, [v, l, h]);
       }
       case 'isNull': {
         const value = this.compile(expr.expr);

@@ -28,16 +28,21 @@ const IDENT_PART = /[A-Za-z0-9_$]/;
 const DIGIT = /[0-9]/;
 const NUMBER = /^(?:[0-9]+(?:\.[0-9]*)?)(?:[eE][+-]?[0-9]+)?/;
 
+/**
+ * The escapes a quoted string or identifier unescapes, as PostHog's parser does (`parse_string.py`, after
+ * ClickHouse's driver): `\0` is dropped. The quote itself is escaped by doubling it or by a backslash; any other
+ * backslash stays as written, so `'\d'` is the two characters a regular expression wants.
+ */
 const ESCAPES: Readonly<Record<string, string>> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
   b: '\b',
   f: '\f',
+  r: '\r',
+  n: '\n',
+  t: '\t',
+  '0': '',
+  a: '\x07',
+  v: '\v',
   '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '`': '`',
 };
 
 function describe(token: Token): string {
@@ -63,7 +68,7 @@ function readQuoted(text: string, start: number): { value: string; end: number }
     if (char === '\\') {
       const next = text[index + 1];
       if (next === undefined) break;
-      value += ESCAPES[next] ?? next;
+      value += next === quote ? quote : (ESCAPES[next] ?? `\\${next}`);
       index += 2;
       continue;
     }

@@ -298,6 +298,15 @@ describe('events (deprecated listing)', function () {
         [["dateDiff('day', timestamp, toDateTime('2026-01-14T00:00:00Z')) >= 3"], ['e2', 'e1']],
         [["if(properties.flag, 'yes', 'no') = 'no'"], ['e4', 'e3', 'e2']],
         [["multiIf(price_missing = 1, 1, 0) = 0"], []],
+        // A backslash before other than a quote or a known escape stays, as in PostHog: \\_ is a literal underscore.
+        [["event like 'pagevie_'"], ['e2', 'e1']],
+        // An event without the property is neither between nor not between (e4 has no price).
+        [['properties.price not between 11 and 25'], ['e3', 'e2', 'e1']],
+        [['properties.price between 11 and 25.5'], ['e2']],
+        // An event without a group has '' as its $group_N, as in PostHog (e2 is acme's).
+        [["$group_0 = ''"], ['e4', 'e3', 'e1']],
+        [["$group_0 != ''", "$group_1 = ''"], ['e2']],
+        [["event like 'pagevie\\_'"], []],
         // re2's \\b, \\w, \\d and \\s are ASCII only: é is no word character, ٣ (Arabic-Indic three) no digit.
         [["match('café', 'caf\\\\b') and match('é', '^\\\\W$') and not match('٣', '\\\\d') and match('a b', 'a\\\\sb')"], ['e4', 'e3', 'e2', 'e1']],
         [["match('café', 'caf\\\\B') or match('é', '\\\\w') or match('\u00a0', '\\\\s')"], []],
@@ -841,6 +850,11 @@ describe('events (deprecated listing)', function () {
       const res = await valuesClient.get(path);
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ type: 'validation_error', code: 'required', detail: 'This field is required.', attr: 'key' });
+      const empty = await valuesClient.get(`${path}?key=`);
+      expect([empty.status, empty.body]).to.deep.equal([
+        400,
+        { type: 'validation_error', code: 'invalid_input', detail: 'You must provide a key', attr: 'key' },
+      ]);
       const column = await valuesClient.get(`${path}?${qs({ key: 'properties', is_column: true })}`);
       expect(column.status).to.equal(400);
       expect(column.body.attr).to.equal('key');

@@ -15,6 +15,11 @@ describe('unit: HogQL parser', () => {
       ['-2', c(-2)],
       ["'it''s'", c("it's")],
       ["'a\\'b\\\\c\\n'", c("a'b\\c\n")],
+      // As PostHog's parser: an unknown escape keeps its backslash (a regex's \d), \0 is dropped, and a
+      // backslash before the other quote keeps it.
+      ["'\\d+\\.\\$'", c('\\d+\\.\\$')],
+      ["'a\\0b\\a\\v'", c('ab\x07\v')],
+      ["'\\\"'", c('\\"')],
       ['true', c(true)],
       ['FALSE', c(false)],
       ['null', c(null)],
