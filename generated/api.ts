@@ -2863,7 +2863,8 @@ export interface components {
          *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
          *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
          *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
-         *     Negative operators hold for events without the property.
+         *     Negative operators hold for events without the property. PostHog's old style is read too: an object of
+         *     `<key>` or `<key>__<operator>` to values, each an event property filter (`{"$browser__icontains": "chr"}`).
          * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
          */
         EventsProperties: string;
@@ -5297,7 +5298,8 @@ export interface operations {
                  *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
                  *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
                  *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
-                 *     Negative operators hold for events without the property.
+                 *     Negative operators hold for events without the property. PostHog's old style is read too: an object of
+                 *     `<key>` or `<key>__<operator>` to values, each an event property filter (`{"$browser__icontains": "chr"}`).
                  * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
                  */
                 properties?: components["parameters"]["EventsProperties"];
@@ -5487,7 +5489,8 @@ export interface operations {
                  *     `operator` is `exact` (default), `is_not`, `icontains`, `not_icontains`, `regex`, `not_regex`, `gt`,
                  *     `lt`, `gte`, `lte`, `is_set`, `is_not_set`, `is_date_exact`, `is_date_before`, `is_date_after`, `in`
                  *     or `not_in`. A list `value` with `exact`/`in` means any of them, with `is_not`/`not_in` none of them.
-                 *     Negative operators hold for events without the property.
+                 *     Negative operators hold for events without the property. PostHog's old style is read too: an object of
+                 *     `<key>` or `<key>__<operator>` to values, each an event property filter (`{"$browser__icontains": "chr"}`).
                  * @example [{"key": "$browser", "value": "Chrome", "operator": "exact", "type": "event"}]
                  */
                 properties?: components["parameters"]["EventsProperties"];

@@ -60,6 +60,7 @@ export const events_retrieve: Handler<'events_retrieve'> = async ({ params, quer
 };
 
 export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps }) => {
+  if (query.key === '') throw errors.validation('You must provide a key', 'key'); // PostHog's words
   const values = await listPropertyValues(
     deps.reader,
     environmentOf(state).environment,

@@ -137,9 +137,24 @@ function parseNode(raw: unknown, depth: number, count: { filters: number }): Pro
   return parseFilter(raw);
 }
 
-/** Reads the parsed JSON of a `properties` parameter: a list, a group, or a single filter. */
+/**
+ * PostHog's old style, still accepted there: an object of `<key>` or `<key>__<operator>` to values, each an event
+ * property filter (`{"$browser__icontains": "chr"}`).
+ */
+function fromOldStyle(raw: Record<string, unknown>): Array<Record<string, unknown>> {
+  return Object.entries(raw).map(([name, value]) => {
+    const [key, operator] = name.split('__');
+    return operator === undefined ? { key, value } : { key, value, operator };
+  });
+}
+
+/**
+ * Reads the parsed JSON of a `properties` parameter: a list, a group, a single filter, or filters in PostHog's old
+ * style (an object that is neither a group nor a filter).
+ */
 export function parsePropertyFilters(raw: unknown): PropertyGroup {
-  const node = parseNode(raw, 0, { filters: 0 });
+  const oldStyle = isObject(raw) && !('values' in raw) && !('key' in raw);
+  const node = parseNode(oldStyle ? fromOldStyle(raw) : raw, 0, { filters: 0 });
   return node.kind === 'group' ? node : { kind: 'group', type: 'AND', values: [node] };
 }
 

@@ -504,9 +504,20 @@ describe('unit: HogQL compiler', () => {
     }
   });
 
+  it('reads PostHog’s old style, an object of <key>[__<operator>] to values, as the filters it stands for', () => {
+    expect(where({ $browser__icontains: 'chr', plan: 'pro', price__gt: 5 })).to.deep.equal(
+      where([
+        { key: '$browser', value: 'chr', operator: 'icontains' },
+        { key: 'plan', value: 'pro' },
+        { key: 'price', value: 5, operator: 'gt' },
+      ]),
+    );
+    expect(where({})).to.deep.equal(where([]));
+    expect(() => where({ plan__similar: 'x' })).to.throw(HogQLError, /"similar" is not a valid operator/);
+  });
+
   describe('property filters refused', () => {
     const cases: [unknown, RegExp][] = [
-      [{}, /needs a "key" string/],
       ['x', /must be an object/],
       [[{ key: 'a', value: 1, operator: 'similar' }], /"similar" is not a valid operator/],
       [[{ key: 'a', value: 1, type: 'cohort' }], /type "cohort" are not supported/],
