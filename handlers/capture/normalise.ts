@@ -192,7 +192,8 @@ export function elementsToChain(elements: unknown[]): string {
       if (typeof element.attr__id === 'string') attributes.attr_id = element.attr__id;
       for (const [key, value] of Object.entries(element)) {
         const shown = typeof value === 'string' || typeof value === 'number' || value instanceof ExactInteger;
-        if (key.startsWith('attr__') && key !== 'attr__class' && shown) {
+        // Every attr__ key, attr__class too, as PostHog's extractElements keeps them (a list of classes is not text).
+        if (key.startsWith('attr__') && shown) {
           attributes[key] = String(value);
         }
       }

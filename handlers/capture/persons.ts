@@ -12,6 +12,8 @@
  * - `$identify` with `$anon_distinct_id`: the same, except that an anonymous person that is already identified
  *   is not merged (warning `cannot_merge_already_identified`);
  * - ids such as `anonymous`, `null` or `0` are never merged (warning `cannot_merge_with_illegal_distinct_id`);
+ * - the person becomes identified when an alias or an `$identify`'s anonymous id names a second legal id, merged
+ *   or not; an `$identify` without one (posthog-node's) changes only properties;
  * - personless events (`$process_person_profile: false`) change no person and are stored without one, as the
  *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
  *   has, if any.
@@ -164,15 +166,18 @@ export function planPersons(
     return person;
   };
 
-  /** Makes `other` a distinct id of the person of `main`, merging two persons when allowed. */
-  const join = (teamId: number, event: EventEffects, main: string, other: string, mergeIdentified: boolean) => {
-    if (main === other) return;
+  /**
+   * Makes `other` a distinct id of the person of `main`, merging two persons when allowed. Returns whether the
+   * ids were two legal ones, which (as in PostHog) makes the person of `main` identified, merged or not.
+   */
+  const join = (teamId: number, event: EventEffects, main: string, other: string, mergeIdentified: boolean): boolean => {
+    if (main === other) return false;
     if (isIllegalMergeId(main) || isIllegalMergeId(other)) {
       warnings.push({
         type: 'cannot_merge_with_illegal_distinct_id',
         details: { eventUuid: event.uuid, event: event.event, distinctId: main, otherDistinctId: other },
       });
-      return;
+      return false;
     }
     const mainPerson = personOf(teamId, main);
     const otherPerson = personOf(teamId, other);
@@ -188,7 +193,7 @@ export function planPersons(
           type: 'cannot_merge_already_identified',
           details: { eventUuid: event.uuid, distinctId: main, otherDistinctId: other },
         });
-        return;
+        return true;
       }
       mainPerson.properties = { ...otherPerson.properties, ...mainPerson.properties };
       if (otherPerson.createdAt < mainPerson.createdAt) mainPerson.createdAt = otherPerson.createdAt;
@@ -196,15 +201,17 @@ export function planPersons(
       otherPerson.mergedInto = mainPerson;
       if (otherPerson.id !== null) merges.push({ teamId, source: otherPerson, target: mainPerson });
     }
+    return true;
   };
 
   for (const { teamId, event } of teamEvents) {
     if (!event.processPerson || event.groupIdentify) continue;
-    if (event.alias !== null) join(teamId, event, event.distinctId, event.alias, true);
-    if (event.identify?.anonDistinctId) join(teamId, event, event.distinctId, event.identify.anonDistinctId, false);
+    let joined = false;
+    if (event.alias !== null) joined = join(teamId, event, event.distinctId, event.alias, true);
+    if (event.identify?.anonDistinctId) joined = join(teamId, event, event.distinctId, event.identify.anonDistinctId, false) || joined;
     const person = personOf(teamId, event.distinctId) ?? create(teamId, event.distinctId, event.timestamp);
     if (event.personUpdate && applyPersonUpdate(person.properties, event.personUpdate)) person.dirty = true;
-    if ((event.identify || event.alias !== null) && !person.isIdentified) {
+    if (joined && !person.isIdentified) {
       person.isIdentified = true;
       person.dirty = true;
     }

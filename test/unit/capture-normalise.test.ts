@@ -343,6 +343,11 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
 
     const elementCases: Array<{ name: string; given: Record<string, unknown>; want: string }> = [
       { name: 'NUL in a tag name', given: { tag_name: 'a\u0000' }, want: 'a\uFFFD:nth-child="0"nth-of-type="0"' },
+      {
+        name: 'classes given as text, kept as an attribute too (posthog-js)',
+        given: { tag_name: 'a', attr__class: 'btn primary', attr__href: '/x' },
+        want: 'a.btn.primary:attr__class="btn primary"attr__href="/x"href="/x"nth-child="0"nth-of-type="0"',
+      },
       { name: 'half a surrogate pair in a class', given: { tag_name: 'a', attr__class: ['c\ud800'] }, want: 'a.c\uFFFD:nth-child="0"nth-of-type="0"' },
       { name: 'positions that are objects', given: { tag_name: 'a', nth_child: { toString: 'x' }, nth_of_type: { a: 1 } }, want: 'a:nth-child="0"nth-of-type="0"' },
       { name: 'positions given as text', given: { tag_name: 'li', nth_child: '3', nth_of_type: 2.5 }, want: 'li:nth-child="3"nth-of-type="2.5"' },

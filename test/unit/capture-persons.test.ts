@@ -87,9 +87,34 @@ describe('person planning (handlers/capture/persons.ts)', () => {
     expect(JSON.stringify(properties)).to.equal('{"constructor":"c","__proto__":{"email":"proto@x"},"email":"real@x"}');
   });
 
-  it('marks the person of an $identify as identified', () => {
-    const plan = planPersons([ev('u1', { event: '$identify', identify: { anonDistinctId: null } })], [stored('u1', { id: '1', uuid: 'p-1' })], uuids());
-    expect(plan.updated).to.deep.equal([{ id: '1', properties: {}, isIdentified: true }]);
+  describe('who becomes identified (as in PostHog: an alias or anonymous id naming a second legal id)', () => {
+    const cases: Array<[name: string, event: Parameters<typeof ev>[1], identified: boolean]> = [
+      ['an $identify with an anonymous id', { event: '$identify', identify: { anonDistinctId: 'anon' } }, true],
+      ['an $identify without one (posthog-node)', { event: '$identify', identify: { anonDistinctId: null } }, false],
+      ['an $identify whose anonymous id is its distinct id', { event: '$identify', identify: { anonDistinctId: 'u1' } }, false],
+      ['an $identify whose anonymous id is illegal', { event: '$identify', identify: { anonDistinctId: 'null' } }, false],
+      ['an alias', { event: '$create_alias', alias: 'other' }, true],
+      ['an alias to itself', { event: '$create_alias', alias: 'u1' }, false],
+    ];
+    for (const [name, event, identified] of cases) {
+      it(`${identified ? 'marks' : 'does not mark'} the person of ${name}`, () => {
+        const plan = planPersons([ev('u1', event)], [stored('u1', { id: '1', uuid: 'p-1' })], uuids());
+        expect(plan.updated.map((person) => person.isIdentified)).to.deep.equal(identified ? [true] : []);
+      });
+    }
+
+    it('marks the person even when an identified anonymous person is not merged into it', () => {
+      const plan = planPersons(
+        [ev('u1', { event: '$identify', identify: { anonDistinctId: 'anon' } })],
+        [stored('u1', { id: '1', uuid: 'p-1' }), stored('anon', { id: '2', uuid: 'p-2', isIdentified: true })],
+        uuids(),
+      );
+      expect([plan.merges, plan.updated, plan.warnings.map((w) => w.type)]).to.deep.equal([
+        [],
+        [{ id: '1', properties: {}, isIdentified: true }],
+        ['cannot_merge_already_identified'],
+      ]);
+    });
   });
 
   describe('$create_alias', () => {
