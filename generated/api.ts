@@ -1185,7 +1185,7 @@ export interface paths {
                  */
                 project_id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The event's UUID.
+                 * @description The event's UUID, with or without its hyphens.
                  * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
                  */
                 id: components["parameters"]["EventId"];
@@ -1276,7 +1276,7 @@ export interface paths {
                  */
                 project_id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The event's UUID.
+                 * @description The event's UUID, with or without its hyphens.
                  * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
                  */
                 id: components["parameters"]["EventId"];
@@ -2808,10 +2808,13 @@ export interface components {
          * @example 0190f1c4-7a1b-7c2d-8e3f-4a5b6c7d8e9f
          */
         SessionRecordingId: string;
-        /** @description The response format. */
+        /**
+         * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+         *     PostHog; anything else gets JSON.
+         */
         EventFormat: "csv" | "json";
         /**
-         * @description The event's UUID.
+         * @description The event's UUID, with or without its hyphens.
          * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
          */
         EventId: string;
@@ -5270,7 +5273,10 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: components["parameters"]["EventsEvent"];
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
                 /**
                  * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
@@ -5352,7 +5358,10 @@ export interface operations {
     events_values_retrieve: {
         parameters: {
             query: {
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
                 /**
                  * @description The property whose values to list (an event column's name with `is_column=true`).
@@ -5404,7 +5413,10 @@ export interface operations {
     events_retrieve: {
         parameters: {
             query?: {
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
             };
             header?: never;
@@ -5416,7 +5428,7 @@ export interface operations {
                  */
                 project_id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The event's UUID.
+                 * @description The event's UUID, with or without its hyphens.
                  * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
                  */
                 id: components["parameters"]["EventId"];
@@ -5461,7 +5473,10 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: components["parameters"]["EventsEvent"];
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
                 /**
                  * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
@@ -5543,7 +5558,10 @@ export interface operations {
     environments_events_values_retrieve: {
         parameters: {
             query: {
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
                 /**
                  * @description The property whose values to list (an event column's name with `is_column=true`).
@@ -5595,7 +5613,10 @@ export interface operations {
     environments_events_retrieve: {
         parameters: {
             query?: {
-                /** @description The response format. */
+                /**
+                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
+                 *     PostHog; anything else gets JSON.
+                 */
                 format?: components["parameters"]["EventFormat"];
             };
             header?: never;
@@ -5607,7 +5628,7 @@ export interface operations {
                  */
                 project_id: components["parameters"]["ProjectId"];
                 /**
-                 * @description The event's UUID.
+                 * @description The event's UUID, with or without its hyphens.
                  * @example 0190f1c4-aaaa-7bbb-8ccc-dddddddddddd
                  */
                 id: components["parameters"]["EventId"];

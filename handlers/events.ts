@@ -14,7 +14,19 @@ export const DEFAULT_CSV_EVENTS_LIMIT = 1000;
 export const MAX_EVENTS_LIMIT = 1000;
 
 const EVENT_FIELDS = ['id', 'distinct_id', 'properties', 'event', 'timestamp', 'person', 'elements', 'elements_chain'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID with or without its hyphens, as PostHog's `UUIDT.is_valid_uuid` takes it. */
+const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
+
+/** The UUID with its hyphens. */
+function hyphenated(uuid: string): string {
+  return uuid.length === 32 ? uuid.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') : uuid;
+}
+
+/** CSV when asked by `format=csv`, or, without `format`, by an Accept header that names text/csv first (as DRF). */
+function wantsCsv(format: string | undefined, ctx: { get(field: string): string }): boolean {
+  if (format !== undefined) return format === 'csv';
+  return /^\s*text\/csv\s*(?:[;,]|$)/i.test(ctx.get('accept'));
+}
 
 /** The request's URL with the page's cursor: every other parameter is kept, `offset` is spent. */
 export function nextLink(requestUrl: URL, cursor: string): string {
@@ -34,7 +46,7 @@ function eventsCsv(events: readonly LegacyEvent[]): string {
 }
 
 export const events_list: Handler<'events_list'> = async ({ query, state, deps, ctx }) => {
-  const csv = query.format === 'csv';
+  const csv = wantsCsv(query.format, ctx);
   const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
   const page = await listEvents(
     deps.reader,
@@ -51,15 +63,15 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
   return { status: 200, body: jsonText(eventsPageJson(next, page.results)) };
 };
 
-export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps }) => {
+export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps, ctx }) => {
   if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
-  const event = await getEvent(deps.reader, environmentOf(state).environment, params.id, deps.config.queryTimeoutMs);
+  const event = await getEvent(deps.reader, environmentOf(state).environment, hyphenated(params.id), deps.config.queryTimeoutMs);
   if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
-  if (query.format === 'csv') return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
+  if (wantsCsv(query.format, ctx)) return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
   return { status: 200, body: event };
 };
 
-export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps }) => {
+export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps, ctx }) => {
   if (query.key === '') throw errors.validation('You must provide a key', 'key'); // PostHog's words
   const values = await listPropertyValues(
     deps.reader,
@@ -72,7 +84,7 @@ export const events_values_retrieve: Handler<'events_values_retrieve'> = async (
     },
     deps.config.queryTimeoutMs,
   );
-  if (query.format === 'csv') {
+  if (wantsCsv(query.format, ctx)) {
     return { status: 200, body: csvTable(['name'], values.map((value) => [value.name])), contentType: 'text/csv' };
   }
   return { status: 200, body: values };

@@ -782,6 +782,23 @@ describe('events (deprecated listing)', function () {
       expect(csv.text.split('\r\n')[1]).to.match(/^0190f1c4-0000-7000-8000-000000000002,bob,Firefox,/);
     });
 
+    it('takes a UUID without its hyphens, and answers CSV to an Accept header that names text/csv first', async () => {
+      const plain = await client.get(`${base}0190f1c4000070008000000000000002/`);
+      expect([plain.status, plain.body.id]).to.deep.equal([200, '0190f1c4-0000-7000-8000-000000000002']);
+      const asked = await client.get(`${base}0190f1c4-0000-7000-8000-000000000002/`, { headers: { accept: 'text/csv, application/json;q=0.5' } });
+      expect([asked.status, asked.headers.get('content-type'), asked.text.split('\r\n')[1]?.slice(0, 36)]).to.deep.equal([
+        200,
+        'text/csv; charset=utf-8',
+        '0190f1c4-0000-7000-8000-000000000002',
+      ]);
+      const listed = await client.get(`${base}?${qs({ event: 'signup' })}`, { headers: { accept: 'text/csv' } });
+      expect([listed.headers.get('content-type'), listed.text.split('\r\n').length]).to.deep.equal(['text/csv; charset=utf-8', 3]);
+      const json = await client.get(`${base}?${qs({ event: 'signup', format: 'json' })}`, { headers: { accept: 'text/csv' } });
+      expect(json.body.results).to.have.length(1);
+      const values = await client.get(`${base}values/?key=$browser`, { headers: { accept: 'text/csv' } });
+      expect(values.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+    });
+
     it('answers 400 for an id that is not a UUID', async () => {
       const res = await client.get(`${base}not-a-uuid/`);
       expect(res.status).to.equal(400);
