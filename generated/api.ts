@@ -2381,18 +2381,21 @@ export interface components {
              */
             ver?: string;
         };
-        /** @description Who asks for flags. Only the project API key is used; the rest is accepted and ignored. */
+        /**
+         * @description Who asks for flags. Only the project API key is used; the rest is accepted and ignored. A field that is
+         *     null is read as absent.
+         */
         FlagsRequest: {
             /**
              * @description The project API key (`phc_...`).
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            token?: string;
+            token?: string | null;
             /**
              * @description The project API key, as `token`.
              * @example phc_3kWq9rTzV7mN2bXc5dLfH8jPs4GyA6uE1oQiR0tKwZx
              */
-            api_key?: string;
+            api_key?: string | null;
             /**
              * @description Who asks.
              * @example user-1
@@ -2406,21 +2409,21 @@ export interface components {
              */
             groups?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
              * @description Person properties the SDK knows locally.
              * @example {}
              */
             person_properties?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /**
              * @description Group properties the SDK knows locally, by group type.
              * @example {}
              */
             group_properties?: {
                 [key: string]: unknown;
-            };
+            } | null;
         };
         /** @description Feature flags of the caller, in the shape posthog-js expects from `/flags/?v=2`. */
         FlagsResponse: {

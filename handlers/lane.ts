@@ -18,6 +18,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend, Operation } from 'openapi-backend';
 import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
 import type { CaptureServices } from './capture/services.js';
+import { errors } from './errors.js';
 import { parameterError, type SpecValidators } from './spec-validators.js';
 import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from './types.js';
 
@@ -94,9 +95,14 @@ function queryOf(search: string): Record<string, string> {
   return query;
 }
 
+/** The methods an Allow header lists, in this order (as openapi-backend's 405 lists them: no OPTIONS). */
+const ALLOW_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export class CaptureLane {
   private readonly fixed = new Map<string, Route>();
   private readonly templated: Route[] = [];
+  /** The methods of each fixed path of the lane (both spellings), for its 405 answers. */
+  private readonly fixedMethods = new Map<string, Set<string>>();
 
   constructor(
     api: OpenAPIBackend,
@@ -124,7 +130,13 @@ export class CaptureLane {
         validatePath: validators.parameters(operation, 'path'),
       };
       if (route.template) this.templated.push(route);
-      else for (const path of spellings(operation.path)) this.fixed.set(`${route.method} ${path}`, route);
+      else {
+        for (const path of spellings(operation.path)) {
+          this.fixed.set(`${route.method} ${path}`, route);
+          const methods = this.fixedMethods.get(path) ?? new Set<string>();
+          this.fixedMethods.set(path, methods.add(route.method));
+        }
+      }
     }
     for (const [operationId, entry] of Object.entries(registry)) {
       if (isLaneHandler(entry) && !laneOperations.has(operationId)) {
@@ -151,9 +163,26 @@ export class CaptureLane {
         break;
       }
     }
-    if (!route) return false;
+    if (!route) {
+      const methods =
+        this.fixedMethods.get(path) ??
+        new Set(this.templated.filter((candidate) => candidate.template?.pattern.test(path)).map((candidate) => candidate.method));
+      if (methods.size === 0) return false;
+      this.refuseMethod(req, res, method, path, ALLOW_ORDER.filter((allowed) => methods.has(allowed)));
+      return true;
+    }
     void this.handle(route, req, res, path, mark === -1 ? '' : url.slice(mark + 1), params);
     return true;
+  }
+
+  /** 405 for a lane path asked with a method it does not have, with its CORS headers like every lane answer. */
+  private refuseMethod(req: IncomingMessage, res: ServerResponse, method: string, path: string, allowed: string[]): void {
+    req.resume(); // the body, if any, is not read
+    this.setCors(req, res);
+    const answer = this.writeError(errors.methodNotAllowed(method, allowed), { method, path });
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    this.send(res, answer.status, 'application/json; charset=utf-8', JSON.stringify(answer.body));
+    this.deps.logger.info({ method, path, status: answer.status }, 'request');
   }
 
   private async handle(

@@ -468,10 +468,18 @@ describe('capture', () => {
       expect((await personOf(account, 'u'))!.properties).to.deep.equal({ email: 'e@example.com' });
     });
 
-    it('answers 405 for a method the capture paths do not have', async () => {
+    it('answers 405 for a method the capture paths do not have, with CORS headers like every capture answer', async () => {
       const res = await server.http.request('DELETE', '/batch/');
       expect(res.status).to.equal(405);
       expect(res.headers.get('allow')).to.equal('GET, POST');
+      for (const path of ['/batch/', '/i/v0/e', '/flags/', '/array/phc_x/config.js']) {
+        const answer = await direct('PUT', path, { headers: { origin: 'https://app.example.com', 'content-type': 'application/json' }, body: '{}' });
+        expect([answer.status, answer.body.code, answer.headers.get('access-control-allow-origin')], path).to.deep.equal([
+          405,
+          'method_not_allowed',
+          'https://app.example.com',
+        ]);
+      }
     });
   });
 
@@ -905,6 +913,19 @@ describe('capture', () => {
       });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.include({ flags: {}, errorsWhileComputingFlags: false });
+    });
+
+    it('reads null groups and properties as absent', async () => {
+      const account = await newAccount(testDb());
+      const res = await post('/flags/?v=2', {
+        token: account.environment.api_token,
+        api_key: null,
+        distinct_id: 'u',
+        groups: null,
+        person_properties: null,
+        group_properties: null,
+      });
+      expect([res.status, res.body.flags]).to.deep.equal([200, {}]);
     });
 
     it('answers 401 for an unknown project key', async () => {
