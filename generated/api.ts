@@ -2823,8 +2823,9 @@ export interface components {
         EventId: string;
         /**
          * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
-         *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
-         *     bound by default.
+         *     (units s, M, h, d, w, m, q, y), where `Start` or `End` after an hour, day, month or year moves it to
+         *     the start or end of that period in the project's timezone (`-1dStart`, `mEnd`). A time without an
+         *     offset is read in the project's timezone. No lower bound by default.
          * @example -7d
          */
         EventsAfter: string;
@@ -5256,8 +5257,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
-                 *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
-                 *     bound by default.
+                 *     (units s, M, h, d, w, m, q, y), where `Start` or `End` after an hour, day, month or year moves it to
+                 *     the start or end of that period in the project's timezone (`-1dStart`, `mEnd`). A time without an
+                 *     offset is read in the project's timezone. No lower bound by default.
                  * @example -7d
                  */
                 after?: components["parameters"]["EventsAfter"];
@@ -5456,8 +5458,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Only events after this time (exclusive): ISO 8601, or relative to now such as `-7d`, `-12h`, `-30M`
-                 *     (units s, M, h, d, w, m, q, y). A time without an offset is read in the project's timezone. No lower
-                 *     bound by default.
+                 *     (units s, M, h, d, w, m, q, y), where `Start` or `End` after an hour, day, month or year moves it to
+                 *     the start or end of that period in the project's timezone (`-1dStart`, `mEnd`). A time without an
+                 *     offset is read in the project's timezone. No lower bound by default.
                  * @example -7d
                  */
                 after?: components["parameters"]["EventsAfter"];

@@ -12,7 +12,7 @@ export type DateTimeText =
   | { kind: 'instant'; text: string };
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const RELATIVE = /^-?(\d{1,6})([smhHdwmqyM])$/;
+const RELATIVE = /^-?(\d{1,6})?([smhHdwmqyM])(Start|End)?$/;
 
 /** Midnight UTC of a calendar day. (Not Date.UTC, which reads the years 0-99 as 1900-1999.) */
 function utcDay(year: number, monthIndex: number, day: number): Date {
@@ -60,14 +60,58 @@ export function parseIsoDateTime(input: string): DateTimeText | null {
   return { kind: 'instant', text: `${time}${zone}` };
 }
 
+/** The wall clock of an instant in a time zone: year, month (1-12), day and hour. */
+function wallClock(instant: Date, timezone: string): [number, number, number, number] {
+  let zone = timezone;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+  } catch {
+    zone = 'UTC'; // a name this Node does not know (the project's is checked when it is set)
+  }
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value);
+  return [part('year'), part('month'), part('day'), part('hour')];
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * `Start` or `End` of the hour, day, month or year of an instant, on the project's wall clock (PostHog's
+ * `-1dStart`, `mEnd`), as a time the compiler reads in the project's timezone. Other units take no position in
+ * PostHog: the instant itself.
+ */
+function positioned(instant: Date, unit: string, position: 'Start' | 'End', timezone: string): DateTimeText {
+  const [year, month, day, hour] = wallClock(instant, timezone);
+  const start = position === 'Start';
+  const fields: Record<string, [number, number, number, number, number, number]> = {
+    h: [year, month, day, hour, start ? 0 : 59, start ? 0 : 59],
+    H: [year, month, day, hour, start ? 0 : 59, start ? 0 : 59],
+    d: [year, month, day, start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
+    m: [year, month, start ? 1 : utcDay(year, month, 0).getUTCDate(), start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
+    y: [year, start ? 1 : 12, start ? 1 : 31, start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
+  };
+  const chosen = fields[unit];
+  if (!chosen) return { kind: 'instant', text: instant.toISOString() };
+  const [y, mo, d, h, mi, s] = chosen;
+  return { kind: 'naive', text: `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${start ? '' : '.999999'}` };
+}
+
 /**
  * PostHog's relative dates: `-<n><unit>` before now, unit s (seconds), M (minutes), h/H (hours), d (days),
- * w (weeks), m (months), q (quarters), y (years).
+ * w (weeks), m (months), q (quarters), y (years); without `<n>`, now. A `Start` or `End` suffix moves it to the
+ * start or end of its hour, day, month or year in the project's `timezone`.
  */
-export function parseRelativeDateTime(input: string, now: Date = new Date()): DateTimeText | null {
+export function parseRelativeDateTime(input: string, now: Date = new Date(), timezone = 'UTC'): DateTimeText | null {
   const match = RELATIVE.exec(input.trim());
   if (!match) return null;
-  const amount = Number(match[1]);
+  const amount = Number(match[1] ?? 0);
   const unit = match[2]!;
   const date = new Date(now.getTime());
   switch (unit) {
@@ -98,10 +142,11 @@ export function parseRelativeDateTime(input: string, now: Date = new Date()): Da
   }
   const year = date.getUTCFullYear(); // NaN when the date went beyond what a Date holds
   if (!(year >= 1 && year <= 9999)) return null;
-  return { kind: 'instant', text: date.toISOString() };
+  const position = match[3] as 'Start' | 'End' | undefined;
+  return position ? positioned(date, unit, position, timezone) : { kind: 'instant', text: date.toISOString() };
 }
 
-/** An ISO 8601 value or a relative one. */
-export function parseDateTimeInput(input: string, now?: Date): DateTimeText | null {
-  return parseIsoDateTime(input) ?? parseRelativeDateTime(input, now);
+/** An ISO 8601 value or a relative one (`timezone`: the project's, for a relative one's Start or End). */
+export function parseDateTimeInput(input: string, now?: Date, timezone?: string): DateTimeText | null {
+  return parseIsoDateTime(input) ?? parseRelativeDateTime(input, now, timezone);
 }

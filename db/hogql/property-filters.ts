@@ -259,7 +259,7 @@ function filterCondition(filter: PropertyFilter, c: Compiler): Fragment {
 }
 
 function dateCondition(filter: PropertyFilter, value: Typed, item: Scalar, c: Compiler): Fragment {
-  const parsed = typeof item === 'string' ? parseDateTimeInput(item) : null;
+  const parsed = typeof item === 'string' ? parseDateTimeInput(item, undefined, c.scope.timezone) : null;
   if (!parsed) throw new HogQLError(`The "${filter.operator}" filter on "${filter.key}" needs a date, got ${JSON.stringify(item)}.`);
   if (filter.operator === 'is_date_exact' && parsed.kind === 'date') {
     const day = coerce(value, 'date', c.scope);

@@ -95,9 +95,9 @@ function expressionList(attr: string, text: string | undefined): string[] {
   return list;
 }
 
-function dateTime(attr: string, text: string | undefined): DateTimeText | null {
+function dateTime(attr: string, text: string | undefined, timezone: string): DateTimeText | null {
   if (text === undefined || text === '') return null;
-  const parsed = parseDateTimeInput(text);
+  const parsed = parseDateTimeInput(text, undefined, timezone);
   if (!parsed) throw invalid(attr, `"${text}" is not an ISO 8601 date-time or a relative date such as -7d.`);
   return parsed;
 }
@@ -403,8 +403,8 @@ export async function listEvents(
     const selectTexts = expressionList('select', request.select);
     const select = selectTexts.length > 0 ? inParameter('select', () => selectTexts.map(parseSelectItem)) : null;
     const direction = order(request.orderBy);
-    const after = dateTime('after', request.after);
-    const before = dateTime('before', request.before);
+    const after = dateTime('after', request.after, environment.timezone);
+    const before = dateTime('before', request.before, environment.timezone);
 
     // The probe, compiled once: started beside the lookup (its rows), used if the lookup finds too many ids.
     const probed: { query: CompiledEventsQuery | null; rows: Promise<QueryRows> | null } = { query: null, rows: null };

@@ -652,6 +652,25 @@ describe('events (deprecated listing)', function () {
     });
   });
 
+  describe('relative dates with Start or End (PostHog’s -1dStart)', () => {
+    it('reads after and before on the project’s day', async () => {
+      const relative = await newAccount(testDb());
+      const team = relative.environment.id;
+      const day = 24 * 3600 * 1000;
+      await insertEvents(testDb(), team, [
+        { event: 'now', distinct_id: 'r', timestamp: new Date() },
+        { event: 'three days ago', distinct_id: 'r', timestamp: new Date(Date.now() - 3 * day) },
+      ]);
+      const names = async (params: Record<string, string>) =>
+        ((await server.http.withKey(relative.key).get(`/api/projects/${team}/events/?${qs(params)}`)).body.results as Array<{ event: string }>).map(
+          (event) => event.event,
+        );
+      expect(await names({ after: '-1dStart' })).to.deep.equal(['now']);
+      expect(await names({ before: '-1dEnd' })).to.deep.equal(['three days ago']);
+      expect(await names({ after: '-4dStart', before: 'dEnd' })).to.deep.equal(['now', 'three days ago']);
+    });
+  });
+
   describe('integers beyond 2^53', () => {
     it('shows them as stored, in every listing, one event, csv, select and values', async () => {
       const exact = await newAccount(testDb());

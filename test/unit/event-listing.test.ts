@@ -78,6 +78,28 @@ describe('unit: event listing helpers', () => {
     ];
     for (const [given, want] of cases) it(given, () => expect(parseDateTimeInput(given, now)).to.deep.equal(want));
 
+    describe('Start and End of an hour, day, month or year, on the project’s wall clock (PostHog’s -1dStart)', () => {
+      // 2026-03-31T12:00Z is 14:00 in Paris (summer time) and 08:00 in New York.
+      const positioned: [string, string, unknown][] = [
+        ['-1dStart', 'UTC', { kind: 'naive', text: '2026-03-30T00:00:00' }],
+        ['-1dEnd', 'UTC', { kind: 'naive', text: '2026-03-30T23:59:59.999999' }],
+        ['dStart', 'Europe/Paris', { kind: 'naive', text: '2026-03-31T00:00:00' }],
+        ['-0hStart', 'Europe/Paris', { kind: 'naive', text: '2026-03-31T14:00:00' }],
+        ['-1hEnd', 'America/New_York', { kind: 'naive', text: '2026-03-31T07:59:59.999999' }],
+        ['-1mStart', 'UTC', { kind: 'naive', text: '2026-02-01T00:00:00' }],
+        ['-1mEnd', 'UTC', { kind: 'naive', text: '2026-02-28T23:59:59.999999' }],
+        ['mEnd', 'UTC', { kind: 'naive', text: '2026-03-31T23:59:59.999999' }],
+        ['-1yStart', 'UTC', { kind: 'naive', text: '2025-01-01T00:00:00' }],
+        ['yEnd', 'UTC', { kind: 'naive', text: '2026-12-31T23:59:59.999999' }],
+        ['-1wStart', 'UTC', { kind: 'instant', text: '2026-03-24T12:00:00.000Z' }],
+        ['d', 'UTC', { kind: 'instant', text: '2026-03-31T12:00:00.000Z' }],
+        ['-1dMiddle', 'UTC', null],
+      ];
+      for (const [given, timezone, want] of positioned) {
+        it(`${given} in ${timezone}`, () => expect(parseDateTimeInput(given, now, timezone)).to.deep.equal(want));
+      }
+    });
+
     it('-1y on 29 February: 28 February of the year before', () => {
       expect(parseDateTimeInput('-1y', new Date('2028-02-29T08:00:00.000Z'))).to.deep.equal({ kind: 'instant', text: '2027-02-28T08:00:00.000Z' });
     });
