@@ -22,10 +22,31 @@ function hyphenated(uuid: string): string {
   return uuid.length === 32 ? uuid.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') : uuid;
 }
 
-/** CSV when asked by `format=csv`, or, without `format`, by an Accept header that names text/csv first (as DRF). */
-function wantsCsv(format: string | undefined, ctx: { get(field: string): string }): boolean {
+/**
+ * CSV when asked by `format=csv` or, without `format`, by the Accept header as Django REST framework negotiates
+ * it for PostHog's events (renderers JSON, then CSV): the most specific media ranges first (`type/subtype;params`,
+ * `type/subtype`, `type/*`, `*\/*`), JSON winning a tie, quality values not read. The answer varies with Accept.
+ */
+function wantsCsv(format: string | undefined, ctx: { get(field: string): string; vary(field: string): void }): boolean {
   if (format !== undefined) return format === 'csv';
-  return /^\s*text\/csv\s*(?:[;,]|$)/i.test(ctx.get('accept'));
+  ctx.vary('Accept');
+  const ranges = ctx
+    .get('accept')
+    .split(',')
+    .map((range) => {
+      const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+      const specific = params.some((param) => !param.startsWith('q='));
+      return { type, precedence: type === '*/*' ? 0 : type.endsWith('/*') ? 1 : specific ? 3 : 2 };
+    })
+    .filter((range) => range.type.includes('/'));
+  const matches = (range: string, mediaType: string) =>
+    range === '*/*' || range === mediaType || (range.endsWith('/*') && mediaType.startsWith(range.slice(0, -1)));
+  for (const precedence of [3, 2, 1, 0]) {
+    const group = ranges.filter((range) => range.precedence === precedence).map((range) => range.type);
+    if (group.some((range) => matches(range, 'application/json'))) return false;
+    if (group.some((range) => matches(range, 'text/csv'))) return true;
+  }
+  return false;
 }
 
 /** The request's URL with the page's cursor: every other parameter is kept, `offset` is spent. */
@@ -72,7 +93,7 @@ export const events_retrieve: Handler<'events_retrieve'> = async ({ params, quer
 };
 
 export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps, ctx }) => {
-  if (query.key === '') throw errors.validation('You must provide a key', 'key'); // PostHog's words
+  if (query.key === '') throw errors.validation('You must provide a key'); // PostHog's words, without an attr
   const values = await listPropertyValues(
     deps.reader,
     environmentOf(state).environment,

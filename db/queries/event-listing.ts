@@ -243,6 +243,8 @@ function translateQueryError(error: unknown, timeoutMs: number, dataErrorParamet
       );
     case '2201B':
       return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22025': // invalid_escape_sequence: a like pattern that ends with its escape character
+      return errors.validation('A like pattern cannot end with a backslash; write \\\\ for one.', dataErrorParameter);
     case '22003':
     case '22008':
       return errors.validation('A number or date in the query is out of range.', dataErrorParameter);

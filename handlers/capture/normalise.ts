@@ -191,8 +191,9 @@ export function elementsToChain(elements: unknown[]): string {
       if (typeof element.attr__href === 'string') attributes.href = element.attr__href;
       if (typeof element.attr__id === 'string') attributes.attr_id = element.attr__id;
       for (const [key, value] of Object.entries(element)) {
-        const shown = typeof value === 'string' || typeof value === 'number' || value instanceof ExactInteger;
-        // Every attr__ key, attr__class too, as PostHog's extractElements keeps them (a list of classes is not text).
+        // Every attr__ key, attr__class too, as PostHog's extractElements keeps them, written as its
+        // elementsToString writes them (a list as its items joined by commas).
+        const shown = typeof value === 'string' || typeof value === 'number' || value instanceof ExactInteger || Array.isArray(value);
         if (key.startsWith('attr__') && shown) {
           attributes[key] = String(value);
         }

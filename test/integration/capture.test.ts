@@ -710,7 +710,7 @@ describe('capture', () => {
       });
       expect([res.status, res.body]).to.deep.equal([200, OK]);
       expect((await events(account)).map((row) => [row.event, row.elements_chain])).to.deep.equal([
-        ['$autocapture', 'a\uFFFD.c\uFFFD:nth-child="0"nth-of-type="2"'],
+        ['$autocapture', 'a\uFFFD.c\uFFFD:attr__class="c\uFFFD"nth-child="0"nth-of-type="2"'],
         ['after', ''],
       ]);
     });

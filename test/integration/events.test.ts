@@ -549,6 +549,7 @@ describe('events (deprecated listing)', function () {
         [{ properties: [{ key: 'a', value: '\\p{L}', operator: 'regex' }] }, 'properties', /no Unicode classes/],
         [{ properties: [{ key: 'text', value: 'x{1000}', operator: 'regex', type: 'element' }] }, 'properties', /at most 255 times/],
         [{ where: ["match(event, 'x{1000}')"] }, 'where', /at most 255 times/],
+        [{ where: ["event like '%\\\\'"] }, 'where', /cannot end with a backslash/],
         [{ select: ['timestamp + interval 99999999999 year'] }, 'select', 'A number or date in the query is out of range.'],
         [{ where: ['timestamp < now() + interval 99999999999 year'] }, 'where', 'A number or date in the query is out of range.'],
         [{ select: 'event' }, 'select', /JSON list of HogQL expressions/],
@@ -801,15 +802,28 @@ describe('events (deprecated listing)', function () {
       expect(csv.text.split('\r\n')[1]).to.match(/^0190f1c4-0000-7000-8000-000000000002,bob,Firefox,/);
     });
 
-    it('takes a UUID without its hyphens, and answers CSV to an Accept header that names text/csv first', async () => {
+    it('takes a UUID without its hyphens, and answers CSV when the Accept header asks for it as DRF negotiates', async () => {
       const plain = await client.get(`${base}0190f1c4000070008000000000000002/`);
       expect([plain.status, plain.body.id]).to.deep.equal([200, '0190f1c4-0000-7000-8000-000000000002']);
-      const asked = await client.get(`${base}0190f1c4-0000-7000-8000-000000000002/`, { headers: { accept: 'text/csv, application/json;q=0.5' } });
+      const asked = await client.get(`${base}0190f1c4-0000-7000-8000-000000000002/`, { headers: { accept: 'text/csv' } });
       expect([asked.status, asked.headers.get('content-type'), asked.text.split('\r\n')[1]?.slice(0, 36)]).to.deep.equal([
         200,
         'text/csv; charset=utf-8',
         '0190f1c4-0000-7000-8000-000000000002',
       ]);
+      expect(asked.headers.get('vary')).to.include('Accept');
+      // The most specific ranges first, JSON winning a tie, quality values not read (Django REST framework).
+      const negotiated: Array<[accept: string, type: string]> = [
+        ['text/csv, application/json;q=0.5', 'application/json'],
+        ['*/*, text/csv', 'text/csv'],
+        ['text/*', 'text/csv'],
+        ['*/*', 'application/json'],
+        ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/json'],
+      ];
+      for (const [accept, type] of negotiated) {
+        const answer = await client.get(`${base}?${qs({ event: 'signup' })}`, { headers: { accept } });
+        expect(answer.headers.get('content-type'), accept).to.equal(`${type}; charset=utf-8`);
+      }
       const listed = await client.get(`${base}?${qs({ event: 'signup' })}`, { headers: { accept: 'text/csv' } });
       expect([listed.headers.get('content-type'), listed.text.split('\r\n').length]).to.deep.equal(['text/csv; charset=utf-8', 3]);
       const json = await client.get(`${base}?${qs({ event: 'signup', format: 'json' })}`, { headers: { accept: 'text/csv' } });
@@ -889,7 +903,7 @@ describe('events (deprecated listing)', function () {
       const empty = await valuesClient.get(`${path}?key=`);
       expect([empty.status, empty.body]).to.deep.equal([
         400,
-        { type: 'validation_error', code: 'invalid_input', detail: 'You must provide a key', attr: 'key' },
+        { type: 'validation_error', code: 'invalid_input', detail: 'You must provide a key', attr: null },
       ]);
       const column = await valuesClient.get(`${path}?${qs({ key: 'properties', is_column: true })}`);
       expect(column.status).to.equal(400);

@@ -337,7 +337,7 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
           { tag_name: 'div', nth_child: 1, nth_of_type: 1 },
         ]),
       ).to.equal(
-        'button.big.primary:attr__id="buy"attr_id="buy"nth-child="2"nth-of-type="1"text="Buy \\"now\\"";div:nth-child="1"nth-of-type="1"',
+        'button.big.primary:attr__class="primary,big"attr__id="buy"attr_id="buy"nth-child="2"nth-of-type="1"text="Buy \\"now\\"";div:nth-child="1"nth-of-type="1"',
       );
     });
 
@@ -348,7 +348,11 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
         given: { tag_name: 'a', attr__class: 'btn primary', attr__href: '/x' },
         want: 'a.btn.primary:attr__class="btn primary"attr__href="/x"href="/x"nth-child="0"nth-of-type="0"',
       },
-      { name: 'half a surrogate pair in a class', given: { tag_name: 'a', attr__class: ['c\ud800'] }, want: 'a.c\uFFFD:nth-child="0"nth-of-type="0"' },
+      {
+        name: 'half a surrogate pair in a class',
+        given: { tag_name: 'a', attr__class: ['c\ud800'] },
+        want: 'a.c\uFFFD:attr__class="c\uFFFD"nth-child="0"nth-of-type="0"',
+      },
       { name: 'positions that are objects', given: { tag_name: 'a', nth_child: { toString: 'x' }, nth_of_type: { a: 1 } }, want: 'a:nth-child="0"nth-of-type="0"' },
       { name: 'positions given as text', given: { tag_name: 'li', nth_child: '3', nth_of_type: 2.5 }, want: 'li:nth-child="3"nth-of-type="2.5"' },
     ];
