@@ -2812,8 +2812,9 @@ export interface components {
          */
         SessionRecordingId: string;
         /**
-         * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-         *     PostHog; anything else gets JSON.
+         * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+         *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+         *     `*\/*` or `application/json` for JSON (quality values are not read).
          */
         EventFormat: "csv" | "json";
         /**
@@ -2845,7 +2846,7 @@ export interface components {
          */
         EventsEvent: string;
         /**
-         * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+         * @description Events per page: 100 by default (1,000 for CSV). At most 1,000: a larger value is lowered to
          *     1,000, as PostHog does.
          * @example 100
          */
@@ -5279,12 +5280,13 @@ export interface operations {
                  */
                 event?: components["parameters"]["EventsEvent"];
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
-                 * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+                 * @description Events per page: 100 by default (1,000 for CSV). At most 1,000: a larger value is lowered to
                  *     1,000, as PostHog does.
                  * @example 100
                  */
@@ -5364,8 +5366,9 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5419,8 +5422,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
             };
@@ -5480,12 +5484,13 @@ export interface operations {
                  */
                 event?: components["parameters"]["EventsEvent"];
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
-                 * @description Events per page: 100 by default (1,000 with `format=csv`). At most 1,000: a larger value is lowered to
+                 * @description Events per page: 100 by default (1,000 for CSV). At most 1,000: a larger value is lowered to
                  *     1,000, as PostHog does.
                  * @example 100
                  */
@@ -5565,8 +5570,9 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5620,8 +5626,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The response format. Without it, an Accept header that names `text/csv` first asks for CSV, as in
-                 *     PostHog; anything else gets JSON.
+                 * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
+                 *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
+                 *     `*\/*` or `application/json` for JSON (quality values are not read).
                  */
                 format?: components["parameters"]["EventFormat"];
             };
