@@ -60,22 +60,16 @@ export function parseIsoDateTime(input: string): DateTimeText | null {
   return { kind: 'instant', text: `${time}${zone}` };
 }
 
-/** The wall clock of an instant in a time zone: year, month (1-12), day and hour. */
+/** The wall clock of an instant in a time zone (UTC for a name this Node does not know): year, month, day, hour. */
 function wallClock(instant: Date, timezone: string): [number, number, number, number] {
-  let zone = timezone;
+  const options: Intl.DateTimeFormatOptions = { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric' };
+  let format: Intl.DateTimeFormat;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: timezone });
   } catch {
-    zone = 'UTC'; // a name this Node does not know (the project's is checked when it is set)
+    format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' });
   }
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-  }).formatToParts(instant);
+  const parts = format.formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value);
   return [part('year'), part('month'), part('day'), part('hour')];
 }
@@ -88,19 +82,15 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0');
  * PostHog: the instant itself.
  */
 function positioned(instant: Date, unit: string, position: 'Start' | 'End', timezone: string): DateTimeText {
+  if (!'hHdmy'.includes(unit)) return { kind: 'instant', text: instant.toISOString() };
   const [year, month, day, hour] = wallClock(instant, timezone);
   const start = position === 'Start';
-  const fields: Record<string, [number, number, number, number, number, number]> = {
-    h: [year, month, day, hour, start ? 0 : 59, start ? 0 : 59],
-    H: [year, month, day, hour, start ? 0 : 59, start ? 0 : 59],
-    d: [year, month, day, start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
-    m: [year, month, start ? 1 : utcDay(year, month, 0).getUTCDate(), start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
-    y: [year, start ? 1 : 12, start ? 1 : 31, start ? 0 : 23, start ? 0 : 59, start ? 0 : 59],
-  };
-  const chosen = fields[unit];
-  if (!chosen) return { kind: 'instant', text: instant.toISOString() };
-  const [y, mo, d, h, mi, s] = chosen;
-  return { kind: 'naive', text: `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${start ? '' : '.999999'}` };
+  const date =
+    unit === 'y'
+      ? `${pad(year, 4)}-${start ? '01-01' : '12-31'}`
+      : `${pad(year, 4)}-${pad(month)}-${pad(unit !== 'm' ? day : start ? 1 : utcDay(year, month, 0).getUTCDate())}`;
+  const time = unit === 'h' || unit === 'H' ? `${pad(hour)}:${start ? '00:00' : '59:59'}` : start ? '00:00:00' : '23:59:59';
+  return { kind: 'naive', text: `${date}T${time}${start ? '' : '.999999'}` };
 }
 
 /**
