@@ -1,7 +1,8 @@
 /**
  * Group commit: concurrent writers append to one queue, and the queue is written in one transaction per batch
- * (one statement per table) as soon as the previous batch has committed. Each writer's promise settles when the
- * transaction holding its item commits or fails, so an acknowledgement always means "stored".
+ * (one statement per table) as soon as the previous batch has committed, or beside it once the queue is large
+ * (`overlapFromSize`). Each writer's promise settles when the transaction holding its item commits or fails, so
+ * an acknowledgement always means "stored".
  *
  * Why flush eagerly rather than on a timer: with one batch in flight at a time the batch size adapts to the
  * load by itself (everything that arrived while the previous commit was running goes into the next one), so a
@@ -49,10 +50,17 @@ export interface GroupCommitOptions<T> {
    * the previous one commits, which saves it a round trip; the work itself decides what they serialise on.
    */
   maxInFlight: number;
+  /**
+   * A transaction beyond the first starts only once the queue holds at least this much (by `size`); the first
+   * always starts at once. Small batches are better off waiting for the commit in flight and growing (their
+   * fixed cost is most of their time), while a large one is work the server can hand over now instead of
+   * leaving the database idle while it decodes the next requests. 0 (the default): no such wait.
+   */
+  overlapFromSize?: number;
   size: (item: T) => number;
   logger: Logger;
-  /** Called after every transaction, committed or not. */
-  observe?: (flush: { items: number; size: number; ms: number; ok: boolean }) => void;
+  /** Called after every transaction, committed or not; `overlapped`: it started while another was in flight. */
+  observe?: (flush: { items: number; size: number; ms: number; ok: boolean; overlapped: boolean }) => void;
 }
 
 /**
@@ -146,6 +154,7 @@ export class Transaction {
 
 interface Pending<T> {
   item: T;
+  size: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -168,6 +177,8 @@ export function unavailableError(): ApiError {
 
 export class GroupCommit<T> {
   private queue: Array<Pending<T>> = [];
+  /** The sizes of the queued items, added up. */
+  private queuedSize = 0;
   private readonly running = new Set<Promise<void>>();
   private scheduled = false;
 
@@ -181,7 +192,9 @@ export class GroupCommit<T> {
   /** Resolves once `item` is committed. */
   submit(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      const size = this.options.size(item);
+      this.queue.push({ item, size, resolve, reject });
+      this.queuedSize += size;
       this.schedule();
     });
   }
@@ -194,8 +207,15 @@ export class GroupCommit<T> {
     }
   }
 
+  /** Whether another transaction may start now (see maxInFlight and overlapFromSize). */
+  private mayStart(): boolean {
+    if (this.queue.length === 0) return false;
+    if (this.running.size === 0) return true;
+    return this.running.size < this.options.maxInFlight && this.queuedSize >= (this.options.overlapFromSize ?? 0);
+  }
+
   private schedule(): void {
-    if (this.running.size >= this.options.maxInFlight || this.scheduled) return;
+    if (this.scheduled || !this.mayStart()) return;
     this.scheduled = true;
     // Requests that arrive in the same turn of the event loop share the transaction.
     setImmediate(() => {
@@ -205,25 +225,27 @@ export class GroupCommit<T> {
   }
 
   private flushNext(): void {
-    if (this.running.size >= this.options.maxInFlight || this.queue.length === 0) return;
+    if (!this.mayStart()) return;
     const batch: Array<Pending<T>> = [];
     let size = 0;
     while (this.queue.length > 0) {
-      const itemSize = this.options.size(this.queue[0]!.item);
+      const itemSize = this.queue[0]!.size;
       if (batch.length > 0 && size + itemSize > this.options.maxBatchSize) break;
       batch.push(this.queue.shift()!);
       size += itemSize;
     }
-    const flushing: Promise<void> = this.flush(batch, size).finally(() => {
+    this.queuedSize -= size;
+    const overlapped = this.running.size > 0;
+    const flushing: Promise<void> = this.flush(batch, size, overlapped).finally(() => {
       this.running.delete(flushing);
       if (this.queue.length > 0) this.schedule();
     });
     this.running.add(flushing);
   }
 
-  private async flush(batch: Array<Pending<T>>, size: number): Promise<void> {
+  private async flush(batch: Array<Pending<T>>, size: number, overlapped: boolean): Promise<void> {
     try {
-      await this.transaction(batch.map((entry) => entry.item), size);
+      await this.transaction(batch.map((entry) => entry.item), size, overlapped);
       for (const entry of batch) entry.resolve();
     } catch (error) {
       if (isUnavailable(error)) {
@@ -233,12 +255,12 @@ export class GroupCommit<T> {
         batch[0]!.reject(translatePgError(error));
       } else {
         this.options.logger.warn({ err: error, items: batch.length }, 'group commit failed; retrying item by item');
-        for (const entry of batch) await this.flush([entry], this.options.size(entry.item));
+        for (const entry of batch) await this.flush([entry], entry.size, overlapped);
       }
     }
   }
 
-  private async transaction(items: T[], size: number): Promise<void> {
+  private async transaction(items: T[], size: number, overlapped: boolean): Promise<void> {
     const started = performance.now();
     let ok = false;
     const client = (await this.db.client.acquireConnection()) as ClientBase;
@@ -255,7 +277,7 @@ export class GroupCommit<T> {
       }
     } finally {
       await this.db.client.releaseConnection(client);
-      this.options.observe?.({ items: items.length, size, ms: performance.now() - started, ok });
+      this.options.observe?.({ items: items.length, size, ms: performance.now() - started, ok, overlapped });
     }
   }
 }

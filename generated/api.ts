@@ -55,7 +55,8 @@ export interface paths {
         /**
          * Metrics
          * @description The process's counters in Prometheus' text format: capture requests by status, events ingested, events
-         *     answered 200 but not ingested (by reason), the group commit's flushes and their sizes, and its batches
+         *     answered 200 but not ingested (by reason), the group commit's flushes (and how many of them started while
+         *     another was in flight, which capture allows from 400 queued events) and their sizes, and its batches
          *     by path (`quick`: the persons of every distinct id were known and nothing changes them; `full`: persons
          *     were read and planned); and the API's personal API key lookups by where they were answered (`memory`:
          *     the access cache, which PostgreSQL tells of every change to keys, users, memberships, projects and

@@ -26,7 +26,7 @@ export async function findEnvironmentIdByApiToken(db: Db, token: string): Promis
  * First key of capture's advisory locks (ASCII "Hedg"); the second is the environment id. Capture's writes
  * are serialised per environment across every Hedgerow process sharing the database.
  */
-const LOCK_CLASS = 0x48656467;
+export const CAPTURE_LOCK_CLASS = 0x48656467;
 
 /** SQLSTATE of `capture_lock_environment` when the environment's persons changed since capture looked. */
 export const STALE_PERSONS = 'HX001';
@@ -76,7 +76,7 @@ export async function startBatch(
 ): Promise<BatchStart> {
   const teams = [...input.teamIds].sort((a, b) => a - b);
   const statements = teams.flatMap((teamId) => [
-    `select pg_advisory_xact_lock(${LOCK_CLASS}, ${int(teamId)})`,
+    `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})`,
     `call capture_require_environment(${int(teamId)})`,
   ]);
   statements.push(`select team_id, epoch from capture_person_epochs where team_id in (${teams.map(int).join(',')})`);
@@ -339,7 +339,7 @@ const QUICK_INSERT: PreparedStatement = (() => {
   return {
     name: 'hedgerow_capture_quick_insert',
     text: `insert into events (${EVENT_COLUMNS}) select * from unnest(${columns.join(', ')})
-      where (select capture_check_environments(${LOCK_CLASS}, ${environments}, ${epochs}))`,
+      where (select capture_check_environments(${CAPTURE_LOCK_CLASS}, ${environments}, ${epochs}))`,
   };
 })();
 
@@ -374,7 +374,7 @@ export async function finishBatch(
   },
 ): Promise<number> {
   const locks = [...input.locks].sort((a, b) => a.teamId - b.teamId);
-  const before = locks.map(({ teamId, epoch }) => `call capture_lock_environment(${LOCK_CLASS}, ${int(teamId)}, ${int(epoch)})`);
+  const before = locks.map(({ teamId, epoch }) => `call capture_lock_environment(${CAPTURE_LOCK_CLASS}, ${int(teamId)}, ${int(epoch)})`);
   const after: string[] = [];
   if (input.warnings.length > 0) {
     const json = jsonbText(input.warnings.map((w) => ({ t: w.teamId, y: w.type, d: w.details })));

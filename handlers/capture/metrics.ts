@@ -50,6 +50,10 @@ export class CaptureMetrics {
     'Events answered 200 but not ingested, by reason.',
   );
   readonly flushes = new Counter('hedgerow_capture_flushes_total', 'Group-commit transactions, by result.');
+  readonly overlappingFlushes = new Counter(
+    'hedgerow_capture_flushes_overlapping_total',
+    'Group-commit transactions started while another was in flight (for a large queue).',
+  );
   readonly flushedItems = new Counter('hedgerow_capture_flush_requests_total', 'Requests written by group-commit transactions.');
   readonly flushedEvents = new Counter('hedgerow_capture_flush_events_total', 'Events submitted to group-commit transactions.');
   readonly flushSeconds = new Counter('hedgerow_capture_flush_seconds_total', 'Time spent in group-commit transactions.');
@@ -62,6 +66,7 @@ export class CaptureMetrics {
     // Every reason is listed from the start, so that a dashboard can tell "none yet" from "not reported".
     for (const reason of DROP_REASONS) this.dropped.add(0, { reason });
     for (const path of BATCH_PATHS) this.batchPaths.add(0, { path });
+    this.overlappingFlushes.add(0);
   }
 
   drop(reason: DropReason): void {
@@ -88,6 +93,7 @@ export class CaptureMetrics {
       ...this.duplicates.render(),
       ...this.dropped.render(),
       ...this.flushes.render(),
+      ...this.overlappingFlushes.render(),
       ...this.flushedItems.render(),
       ...this.flushedEvents.render(),
       ...this.flushSeconds.render(),

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { CAPTURE_LOCK_CLASS } from '../../db/queries/ingestion.js';
 import { contractViolations } from '../helpers/contract.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
@@ -276,6 +277,63 @@ describe('capture', () => {
       const repeated = await post('/batch/', { ...batch, batch: [batch.batch[0], batch.batch[0], { event: 'c', distinct_id: 'u', uuid: '0190f1c4-0000-7000-8000-00000000000c' }] });
       expect(repeated.status).to.equal(200);
       expect((await events(account)).map((row) => row.event)).to.deep.equal(['a', 'b', 'c']);
+    });
+
+    it('stores concurrent large batches with two transactions in flight: each event once, one person per distinct id', async () => {
+      const account = await newAccount(testDb());
+      const teamId = account.environment.id;
+      const overlapping = await metric('hedgerow_capture_flushes_overlapping_total');
+      const batchOf = (r: number) => ({
+        api_key: account.environment.api_token,
+        batch: Array.from({ length: 100 }, (_, i) => ({
+          event: 'bulk',
+          distinct_id: i === 0 ? 'shared' : `user-${r}-${i % 5}`,
+          uuid: `0190f1c4-0000-7000-8000-${String(r * 1000 + i).padStart(12, '0')}`,
+          properties: { r, i, $set: i === 0 ? { seen: true } : { r } },
+        })),
+      });
+      /** Capture's transactions waiting for the environment's capture lock. */
+      const waiting = async () => {
+        const { rows } = await testDb().raw(
+          "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ?::oid and objid = ?::oid",
+          [CAPTURE_LOCK_CLASS, teamId],
+        );
+        return (rows as Array<{ n: number }>)[0]!.n;
+      };
+      const until = async (count: number) => {
+        for (let wait = 0; wait < 1000 && (await waiting()) < count; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(await waiting()).to.equal(count);
+      };
+      // Holding the lock keeps the first transaction waiting in the database while 500 more events queue
+      // behind it: past the 400 from which a second transaction starts (handlers/capture/services.ts).
+      const holder = await testDb().transaction();
+      const answers: Array<Promise<Answer>> = [];
+      try {
+        await holder.raw('select pg_advisory_xact_lock(?, ?)', [CAPTURE_LOCK_CLASS, teamId]);
+        answers.push(post('/batch/', batchOf(0)));
+        await until(1);
+        for (let r = 1; r < 6; r += 1) answers.push(post('/batch/', batchOf(r)));
+        await until(2);
+      } finally {
+        await holder.commit();
+      }
+      expect((await Promise.all(answers)).map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+      expect(await metric('hedgerow_capture_flushes_overlapping_total')).to.equal(overlapping + 1);
+
+      const rows = await events(account);
+      expect(rows).to.have.length(600);
+      expect(new Set(rows.map((row) => row.uuid)).size).to.equal(600);
+      const persons = await testDb()('persons').where({ team_id: teamId }).select('uuid', 'properties');
+      expect(persons).to.have.length(31);
+      const shared = (await personOf(account, 'shared'))!;
+      expect(shared.properties).to.deep.equal({ seen: true });
+      for (let r = 0; r < 6; r += 1) expect((await personOf(account, `user-${r}-1`))!.properties).to.deep.equal({ r });
+      const personByDistinctId = new Map(
+        (await testDb()('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': teamId }).select('d.distinct_id', 'p.uuid')).map(
+          (row: { distinct_id: string; uuid: string }) => [row.distinct_id, row.uuid],
+        ),
+      );
+      expect(rows.every((row) => row.person_id === personByDistinctId.get(row.distinct_id))).to.equal(true);
     });
 
     it('flags the events of a historical migration and keeps their order and timestamps', async () => {

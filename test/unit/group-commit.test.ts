@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import type { Db } from '../../db/client.js';
+import { GroupCommit, type GroupCommitOptions } from '../../db/group-commit.js';
+
+/**
+ * A group commit over a database that is never asked anything: each transaction's work records its items and
+ * waits until the test lets it commit, so that the test decides which transactions are in flight.
+ */
+function harness(options: Partial<GroupCommitOptions<number>>) {
+  const db = { client: { acquireConnection: async () => ({}), releaseConnection: async () => undefined } } as unknown as Db;
+  const started: number[][] = [];
+  const gates: Array<() => void> = [];
+  const commit = new GroupCommit<number>(
+    db,
+    async (_transaction, items) => {
+      started.push(items);
+      await new Promise<void>((resolve) => gates.push(resolve));
+    },
+    { maxBatchSize: 1000, maxInFlight: 1, size: () => 1, logger: pino({ level: 'silent' }), ...options },
+  );
+  const stored: number[] = [];
+  return {
+    started,
+    stored,
+    submit: (...items: number[]) => items.forEach((item) => void commit.submit(item).then(() => stored.push(item))),
+    /** Lets the `index`-th transaction started commit. */
+    release: (index: number) => gates[index]!(),
+    /** Lets everything queued and started run: a few turns of the event loop. */
+    settle: async () => {
+      for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    },
+    drain: () => commit.drain(),
+  };
+}
+
+describe('group commit (db/group-commit.ts)', () => {
+  it('with one transaction in flight, puts everything that queued meanwhile into the next one', async () => {
+    const h = harness({ maxInFlight: 1 });
+    h.submit(1);
+    await h.settle();
+    h.submit(2, 3, 4);
+    await h.settle();
+    expect(h.started).to.deep.equal([[1]]);
+    h.release(0);
+    await h.settle();
+    expect(h.started).to.deep.equal([[1], [2, 3, 4]]);
+    expect(h.stored).to.deep.equal([1]);
+    h.release(1);
+    await h.drain();
+    expect(h.stored).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('starts a second transaction while one is in flight only once the queue holds overlapFromSize', async () => {
+    const h = harness({ maxInFlight: 2, overlapFromSize: 5 });
+    h.submit(1);
+    await h.settle();
+    expect(h.started).to.deep.equal([[1]]);
+    h.submit(2, 3, 4, 5);
+    await h.settle();
+    expect(h.started, 'four queued: they wait for the commit in flight').to.deep.equal([[1]]);
+    h.submit(6);
+    await h.settle();
+    expect(h.started, 'five queued: a second transaction').to.deep.equal([[1], [2, 3, 4, 5, 6]]);
+    h.submit(7, 8, 9, 10, 11, 12);
+    await h.settle();
+    expect(h.started, 'never more than maxInFlight').to.have.length(2);
+    h.release(0);
+    await h.settle();
+    expect(h.started[2]).to.deep.equal([7, 8, 9, 10, 11, 12]);
+    h.submit(13);
+    await h.settle();
+    expect(h.started, 'one queued beside one in flight: it waits').to.have.length(3);
+    h.release(1);
+    h.release(2);
+    await h.settle();
+    expect(h.started[3]).to.deep.equal([13]);
+    h.release(3);
+    await h.drain();
+    expect(h.stored.sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  });
+
+  it('counts the queue by the items’ sizes, and closes a batch at maxBatchSize without splitting an item', async () => {
+    const sizes: Record<number, number> = { 1: 1, 2: 300, 3: 300, 4: 500, 5: 1 };
+    const h = harness({ maxInFlight: 2, overlapFromSize: 600, maxBatchSize: 700, size: (item) => sizes[item]! });
+    h.submit(1);
+    await h.settle();
+    h.submit(2);
+    await h.settle();
+    expect(h.started, '300 queued').to.deep.equal([[1]]);
+    h.submit(3, 4);
+    await h.settle();
+    expect(h.started, '1,100 queued: a batch of 600, then 500 waits').to.deep.equal([[1], [2, 3]]);
+    h.release(0);
+    h.release(1);
+    await h.settle();
+    expect(h.started[2]).to.deep.equal([4]);
+    h.release(2);
+    h.submit(5);
+    await h.settle();
+    h.release(3);
+    await h.drain();
+    expect(h.started).to.deep.equal([[1], [2, 3], [4], [5]]);
+  });
+});
