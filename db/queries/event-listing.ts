@@ -10,7 +10,7 @@ import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
 import type { ReadDb } from '../client.js';
 import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
-import { runCachedStatement } from '../prepared.js';
+import { runCachedStatement, type StatementOptions } from '../prepared.js';
 import {
   compileEventsQuery,
   type CompiledEventsQuery,
@@ -144,12 +144,13 @@ type QueryRows = Record<string, unknown>[];
 
 /**
  * Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. A session's
- * statements run one after another, prepared from their second use unless `prepare: false` (db/prepared.ts).
+ * statements run one after another, prepared from their second use unless `prepare: false`, and without
+ * parallel workers with `parallel: false` (db/prepared.ts).
  */
 export type Reader = <Row = Record<string, unknown>>(
   text: string,
   params: readonly unknown[],
-  options?: { prepare?: boolean },
+  options?: StatementOptions,
 ) => Promise<{ rows: Row[] }>;
 
 function positional(text: string): string {
@@ -172,7 +173,7 @@ export async function onReadSession<T>(
 ): Promise<T> {
   const connection: unknown = await reader.client.acquireConnection();
   try {
-    return await work(async <Row>(text: string, params: readonly unknown[], options?: { prepare?: boolean }) => ({
+    return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => ({
       rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
     }));
   } catch (error) {
@@ -452,8 +453,9 @@ export async function listEvents(
             probed.rows = onReadSession(reader, timeoutMs, (second) => readQuery(second, probeQuery));
             probed.rows.catch(() => undefined); // its failure is handled where it is used, if it is
           }
+          // (Without parallel workers: they took longer to start than the thousand ids take to read.)
           const lookup = compilePersonLookup(environment.id, environment.timezone, person, tuning.lookupLimit);
-          const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params);
+          const { rows } = await read<{ distinct_id: string }>(lookup.text, lookup.params, { parallel: false });
           if (rows.length <= tuning.lookupLimit) {
             const ids = new Set(rows.map((row) => row.distinct_id));
             distinctIds = distinctIds === null ? [...ids] : distinctIds.filter((id) => ids.has(id));

@@ -40,6 +40,55 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     expect((error as ApiError).toBody()).to.include({ type: 'server_error', code: 'query_timeout', attr: null });
   });
 
+  describe('parallel: false runs a statement without parallel workers (db/prepared.ts)', () => {
+    let single: ReadDb;
+
+    before(async () => {
+      // A table and a function that tells which process computed each row: a parallel-safe expression is
+      // computed by the workers of a parallel plan. (The function calls a parallel-restricted one, which
+      // PostgreSQL does not check; it is what lets a row name its process.)
+      await testDb().raw('create table hedgerow_parallel_probe as select n from generate_series(1, 200000) as n');
+      await testDb().raw(`create function hedgerow_process_of(int) returns int language sql parallel safe as 'select pg_backend_pid()'`);
+      single = createReadDb(testDb(), 10_000, { poolMax: 1 });
+    });
+
+    after(async () => {
+      await single.destroy();
+      await testDb().raw('drop table hedgerow_parallel_probe');
+      await testDb().raw('drop function hedgerow_process_of(int)');
+    });
+
+    /** How many processes computed the rows, the planner made to favour a parallel plan. */
+    const processes = (options: { prepare?: boolean; parallel?: boolean }) =>
+      onReadSession(single, 10_000, async (read) => {
+        await read('set parallel_setup_cost = 0', [], { prepare: false });
+        await read('set parallel_tuple_cost = 0', [], { prepare: false });
+        await read('set min_parallel_table_scan_size = 0', [], { prepare: false });
+        try {
+          const { rows } = await read<{ processes: number }>(
+            'select count(distinct p)::int as processes from (select hedgerow_process_of(n) as p from hedgerow_parallel_probe where n > ?::int) x',
+            [0],
+            options,
+          );
+          return rows[0]!.processes;
+        } finally {
+          for (const setting of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size']) {
+            await read(`reset ${setting}`, [], { prepare: false });
+          }
+        }
+      });
+
+    for (const prepare of [false, true]) {
+      it(`computes every row in the session's own process${prepare ? ', prepared' : ''}`, async () => {
+        for (let run = 0; run < (prepare ? 3 : 1); run += 1) expect(await processes({ prepare, parallel: false })).to.equal(1);
+      });
+    }
+
+    it('while the same statement otherwise runs in parallel (the check can tell)', async () => {
+      expect(await processes({ prepare: false })).to.be.greaterThan(1);
+    });
+  });
+
   describe('statements run prepared from their second use, a bounded number of them a session (db/prepared.ts)', () => {
     let single: ReadDb;
 
