@@ -235,17 +235,18 @@ export class GroupCommit<T> {
       size += itemSize;
     }
     this.queuedSize -= size;
-    const overlapped = this.running.size > 0;
-    const flushing: Promise<void> = this.flush(batch, size, overlapped).finally(() => {
+    const flushing: Promise<void> = this.flush(batch, size).finally(() => {
       this.running.delete(flushing);
       if (this.queue.length > 0) this.schedule();
     });
     this.running.add(flushing);
+    // What a batch closed at maxBatchSize left behind may be enough for another transaction beside it.
+    this.schedule();
   }
 
-  private async flush(batch: Array<Pending<T>>, size: number, overlapped: boolean): Promise<void> {
+  private async flush(batch: Array<Pending<T>>, size: number): Promise<void> {
     try {
-      await this.transaction(batch.map((entry) => entry.item), size, overlapped);
+      await this.transaction(batch.map((entry) => entry.item), size);
       for (const entry of batch) entry.resolve();
     } catch (error) {
       if (isUnavailable(error)) {
@@ -255,15 +256,17 @@ export class GroupCommit<T> {
         batch[0]!.reject(translatePgError(error));
       } else {
         this.options.logger.warn({ err: error, items: batch.length }, 'group commit failed; retrying item by item');
-        for (const entry of batch) await this.flush([entry], entry.size, overlapped);
+        for (const entry of batch) await this.flush([entry], entry.size);
       }
     }
   }
 
-  private async transaction(items: T[], size: number, overlapped: boolean): Promise<void> {
+  private async transaction(items: T[], size: number): Promise<void> {
     const started = performance.now();
     let ok = false;
     const client = (await this.db.client.acquireConnection()) as ClientBase;
+    // (Its own flush is among those running by now.)
+    const overlapped = this.running.size > 1;
     const transaction = new Transaction(client);
     try {
       try {

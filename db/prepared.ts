@@ -8,7 +8,7 @@
  * - runCachedStatement: statements whose text is built per request (the event listing's reads), prepared from
  *   their second use, at most PREPARED_PER_SESSION of them a session.
  */
-import type { ClientBase, QueryConfig, QueryResultRow } from 'pg';
+import type { ClientBase, QueryResultRow } from 'pg';
 import type { Db } from './client.js';
 import { runQuery } from './pg-query.js';
 
@@ -75,46 +75,34 @@ export async function runCachedStatement<R extends QueryResultRow>(
   options: StatementOptions = {},
 ): Promise<R[]> {
   const pg = session as PgSession;
-  const parallel = options.parallel !== false;
-  if (options.prepare === false) return (await runQuery<R>(pg, statementConfig(text, values, undefined, parallel))).rows;
-  return runCached<R>(pg, text, values, parallel, true);
+  const run = () => (options.prepare === false ? runQuery<R>(pg, text, values).then((result) => result.rows) : runCached<R>(pg, text, values, true));
+  if (options.parallel !== false) return run();
+  // For this statement only: the session's own setting comes back whatever the statement did (outside a
+  // transaction, a failed statement leaves the session usable).
+  await runQuery(pg, 'set max_parallel_workers_per_gather = 0');
+  try {
+    return await run();
+  } finally {
+    await runQuery(pg, 'reset max_parallel_workers_per_gather');
+  }
 }
 
 export interface StatementOptions {
   /** false: run unnamed, never prepared. */
   prepare?: boolean;
   /**
-   * false: run without parallel workers. For a short statement that the planner's estimates make a parallel
-   * plan of, starting the workers costs more than the work they share: the listing's person lookup (the first
-   * thousand distinct ids of a filter's persons) took 7 ms without them against 12-13 ms with two.
+   * false: plan and run without parallel workers. For a short statement that the planner's estimates make a
+   * parallel plan of, starting the workers costs more than the work they share: the listing's person lookup
+   * (the first thousand distinct ids of a filter's persons) took 7 ms without them against 12-13 ms with two.
+   * Costs two round trips (the setting, set and reset). A statement that always runs so is planned so, also
+   * when PostgreSQL keeps its plan.
    */
   parallel?: boolean;
 }
 
-/**
- * The most rows one Execute message can ask for. A statement executed with a row count, rather than for all
- * its rows, could be suspended and resumed, and PostgreSQL never starts parallel workers for such an execution
- * (its plan runs whole in the session's own process); the count is never reached, so it costs one Sync more.
- */
-const ROW_COUNTED = 0x7fffffff;
-
-function statementConfig(text: string, values: unknown[], name: string | undefined, parallel: boolean): QueryConfig {
-  const config: QueryConfig & { rows?: number } = name === undefined ? { text, values } : { name, text, values };
-  if (!parallel) config.rows = ROW_COUNTED; // `pg`'s row count for Execute (not in its types)
-  return config;
-}
-
-async function runCached<R extends QueryResultRow>(
-  pg: PgSession,
-  text: string,
-  values: unknown[],
-  parallel: boolean,
-  mayRetry: boolean,
-): Promise<R[]> {
+async function runCached<R extends QueryResultRow>(pg: PgSession, text: string, values: unknown[], mayRetry: boolean): Promise<R[]> {
   const book = pg.connection;
-  if (!book?.parsedStatements || !book.submittedNamedStatements) {
-    return (await runQuery<R>(pg, statementConfig(text, values, undefined, parallel))).rows;
-  }
+  if (!book?.parsedStatements || !book.submittedNamedStatements) return (await runQuery<R>(pg, text, values)).rows;
   let statements = sessions.get(pg);
   if (!statements) sessions.set(pg, (statements = { prepared: new Map(), seen: new Set() }));
   const { prepared, seen } = statements;
@@ -122,7 +110,7 @@ async function runCached<R extends QueryResultRow>(
   if (name === undefined && !seen.has(text)) {
     if (seen.size >= SEEN_PER_SESSION) seen.delete(seen.values().next().value as string);
     seen.add(text);
-    return (await runQuery<R>(pg, statementConfig(text, values, undefined, parallel))).rows;
+    return (await runQuery<R>(pg, text, values)).rows;
   }
   // The session's book is updated before anything is awaited, so that it stays within its bound even if
   // another read of the same session were queued meanwhile.
@@ -141,7 +129,7 @@ async function runCached<R extends QueryResultRow>(
   prepared.set(text, name);
   if (evicted !== undefined) await deallocate(pg, book, evicted);
   try {
-    return (await runQuery<R>(pg, statementConfig(text, values, name, parallel))).rows;
+    return (await runQuery<R>(pg, { name, text, values })).rows;
   } catch (error) {
     // PostgreSQL no longer has the statement `pg` believes prepared (deallocated by other means), or a table it
     // reads changed its columns since it was prepared (a migration run by another process) and PostgreSQL refuses
@@ -151,7 +139,7 @@ async function runCached<R extends QueryResultRow>(
     prepared.delete(text);
     seen.add(text); // so that the retry prepares it
     await deallocate(pg, book, name);
-    return runCached<R>(pg, text, values, parallel, false);
+    return runCached<R>(pg, text, values, false);
   }
 }
 

@@ -6,8 +6,9 @@
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
  * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
  * has warnings or an environment's first events, a script with the INSERT or a COPY), adds the warnings and
- * commits: one or two round trips. If a person moved meanwhile (another process merged persons) or an event's
- * uuid is already stored (an SDK retry), it is rolled back and the batch takes the full path instead.
+ * commits: one or two round trips. If a person moved meanwhile (another process merged persons), an event's
+ * uuid is already stored (an SDK retry), or it deadlocked with another quick batch over such uuids, it is rolled
+ * back and the batch takes the full path instead.
  *
  * The full path, for everything else:
  *   1. lock the batch's environments, read their person epochs, find the events already stored and load the
@@ -41,6 +42,11 @@ export interface IngestOutcome {
 const MAX_REMEMBERED_DISTINCT_IDS = 200_000;
 
 const UNIQUE_VIOLATION = '23505';
+/**
+ * Two quick batches in flight at once (handlers/capture/services.ts) share the environment's lock, and if both
+ * hold the same uuids in opposite orders (an SDK retry), each waits on the other's: PostgreSQL aborts one.
+ */
+const DEADLOCK_DETECTED = '40P01';
 
 /**
  * What capture remembers between transactions: group type numbers (a type's number never changes once
@@ -193,8 +199,9 @@ export async function ingest(
       };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code !== STALE_PERSONS && code !== UNIQUE_VIOLATION) throw error;
-      // Persons moved under us, or an SDK re-sent an event: do it again the long way.
+      if (code !== STALE_PERSONS && code !== UNIQUE_VIOLATION && code !== DEADLOCK_DETECTED) throw error;
+      // Persons moved under us, or an SDK re-sent an event: do it again the long way (which holds the
+      // environment's lock alone, and leaves out the events already stored).
       await transaction.abandon();
       if (code === STALE_PERSONS) for (const teamId of batch.teamIds) state.forgetPersons(teamId);
     }

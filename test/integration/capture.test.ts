@@ -279,61 +279,132 @@ describe('capture', () => {
       expect((await events(account)).map((row) => row.event)).to.deep.equal(['a', 'b', 'c']);
     });
 
-    it('stores concurrent large batches with two transactions in flight: each event once, one person per distinct id', async () => {
-      const account = await newAccount(testDb());
-      const teamId = account.environment.id;
-      const overlapping = await metric('hedgerow_capture_flushes_overlapping_total');
-      const batchOf = (r: number) => ({
-        api_key: account.environment.api_token,
-        batch: Array.from({ length: 100 }, (_, i) => ({
-          event: 'bulk',
-          distinct_id: i === 0 ? 'shared' : `user-${r}-${i % 5}`,
-          uuid: `0190f1c4-0000-7000-8000-${String(r * 1000 + i).padStart(12, '0')}`,
-          properties: { r, i, $set: i === 0 ? { seen: true } : { r } },
-        })),
-      });
+    describe('two transactions in flight (from 400 queued events: handlers/capture/services.ts)', () => {
+      const uuidOf = (r: number, i: number) => `0190f1c4-0000-7000-8000-${String(r * 1000 + i).padStart(12, '0')}`;
+
       /** Capture's transactions waiting for the environment's capture lock. */
-      const waiting = async () => {
+      async function waiting(teamId: number): Promise<number> {
         const { rows } = await testDb().raw(
           "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ?::oid and objid = ?::oid",
           [CAPTURE_LOCK_CLASS, teamId],
         );
         return (rows as Array<{ n: number }>)[0]!.n;
-      };
-      const until = async (count: number) => {
-        for (let wait = 0; wait < 1000 && (await waiting()) < count; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-        expect(await waiting()).to.equal(count);
-      };
-      // Holding the lock keeps the first transaction waiting in the database while 500 more events queue
-      // behind it: past the 400 from which a second transaction starts (handlers/capture/services.ts).
-      const holder = await testDb().transaction();
-      const answers: Array<Promise<Answer>> = [];
-      try {
-        await holder.raw('select pg_advisory_xact_lock(?, ?)', [CAPTURE_LOCK_CLASS, teamId]);
-        answers.push(post('/batch/', batchOf(0)));
-        await until(1);
-        for (let r = 1; r < 6; r += 1) answers.push(post('/batch/', batchOf(r)));
-        await until(2);
-      } finally {
-        await holder.commit();
       }
-      expect((await Promise.all(answers)).map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
-      expect(await metric('hedgerow_capture_flushes_overlapping_total')).to.equal(overlapping + 1);
 
-      const rows = await events(account);
-      expect(rows).to.have.length(600);
-      expect(new Set(rows.map((row) => row.uuid)).size).to.equal(600);
-      const persons = await testDb()('persons').where({ team_id: teamId }).select('uuid', 'properties');
-      expect(persons).to.have.length(31);
-      const shared = (await personOf(account, 'shared'))!;
-      expect(shared.properties).to.deep.equal({ seen: true });
-      for (let r = 0; r < 6; r += 1) expect((await personOf(account, `user-${r}-1`))!.properties).to.deep.equal({ r });
-      const personByDistinctId = new Map(
-        (await testDb()('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': teamId }).select('d.distinct_id', 'p.uuid')).map(
-          (row: { distinct_id: string; uuid: string }) => [row.distinct_id, row.uuid],
-        ),
-      );
-      expect(rows.every((row) => row.person_id === personByDistinctId.get(row.distinct_id))).to.equal(true);
+      /**
+       * Sends `first`, then `rest`, while the test holds the environment's capture lock: the first request's
+       * transaction waits in the database while the rest queue behind it, past the size from which a second
+       * transaction starts; the lock is let go once both wait. The answers' statuses, in the order sent.
+       */
+      async function behindHeldLock(account: Account, first: unknown, rest: unknown[]): Promise<number[]> {
+        const teamId = account.environment.id;
+        const until = async (count: number) => {
+          for (let wait = 0; wait < 500 && (await waiting(teamId)) < count; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+          expect(await waiting(teamId), 'capture transactions waiting for the lock').to.equal(count);
+        };
+        const holder = await testDb().transaction();
+        const answers: Array<Promise<Answer>> = [];
+        try {
+          await holder.raw('select pg_advisory_xact_lock(?, ?)', [CAPTURE_LOCK_CLASS, teamId]);
+          answers.push(post('/batch/', first));
+          await until(1);
+          for (const body of rest) answers.push(post('/batch/', body));
+          await until(2);
+        } finally {
+          await holder.commit();
+        }
+        return (await Promise.all(answers)).map((answer) => answer.status);
+      }
+
+      it('stores concurrent large batches: each event once, one person per distinct id', async () => {
+        const account = await newAccount(testDb());
+        const teamId = account.environment.id;
+        const overlapping = await metric('hedgerow_capture_flushes_overlapping_total');
+        const batchOf = (r: number) => ({
+          api_key: account.environment.api_token,
+          batch: Array.from({ length: 100 }, (_, i) => ({
+            event: 'bulk',
+            distinct_id: i === 0 ? 'shared' : `user-${r}-${i % 5}`,
+            uuid: uuidOf(r, i),
+            properties: { r, i, $set: i === 0 ? { seen: true } : { r } },
+          })),
+        });
+        const statuses = await behindHeldLock(account, batchOf(0), [1, 2, 3, 4, 5].map(batchOf));
+        expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200]);
+        expect(await metric('hedgerow_capture_flushes_overlapping_total')).to.equal(overlapping + 1);
+
+        const rows = await events(account);
+        expect(rows).to.have.length(600);
+        expect(new Set(rows.map((row) => row.uuid)).size).to.equal(600);
+        const persons = await testDb()('persons').where({ team_id: teamId }).select('uuid', 'properties');
+        expect(persons).to.have.length(31);
+        expect((await personOf(account, 'shared'))!.properties).to.deep.equal({ seen: true });
+        for (let r = 0; r < 6; r += 1) expect((await personOf(account, `user-${r}-1`))!.properties).to.deep.equal({ r });
+        const personByDistinctId = new Map(
+          (await testDb()('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': teamId }).select('d.distinct_id', 'p.uuid')).map(
+            (row: { distinct_id: string; uuid: string }) => [row.distinct_id, row.uuid],
+          ),
+        );
+        expect(rows.every((row) => row.person_id === personByDistinctId.get(row.distinct_id))).to.equal(true);
+      });
+
+      it('reads a merge of the first transaction in the second, a quick batch of the merged distinct id', async () => {
+        const account = await newAccount(testDb());
+        const of = (r: number, n: number, distinctId: (i: number) => string) => ({
+          api_key: account.environment.api_token,
+          batch: Array.from({ length: n }, (_, i) => ({ event: 'plain', distinct_id: distinctId(i), uuid: uuidOf(r, i), properties: { r, i } })),
+        });
+        // Twice, so that capture remembers the persons of a and b and takes the quick path for them.
+        for (const r of [90, 91]) expect((await post('/batch/', of(r, 2, (i) => (i % 2 ? 'a' : 'b')))).status).to.equal(200);
+        const alias = {
+          api_key: account.environment.api_token,
+          batch: [{ event: '$create_alias', distinct_id: 'a', uuid: uuidOf(0, 0), properties: { alias: 'b' } }],
+        };
+        const statuses = await behindHeldLock(account, alias, [1, 2, 3, 4, 5].map((r) => of(r, 100, () => 'b')));
+        expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200]);
+        const a = (await personOf(account, 'a'))!;
+        expect((await personOf(account, 'b'))!.uuid).to.equal(a.uuid);
+        expect(await testDb()('persons').where({ team_id: account.environment.id }).count<{ n: string }[]>('* as n')).to.deep.equal([{ n: '1' }]);
+        const rows = await events(account);
+        expect(rows).to.have.length(505);
+        expect(rows.filter((row) => row.person_id !== a.uuid)).to.deep.equal([]);
+      });
+
+      it('stores each event once when two quick batches deadlock over the same uuids in opposite orders', async () => {
+        const account = await newAccount(testDb());
+        const plain = (r: number, n: number) => ({
+          api_key: account.environment.api_token,
+          batch: Array.from({ length: n }, (_, i) => ({ event: 'plain', distinct_id: `u${i % 3}`, uuid: uuidOf(r, i), properties: { r, i } })),
+        });
+        // Twice, so that capture remembers the persons of u0-u2 and takes the quick path for them.
+        for (const r of [90, 91]) expect((await post('/batch/', plain(r, 3))).status).to.equal(200);
+        const retried = plain(1, 2);
+        const reversed = plain(1, 400);
+        reversed.batch.splice(0, 2, retried.batch[1]!, retried.batch[0]!);
+        // Each statement sleeps before its second row: the two batches then each hold one of the two uuids
+        // the other needs next, and PostgreSQL aborts one of them.
+        await testDb().raw(`create function hedgerow_test_second_row_waits() returns trigger language plpgsql as $$
+          begin
+            perform set_config('hedgerow.test_rows', (coalesce(nullif(current_setting('hedgerow.test_rows', true), ''), '0')::int + 1)::text, true);
+            if current_setting('hedgerow.test_rows') = '2' then perform pg_sleep(0.3); end if;
+            return new;
+          end $$`);
+        await testDb().raw('create trigger hedgerow_test_second_row_waits before insert on events for each row execute function hedgerow_test_second_row_waits()');
+        const deadlocks = async () => Number((await testDb().raw('select deadlocks from pg_stat_database where datname = current_database()')).rows[0].deadlocks);
+        const before = await deadlocks();
+        try {
+          expect(await behindHeldLock(account, retried, [reversed])).to.deep.equal([200, 200]);
+        } finally {
+          await testDb().raw('drop trigger hedgerow_test_second_row_waits on events');
+          await testDb().raw('drop function hedgerow_test_second_row_waits()');
+        }
+        // (A backend reports its counts within a second or so of going idle.)
+        for (let wait = 0; wait < 50 && (await deadlocks()) === before; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await deadlocks(), 'a deadlock happened').to.be.greaterThan(before);
+        const rows = await events(account);
+        expect(rows).to.have.length(6 + 400);
+        expect(new Set(rows.map((row) => row.uuid)).size).to.equal(406);
+      });
     });
 
     it('flags the events of a historical migration and keeps their order and timestamps', async () => {

@@ -87,6 +87,30 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     it('while the same statement otherwise runs in parallel (the check can tell)', async () => {
       expect(await processes({ prepare: false })).to.be.greaterThan(1);
     });
+
+    const workersSetting = () =>
+      onReadSession(single, 10_000, async (read) => {
+        const { rows } = await read<{ workers: string }>(`select current_setting('max_parallel_workers_per_gather') as workers`, [], { prepare: false });
+        return rows[0]!.workers;
+      });
+
+    for (const prepare of [false, true]) {
+      it(`leaves the session as it was, its setting too, after the statement succeeds or fails${prepare ? ', prepared' : ''}`, async () => {
+        const before = await workersSetting();
+        expect(before).to.not.equal('0');
+        const divide = (by: number) =>
+          onReadSession(single, 10_000, async (read) => (await read<{ q: number }>('select 10 / ?::int as q', [by], { prepare, parallel: false })).rows);
+        for (let run = 0; run < 3; run += 1) {
+          expect(await divide(2)).to.deep.equal([{ q: 5 }]);
+          const error = await divide(0).then(
+            () => null,
+            (thrown: unknown) => thrown,
+          );
+          expect((error as { code?: string } | null)?.code).to.equal('22012'); // division_by_zero
+          expect(await workersSetting()).to.equal(before);
+        }
+      });
+    }
   });
 
   describe('statements run prepared from their second use, a bounded number of them a session (db/prepared.ts)', () => {

@@ -5,24 +5,35 @@ import { GroupCommit, type GroupCommitOptions } from '../../db/group-commit.js';
 
 /**
  * A group commit over a database that is never asked anything: each transaction's work records its items and
- * waits until the test lets it commit, so that the test decides which transactions are in flight.
+ * waits until the test lets it go on, so that the test decides which transactions are in flight; a transaction
+ * holding more than one item and one that `refuses` then fails.
  */
-function harness(options: Partial<GroupCommitOptions<number>>) {
+function harness(options: Partial<GroupCommitOptions<number>>, refuses: (item: number) => boolean = () => false) {
   const db = { client: { acquireConnection: async () => ({}), releaseConnection: async () => undefined } } as unknown as Db;
   const started: number[][] = [];
   const gates: Array<() => void> = [];
+  const observed: Array<{ items: number; ok: boolean; overlapped: boolean }> = [];
   const commit = new GroupCommit<number>(
     db,
     async (_transaction, items) => {
       started.push(items);
       await new Promise<void>((resolve) => gates.push(resolve));
+      if (items.length > 1 && items.some(refuses)) throw new Error('refused by the test');
     },
-    { maxBatchSize: 1000, maxInFlight: 1, size: () => 1, logger: pino({ level: 'silent' }), ...options },
+    {
+      maxBatchSize: 1000,
+      maxInFlight: 1,
+      size: () => 1,
+      logger: pino({ level: 'silent' }),
+      observe: ({ items, ok, overlapped }) => observed.push({ items, ok, overlapped }),
+      ...options,
+    },
   );
   const stored: number[] = [];
   return {
     started,
     stored,
+    observed,
     submit: (...items: number[]) => items.forEach((item) => void commit.submit(item).then(() => stored.push(item))),
     /** Lets the `index`-th transaction started commit. */
     release: (index: number) => gates[index]!(),
@@ -78,6 +89,47 @@ describe('group commit (db/group-commit.ts)', () => {
     h.release(3);
     await h.drain();
     expect(h.stored.sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  });
+
+  it('starts the second transaction at once when a batch closed at maxBatchSize leaves enough behind', async () => {
+    const h = harness({ maxInFlight: 2, overlapFromSize: 3, maxBatchSize: 4 });
+    h.submit(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    await h.settle();
+    expect(h.started).to.deep.equal([
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+    ]);
+    h.release(0);
+    h.release(1);
+    await h.settle();
+    h.release(2);
+    await h.drain();
+    expect(h.started[2]).to.deep.equal([9]);
+  });
+
+  it('tells which transactions started beside another, retries of a failed batch each by its own start', async () => {
+    const h = harness({ maxInFlight: 2, overlapFromSize: 2 }, (item) => item === 3);
+    h.submit(1);
+    await h.settle();
+    h.submit(2, 3);
+    await h.settle();
+    expect(h.started).to.deep.equal([[1], [2, 3]]);
+    h.release(0);
+    await h.settle();
+    h.release(1); // [2, 3] fails, alone now: its items are retried one by one, with nothing else in flight
+    await h.settle();
+    h.release(2);
+    await h.settle();
+    h.release(3);
+    await h.drain();
+    expect(h.started).to.deep.equal([[1], [2, 3], [2], [3]]);
+    expect(h.observed).to.deep.equal([
+      { items: 1, ok: true, overlapped: false },
+      { items: 2, ok: false, overlapped: true },
+      { items: 1, ok: true, overlapped: false },
+      { items: 1, ok: true, overlapped: false },
+    ]);
+    expect(h.stored).to.deep.equal([1, 2, 3]);
   });
 
   it('counts the queue by the items’ sizes, and closes a batch at maxBatchSize without splitting an item', async () => {
