@@ -75,7 +75,7 @@ export async function runCachedStatement<R extends QueryResultRow>(
   options: StatementOptions = {},
 ): Promise<R[]> {
   const pg = session as PgSession;
-  const run = () => (options.prepare === false ? runQuery<R>(pg, text, values).then((result) => result.rows) : runCached<R>(pg, text, values, true));
+  const run = async () => (options.prepare === false ? (await runQuery<R>(pg, text, values)).rows : runCached<R>(pg, text, values, true));
   if (options.parallel !== false) return run();
   // For this statement only: the session's own setting comes back whatever the statement did (outside a
   // transaction, a failed statement leaves the session usable).
@@ -93,7 +93,7 @@ export interface StatementOptions {
   /**
    * false: plan and run without parallel workers. For a short statement that the planner's estimates make a
    * parallel plan of, starting the workers costs more than the work they share: the listing's person lookup
-   * (the first thousand distinct ids of a filter's persons) took 7 ms without them against 12-13 ms with two.
+   * (the first thousand distinct ids of a filter's persons) took 7 ms without them against 12 ms with two.
    * Costs two round trips (the setting, set and reset). A statement that always runs so is planned so, also
    * when PostgreSQL keeps its plan.
    */

@@ -25,11 +25,10 @@ export interface CaptureServices {
  * Measured on this project's machines. Single events (50 connections, about 20 events a commit): a second
  * transaction in flight made batches smaller without making them faster, each one's fixed cost in the database
  * being most of its time, so they wait for the commit in flight and grow (at 50 connections they never queue
- * this many). `/batch/`
- * requests of 100 events on 8 connections: with one transaction at a time the server and the database took
- * turns (the server decoding the next requests while the database idled, then idling while it committed
- * them), and starting a second one from 400 queued events gave 20-25 % more events a second in four
- * interleaved rounds (200 and 600: less).
+ * this many). `/batch/` requests of 100 events on 8 connections: with one transaction at a time the server and
+ * the database took turns (the server decoding the next requests while the database idled, then idling while
+ * it committed them), and starting a second one from 400 queued events gave 20-25 % more events a second in
+ * four interleaved rounds (200 and 600: less).
  */
 const OVERLAP_FROM_EVENTS = 400;
 
