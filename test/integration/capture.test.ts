@@ -282,6 +282,19 @@ describe('capture', () => {
     describe('two transactions in flight (from 400 queued events: handlers/capture/services.ts)', () => {
       const uuidOf = (r: number, i: number) => `0190f1c4-0000-7000-8000-${String(r * 1000 + i).padStart(12, '0')}`;
 
+      /** A batch of `n` plain events, the `i`-th of `distinctId(i)`, with uuids of their own for `r`. */
+      const plainBatch = (account: Account, r: number, n: number, distinctId: (i: number) => string) => ({
+        api_key: account.environment.api_token,
+        batch: Array.from({ length: n }, (_, i) => ({ event: 'plain', distinct_id: distinctId(i), uuid: uuidOf(r, i), properties: { r, i } })),
+      });
+
+      /** Captures the distinct ids twice, so that capture remembers their persons and takes the quick path for them. */
+      async function rememberPersons(account: Account, distinctIds: readonly string[]): Promise<void> {
+        for (const r of [90, 91]) {
+          expect((await post('/batch/', plainBatch(account, r, distinctIds.length, (i) => distinctIds[i]!))).status).to.equal(200);
+        }
+      }
+
       /** Capture's transactions waiting for the environment's capture lock. */
       async function waiting(teamId: number): Promise<number> {
         const { rows } = await testDb().raw(
@@ -350,17 +363,12 @@ describe('capture', () => {
 
       it('reads a merge of the first transaction in the second, a quick batch of the merged distinct id', async () => {
         const account = await newAccount(testDb());
-        const of = (r: number, n: number, distinctId: (i: number) => string) => ({
-          api_key: account.environment.api_token,
-          batch: Array.from({ length: n }, (_, i) => ({ event: 'plain', distinct_id: distinctId(i), uuid: uuidOf(r, i), properties: { r, i } })),
-        });
-        // Twice, so that capture remembers the persons of a and b and takes the quick path for them.
-        for (const r of [90, 91]) expect((await post('/batch/', of(r, 2, (i) => (i % 2 ? 'a' : 'b')))).status).to.equal(200);
+        await rememberPersons(account, ['b', 'a']);
         const alias = {
           api_key: account.environment.api_token,
           batch: [{ event: '$create_alias', distinct_id: 'a', uuid: uuidOf(0, 0), properties: { alias: 'b' } }],
         };
-        const statuses = await behindHeldLock(account, alias, [1, 2, 3, 4, 5].map((r) => of(r, 100, () => 'b')));
+        const statuses = await behindHeldLock(account, alias, [1, 2, 3, 4, 5].map((r) => plainBatch(account, r, 100, () => 'b')));
         expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200]);
         const a = (await personOf(account, 'a'))!;
         expect((await personOf(account, 'b'))!.uuid).to.equal(a.uuid);
@@ -372,14 +380,9 @@ describe('capture', () => {
 
       it('stores each event once when two quick batches deadlock over the same uuids in opposite orders', async () => {
         const account = await newAccount(testDb());
-        const plain = (r: number, n: number) => ({
-          api_key: account.environment.api_token,
-          batch: Array.from({ length: n }, (_, i) => ({ event: 'plain', distinct_id: `u${i % 3}`, uuid: uuidOf(r, i), properties: { r, i } })),
-        });
-        // Twice, so that capture remembers the persons of u0-u2 and takes the quick path for them.
-        for (const r of [90, 91]) expect((await post('/batch/', plain(r, 3))).status).to.equal(200);
-        const retried = plain(1, 2);
-        const reversed = plain(1, 400);
+        await rememberPersons(account, ['u0', 'u1', 'u2']);
+        const retried = plainBatch(account, 1, 2, (i) => `u${i % 3}`);
+        const reversed = plainBatch(account, 1, 400, (i) => `u${i % 3}`);
         reversed.batch.splice(0, 2, retried.batch[1]!, retried.batch[0]!);
         // Each statement sleeps before its second row: the two batches then each hold one of the two uuids
         // the other needs next, and PostgreSQL aborts one of them.
