@@ -127,18 +127,23 @@ function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
   }
 }
 
+/**
+ * if() and multiIf(). An aggregate in a condition alone (`if(count() > 1, 'many', 'few')`) makes the whole an
+ * aggregate as much as one in a branch: the select groups by the other expressions, not by this one.
+ */
 function conditional(c: Compiler, args: readonly Expr[]): Typed {
-  const conditions: Fragment[] = [];
+  const conditions: Typed[] = [];
   const branches: Typed[] = [];
   for (let index = 0; index + 1 < args.length; index += 2) {
-    conditions.push(c.condition(arg(args, index)));
+    conditions.push(c.compile(arg(args, index)));
     branches.push(c.compile(arg(args, index + 1)));
   }
   branches.push(c.compile(arg(args, args.length - 1)));
   const { type, values } = unify(c, branches);
-  const whens = conditions.map((condition, index) => sql`when ${condition} then ${values[index]!.sql}`);
+  const whens = conditions.map((condition, index) => sql`when ${c.truth(condition)} then ${values[index]!.sql}`);
   const fragment = sql`(case ${join(whens, ' ')} else ${values[values.length - 1]!.sql} end)`;
-  return typed(fragment, type, values.some((value) => value.nullable), branches.some((branch) => branch.aggregate));
+  const aggregate = [...conditions, ...branches].some((part) => part.aggregate);
+  return typed(fragment, type, values.some((value) => value.nullable), aggregate);
 }
 
 /** A constant pattern as PostgreSQL runs it (regex.ts); a computed one as it is. */

@@ -298,6 +298,10 @@ describe('events (deprecated listing)', function () {
         [["dateDiff('day', timestamp, toDateTime('2026-01-14T00:00:00Z')) >= 3"], ['e2', 'e1']],
         [["if(properties.flag, 'yes', 'no') = 'no'"], ['e4', 'e3', 'e2']],
         [["multiIf(price_missing = 1, 1, 0) = 0"], []],
+        // e3's price is the text '100', read as a number; e4 has none.
+        [["multiIf(properties.price > 20, 'high', properties.price > 0, 'low', 'none') = 'low'"], ['e1']],
+        [["multiIf(properties.price > 20, 'high', properties.price > 0, 'low', 'none') = 'high'"], ['e3', 'e2']],
+        [["multiIf(properties.price > 20, 'high', properties.price > 0, 'low', 'none') = 'none'"], ['e4']],
         // A backslash before other than a quote or a known escape stays, as in PostHog: \\_ is a literal underscore.
         [["event like 'pagevie_'"], ['e2', 'e1']],
         // An event without the property is neither between nor not between (e4 has no price).
@@ -360,6 +364,37 @@ describe('events (deprecated listing)', function () {
             ['signup', 1, 100],
           ],
         });
+      });
+
+      it('groups by the other expressions when an aggregate is only in a condition of if or multiIf', async () => {
+        const res = await list({
+          select: ['event', "if(count() > 1, 'many', 'one') AS how_many", "multiIf(sum(properties.price) > 50, 'big', count() > 1, 'busy', 'small')"],
+        });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body).to.deep.equal({
+          columns: ['event', 'how_many', "multiIf(sum(properties.price) > 50, 'big', count() > 1, 'busy', 'small')"],
+          next: null,
+          results: [
+            ['purchase', 'one', 'small'],
+            ['signup', 'one', 'big'],
+            ['pageview', 'many', 'busy'],
+          ],
+        });
+      });
+
+      it('truncates dates and changes case with toStartOfDay, toStartOfWeek, toStartOfMonth, today and upper', async () => {
+        const res = await list({
+          select: ['upper(event)', 'toStartOfDay(timestamp)', 'toStartOfWeek(timestamp)', 'toStartOfMonth(timestamp)', 'today() > toDate(timestamp)'],
+          orderBy: ['timestamp'],
+        });
+        expect(res.status, res.text).to.equal(200);
+        // 2026-01-10 is a Saturday: its week, as ClickHouse's default, starts on Sunday the 4th.
+        expect(res.body.results).to.deep.equal([
+          ['PAGEVIEW', '2026-01-10T00:00:00.000Z', '2026-01-04', '2026-01-01', true],
+          ['PAGEVIEW', '2026-01-11T00:00:00.000Z', '2026-01-11', '2026-01-01', true],
+          ['SIGNUP', '2026-01-12T00:00:00.000Z', '2026-01-11', '2026-01-01', true],
+          ['PURCHASE', '2026-01-13T00:00:00.000Z', '2026-01-11', '2026-01-01', true],
+        ]);
       });
 
       it('aggregates the whole window without a group', async () => {

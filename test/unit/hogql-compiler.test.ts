@@ -348,6 +348,18 @@ describe('unit: HogQL compiler', () => {
       expect(query.text).to.match(/where \(\(coalesce\(\(p\.properties ->> \?::text\) in \(\?::text\), false\)\)\) and \(coalesce\(\(p\.properties/);
     });
 
+    it('groups by the other expressions when an aggregate is only in the condition of if or multiIf', () => {
+      for (const text of ["if(count() > 1, 'many', 'one')", "multiIf(count() > 5, 'A', count() > 1, 'B', 'C')"]) {
+        const select = [
+          { name: 'event', expr: parseExpression('event') },
+          { name: text, expr: parseExpression(text) },
+        ];
+        const query = compileEventsQuery(spec({ select }));
+        expect(query.mode, text).to.equal('aggregate');
+        expect(query.text, text).to.include('group by 1 order by 2 desc nulls last, 1');
+      }
+    });
+
     it('reads every event for aggregates, whatever the probe', () => {
       const { person } = personFilters([{ key: 'plan', value: 'pro', type: 'person' }]);
       const select = [{ name: 'count()', expr: parseExpression('count()') }];
