@@ -191,7 +191,7 @@ export async function onReadSession<T>(
 async function probeRows(probe: Promise<QueryRows> | null): Promise<QueryRows | null> {
   if (!probe) return null;
   return probe.catch((error: unknown) => {
-    if ((error as { code?: unknown }).code === QUERY_CANCELED) throw error;
+    if (isQueryTimeout(error)) throw error;
     return null;
   });
 }
@@ -232,6 +232,14 @@ function dataErrorParameterOf(request: EventListRequest): string | null {
   return given.length === 1 ? given[0]! : null;
 }
 
+/** The code of the 504 a query cancelled by the statement timeout answers. */
+const QUERY_TIMEOUT = 'query_timeout';
+
+/** Whether a read failed for the statement timeout (as onReadSession reports it). */
+function isQueryTimeout(error: unknown): boolean {
+  return error instanceof ApiError && error.code === QUERY_TIMEOUT;
+}
+
 function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
   const pg = error as { code?: string; message?: string };
   switch (pg.code) {
@@ -239,7 +247,7 @@ function translateQueryError(error: unknown, timeoutMs: number, dataErrorParamet
       return new ApiError(
         504,
         'server_error',
-        'query_timeout',
+        QUERY_TIMEOUT,
         `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
       );
     case '2201B':

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { createReadDb } from '../../db/client.js';
+import { ApiError } from '../../handlers/errors.js';
 import { PERSON_FILTER_TUNING, listEvents, parseEventJson, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { insertEvents, type NewEvent } from '../../db/queries/events.js';
@@ -261,6 +262,46 @@ describe('events paging with person filters over many persons (each way, limit=7
       } finally {
         await reader.destroy();
       }
+    }
+  });
+
+  it('answers 504 when the probe beside the lookup runs out of time, without running it again on the page’s session', async () => {
+    // The probe reads events, the lookup only persons: with events locked until the page has answered, the probe
+    // waits past the statement timeout while the lookup answers. Every statement that waits for the lock is
+    // counted: the probe run again on the page's session would be a second, and double the wait for the 504.
+    const timeoutMs = 400;
+    const reader = createReadDb(testDb(), timeoutMs, { poolMax: 2 });
+    const waiting = new Set<string>();
+    let answered = false;
+    try {
+      await testDb().transaction(async (trx) => {
+        await trx.raw('lock table events in access exclusive mode');
+        const page = listEvents(
+          reader,
+          environment,
+          { properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 },
+          timeoutMs,
+          { ...TUNINGS.probe!, trace: () => undefined },
+        ).finally(() => (answered = true));
+        page.catch(() => undefined);
+        while (!answered) {
+          const { rows } = (await testDb().raw(
+            `select pid, query_start::text as started from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock' and query like '%from events e%'`,
+          )) as { rows: { pid: number; started: string }[] };
+          for (const row of rows) waiting.add(`${row.pid} ${row.started}`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        const outcome = await page.then(
+          () => 'answered',
+          (error: unknown) => error,
+        );
+        expect(outcome).to.be.instanceOf(ApiError);
+        expect([(outcome as ApiError).status, (outcome as ApiError).code]).to.deep.equal([504, 'query_timeout']);
+      });
+      expect(waiting.size, 'statements that waited for events').to.equal(1);
+    } finally {
+      await reader.destroy();
     }
   });
 
