@@ -225,6 +225,8 @@ describe('events (deprecated listing)', function () {
         ['is_set counts a JSON null as not set', [{ key: 'note', operator: 'is_set' }], []],
         ['is_not_set', [{ key: 'price', operator: 'is_not_set' }], ['e4']],
         ['is_date_exact with a day', [{ key: 'date_prop', value: '2026-01-15', operator: 'is_date_exact' }], ['e1']],
+        ['is_date_exact with a date-time', [{ key: 'date_prop', value: '2026-01-15T10:00:00Z', operator: 'is_date_exact' }], ['e1']],
+        ['is_date_exact with another time', [{ key: 'date_prop', value: '2026-01-15T11:00:00Z', operator: 'is_date_exact' }], []],
         ['is_date_before', [{ key: 'date_prop', value: '2026-01-20', operator: 'is_date_before' }], ['e1']],
         ['is_date_after', [{ key: 'date_prop', value: '2026-01-20T00:00:00Z', operator: 'is_date_after' }], ['e2']],
         ['in', [{ key: '$browser', value: ['Firefox'], operator: 'in' }], ['e2']],
@@ -251,6 +253,8 @@ describe('events (deprecated listing)', function () {
         ['element text icontains', [{ key: 'text', value: 'BUY', operator: 'icontains', type: 'element' }], ['e4']],
         ['element text is_not', [{ key: 'text', value: 'Buy now', operator: 'is_not', type: 'element' }], ['e3', 'e2', 'e1']],
         ['element href is_set', [{ key: 'href', operator: 'is_set', type: 'element' }], []],
+        ['element text is_set', [{ key: 'text', operator: 'is_set', type: 'element' }], ['e4']],
+        ['element text is_not_set', [{ key: 'text', operator: 'is_not_set', type: 'element' }], ['e3', 'e2', 'e1']],
         ['element selector with descendant', [{ key: 'selector', value: 'form#checkout button.cta', type: 'element' }], ['e4']],
         ['element selector with attribute', [{ key: 'selector', value: '[data-attr="buy"]', type: 'element' }], ['e4']],
         ['element selector that does not match', [{ key: 'selector', value: 'nav button', type: 'element' }], []],
@@ -959,9 +963,16 @@ describe('events (deprecated listing)', function () {
       expect(event.body.event).to.equal('purchase');
       const csv = await client.get(`${environmentBase}?${qs({ format: 'csv', select: ['count()'] })}`);
       expect(csv.text).to.equal('count()\r\n4\r\n');
-      const values = await client.get(`${environmentBase}values/?key=$browser`);
-      expect(values.status).to.equal(200);
-      expect(values.body).to.deep.equal([]);
+      // values/ reads the last 7 days: a project with recent events, asked both ways.
+      const recent = await newAccount(testDb());
+      await insertEvents(testDb(), recent.environment.id, [
+        { event: '$pageview', distinct_id: 'a', timestamp: new Date(), properties: { $browser: 'Chrome', plan: 'pro' } },
+      ]);
+      const recentClient = server.http.withKey(recent.key);
+      for (const resource of ['projects', 'environments']) {
+        const values = await recentClient.get(`/api/${resource}/${recent.environment.id}/events/values/?key=$browser`);
+        expect([resource, values.status, values.body]).to.deep.equal([resource, 200, [{ name: 'Chrome' }]]);
+      }
     });
   });
 });

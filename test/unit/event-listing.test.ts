@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { parseElementsChain } from '../../db/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
@@ -158,6 +159,19 @@ describe('unit: event listing helpers', () => {
     it('holds nothing beyond Latin-1, so that the names the server interns from it stay one byte a character', () => {
       const wide = [...readFileSync(SPEC_PATH, 'utf8')].filter((char) => char.charCodeAt(0) > 0xff);
       expect(wide).to.deep.equal([]);
+    });
+
+    it('marks the legacy event operations, projects’ and environments’ alike, deprecated', () => {
+      type Operation = { operationId?: string; deprecated?: boolean };
+      const spec = load(readFileSync(SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+      const operations = Object.values(spec.paths).flatMap((item) => Object.values(item));
+      const events = operations.filter((operation) => /^(environments_)?events_/.test(operation.operationId ?? ''));
+      expect(events.map((operation) => [operation.operationId, operation.deprecated])).to.have.deep.members(
+        ['events_list', 'events_retrieve', 'events_values_retrieve'].flatMap((id) => [
+          [id, true],
+          [`environments_${id}`, true],
+        ]),
+      );
     });
   });
 });
