@@ -2181,7 +2181,7 @@ export interface components {
             event: string;
             /**
              * Format: date-time
-             * @example 2026-11-21T10:00:00Z
+             * @example 2026-11-21T10:00:00.000Z
              */
             timestamp: string;
             person: components["schemas"]["LegacyEventPerson"];

@@ -4,8 +4,11 @@
  * (Paging through `next` over many equal timestamps is in events-paging.test.ts.)
  */
 import { expect } from 'chai';
+import { load } from 'js-yaml';
+import { readFileSync } from 'node:fs';
 import { insertEvents, type NewEvent } from '../../db/queries/events.js';
 import { insertPerson, insertPersons, mergePersonInto, upsertGroup, type PersonRow } from '../../db/queries/persons.js';
+import { SPEC_PATH } from '../../handlers/openapi.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
@@ -947,6 +950,31 @@ describe('events (deprecated listing)', function () {
       const column = await valuesClient.get(`${path}?${qs({ key: 'properties', is_column: true })}`);
       expect(column.status).to.equal(400);
       expect(column.body.attr).to.equal('key');
+    });
+  });
+
+  describe('the spec’s examples', () => {
+    it('are what the server answers for the event they show, as JSON, as a page and as CSV', async () => {
+      const examples = (load(readFileSync(SPEC_PATH, 'utf8')) as { components: { examples: Record<string, { value: unknown }> } }).components
+        .examples;
+      const shown = await newAccount(testDb(), { scopes: ['query:read'] });
+      await insertPerson(testDb(), shown.environment.id, { distinctIds: ['user-1'], properties: { email: 'ada@example.com' }, isIdentified: true });
+      await insertEvents(testDb(), shown.environment.id, [
+        {
+          uuid: '0190f1c4-aaaa-7bbb-8ccc-dddddddddddd',
+          event: '$pageview',
+          distinct_id: 'user-1',
+          timestamp: '2026-11-21T10:00:00Z',
+          properties: { $current_url: 'https://example.com/' },
+        },
+      ]);
+      const shownClient = server.http.withKey(shown.key);
+      const path = `/api/projects/${shown.environment.id}/events/`;
+      const one = await shownClient.get(`${path}0190f1c4-aaaa-7bbb-8ccc-dddddddddddd/`);
+      expect(one.body).to.deep.equal(examples.LegacyEventPageview!.value);
+      expect((await shownClient.get(path)).body).to.deep.equal(examples.LegacyEventListPage!.value);
+      const csv = await shownClient.get(`${path}?format=csv`);
+      expect(csv.text).to.equal((examples.LegacyEventsCsv!.value as string).replace(/\n/g, '\r\n'));
     });
   });
 
