@@ -13,8 +13,8 @@
  *          no framework, no key, no validation), as the http way reaches it: what HTTP itself costs here;
  *   http:  `GET …/events/` on a Hedgerow server process (default configuration, rate limit off), through
  *          node:http on one kept-alive connection, the body read whole.
- * Prints p50/p95 per way, the ratios db/hand, floor/hand and http/hand, and the targets (http at most 1.5×
- * hand; first page p50 under 50 ms).
+ * Prints p50/p95 per way, the ratios db/hand, floor/hand, http/hand and http/floor (the share of Hedgerow's
+ * framework), and the targets (http at most 1.5× hand; first page p50 under 50 ms).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -369,7 +369,7 @@ export async function run(args: string[]): Promise<void> {
       }
     }
 
-    const header = ['case', 'page', 'hand p50', 'db p50', 'floor p50', 'http p50', 'http p95', 'db/hand', 'floor/hand', 'http/hand', 'target'];
+    const header = ['case', 'page', 'hand p50', 'db p50', 'floor p50', 'http p50', 'http p95', 'db/hand', 'floor/hand', 'http/hand', 'http/floor', 'target'];
     const rows: string[][] = [];
     for (const page of pages) {
       const s = samples.get(page)!;
@@ -388,6 +388,7 @@ export async function run(args: string[]): Promise<void> {
         `${(p50.db / p50.hand).toFixed(2)}×`,
         `${(p50.floor / p50.hand).toFixed(2)}×`,
         `${ratio.toFixed(2)}×`,
+        `${(p50.http / p50.floor).toFixed(2)}×`,
         checks.join(', '),
       ]);
     }
