@@ -11,6 +11,7 @@ export interface SpecOperation {
   method: string;
   path: string;
   security?: Record<string, string[]>[];
+  deprecated?: boolean;
   parameters?: { in: string; name: string; required?: boolean; example?: unknown; schema?: { example?: unknown } }[];
   requestBody?: { content?: Record<string, { examples?: Record<string, { value?: unknown }>; example?: unknown }> };
   responses: Record<string, { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> }>;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { load } from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { parseElementsChain } from '../../db/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
 import { SPEC_PATH } from '../../handlers/openapi.js';
+import { specOperations } from '../helpers/spec-sync.js';
 
 describe('unit: event listing helpers', () => {
   describe('parseElementsChain', () => {
@@ -162,10 +162,7 @@ describe('unit: event listing helpers', () => {
     });
 
     it('marks the legacy event operations, projects’ and environments’ alike, deprecated', () => {
-      type Operation = { operationId?: string; deprecated?: boolean };
-      const spec = load(readFileSync(SPEC_PATH, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
-      const operations = Object.values(spec.paths).flatMap((item) => Object.values(item));
-      const events = operations.filter((operation) => /^(environments_)?events_/.test(operation.operationId ?? ''));
+      const events = specOperations().filter((operation) => /^(environments_)?events_/.test(operation.operationId));
       expect(events.map((operation) => [operation.operationId, operation.deprecated])).to.have.deep.members(
         ['events_list', 'events_retrieve', 'events_values_retrieve'].flatMap((id) => [
           [id, true],
