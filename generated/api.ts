@@ -2816,6 +2816,13 @@ export interface components {
          * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
          *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
          *     `*\/*` or `application/json` for JSON (quality values are not read).
+         *
+         *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+         *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+         *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+         *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+         *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+         *     (`"'-12.5"`).
          */
         EventFormat: "csv" | "json";
         /**
@@ -5284,6 +5291,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5370,6 +5384,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5426,6 +5447,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
             };
@@ -5488,6 +5516,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5574,6 +5609,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5630,6 +5672,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
             };

