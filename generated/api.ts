@@ -2706,7 +2706,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The pre-flight is allowed. */
+        /**
+         * @description The pre-flight is allowed, whatever its query string: it carries the query of the request it asks
+         *     about, whose parameters are checked when that request arrives.
+         */
         CapturePreflight: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];

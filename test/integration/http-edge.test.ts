@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { specOperations } from '../helpers/spec-sync.js';
 
 describe('the HTTP edge', function () {
   this.timeout(60_000);
@@ -64,5 +65,30 @@ describe('the HTTP edge', function () {
       const select = encodeURIComponent(JSON.stringify(['-1', 'properties.d_at']));
       expect(await csv(`?format=csv&select=${select}`)).to.equal(`"'-1",properties.d_at\r\n-1,"'@SUM(1+1)*cmd"\r\n`);
     });
+  });
+
+  describe('CORS pre-flights answer whatever their query string', () => {
+    // Each would fail the checks of the request it precedes (a type, a minimum, a malformed escape).
+    const oddQueries = ['?v=abc', '?_=yesterday', '?retry_count=-1', '?compression=bogus&ver=&ver=', '?ip=%zz&beacon', '?data=%E0%A4%A'];
+    const preflightPaths = specOperations(['options']).map((operation) => operation.path);
+
+    for (const path of preflightPaths) {
+      for (const spelling of [path, path.slice(0, -1)]) {
+        it(`OPTIONS ${spelling} with odd query strings → 200 with CORS headers`, async () => {
+          for (const query of oddQueries) {
+            const res = await server.http.request('OPTIONS', `${spelling}${query}`, {
+              headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+            });
+            const cors = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-credentials'];
+            expect([res.status, ...cors.map((name) => res.headers.get(name))], query).to.deep.equal([
+              200,
+              'https://shop.example.com',
+              'GET, POST, OPTIONS',
+              'true',
+            ]);
+          }
+        });
+      }
+    }
   });
 });
