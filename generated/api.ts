@@ -2816,6 +2816,13 @@ export interface components {
          */
         SessionRecordingId: string;
         /**
+         * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+         *     probe name), and a probe must not fail over them.
+         */
+        ProbeIgnoredQuery: {
+            [key: string]: unknown;
+        };
+        /**
          * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
          *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
          *     `*\/*` or `application/json` for JSON (quality values are not read).
@@ -3011,7 +3018,13 @@ export type $defs = Record<string, never>;
 export interface operations {
     health_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+                 *     probe name), and a probe must not fail over them.
+                 */
+                probe_query?: components["parameters"]["ProbeIgnoredQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3032,7 +3045,13 @@ export interface operations {
     };
     readiness_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+                 *     probe name), and a probe must not fail over them.
+                 */
+                probe_query?: components["parameters"]["ProbeIgnoredQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

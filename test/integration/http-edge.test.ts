@@ -67,6 +67,17 @@ describe('the HTTP edge', function () {
     });
   });
 
+  describe('health probes ignore query parameters', () => {
+    for (const path of ['/_health', '/_readiness']) {
+      it(`GET ${path} with parameters of its own → 200`, async () => {
+        for (const query of ['?x=1', '?probe=kubelet&x=1&x=2', '?%zz', '?probe_query=1']) {
+          const res = await server.http.get(`${path}${query}`);
+          expect([res.status, res.body], query).to.deep.equal([200, { status: 'ok' }]);
+        }
+      });
+    }
+  });
+
   describe('CORS pre-flights answer whatever their query string', () => {
     // Each would fail the checks of the request it precedes (a type, a minimum, a malformed escape).
     const oddQueries = ['?v=abc', '?_=yesterday', '?retry_count=-1', '?compression=bogus&ver=&ver=', '?ip=%zz&beacon', '?data=%E0%A4%A'];
