@@ -8,6 +8,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { SPEC_PATH, pathCanonicalizer } from '../../handlers/openapi.js';
+import { hasEmptySegment } from '../../handlers/openapi-router.js';
 
 interface Spec {
   api: OpenAPIBackend;
@@ -62,7 +63,9 @@ export interface ObservedResponse {
 /** The operation a request is routed to, or undefined when none. */
 export async function operationFor(method: string, path: string): Promise<Operation | undefined> {
   const { api, canonicalPath } = await loadSpec();
-  return api.router.matchOperation({ method, path: canonicalPath(path.split('?')[0]!), headers: {}, query: {} });
+  const bare = path.split('?')[0]!;
+  if (hasEmptySegment(bare)) return undefined; // no path of the spec has one
+  return api.router.matchOperation({ method, path: canonicalPath(bare), headers: {}, query: {} });
 }
 
 /** Returns the contract violations of one response (empty when it conforms). */

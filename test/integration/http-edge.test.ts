@@ -3,10 +3,26 @@
  * probes that ignore odd query strings, HEAD wherever GET is, empty path segments, and 405 answers.
  */
 import { expect } from 'chai';
+import { request } from 'node:http';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { specOperations } from '../helpers/spec-sync.js';
+
+/** A request whose path is sent exactly as written. */
+function rawRequest(baseUrl: string, method: string, path: string, key: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(baseUrl);
+    const req = request({ hostname, port, method, path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : '{}');
+  });
+}
 
 describe('the HTTP edge', function () {
   this.timeout(60_000);
@@ -64,6 +80,33 @@ describe('the HTTP edge', function () {
       // Column names are neutralised too: a select expression is the caller's text.
       const select = encodeURIComponent(JSON.stringify(['-1', 'properties.d_at']));
       expect(await csv(`?format=csv&select=${select}`)).to.equal(`"'-1",properties.d_at\r\n-1,"'@SUM(1+1)*cmd"\r\n`);
+    });
+  });
+
+  describe('an empty path segment names nothing: 404', () => {
+    const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null };
+    const cases = (projectId: number): [method: string, path: string][] => [
+      ['GET', '/api/organizations//'],
+      ['GET', '/api/organizations//?limit=1'],
+      ['GET', '/api/projects//'],
+      ['GET', `/api/projects/${projectId}//events/`],
+      ['GET', `/api/projects/${projectId}/events//`],
+      ['GET', `/api/environments/${projectId}/session_recording_playlists//`],
+      ['PATCH', '/api/organizations//'],
+      ['POST', '/i/v0/e//'],
+      ['GET', '/e//?data=e30'],
+    ];
+
+    it('answers 404 in the error format, for API and capture paths alike', async () => {
+      for (const [method, path] of cases(account.environment.id)) {
+        const res = await server.http.request(method, path, { key: account.key, ...(method === 'GET' ? {} : { body: {} }) });
+        expect([res.status, res.body], `${method} ${path}`).to.deep.equal([404, NOT_FOUND]);
+      }
+      // A leading empty segment too; fetch would read `//host/...` as another host, so these go through node:http.
+      for (const [method, path] of [['GET', '//api/organizations/'], ['GET', '//_health'], ['POST', '//batch/']] as const) {
+        const { status, text } = await rawRequest(server.directUrl, method, path, account.key);
+        expect([status, JSON.parse(text)], `${method} ${path}`).to.deep.equal([404, NOT_FOUND]);
+      }
     });
   });
 
