@@ -128,7 +128,8 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
     const state: RequestState = { principal: null, organization: null, environment: null };
     ctx.state.hedgerow = state;
     const request: DispatchRequest = {
-      method: ctx.method,
+      // HEAD is GET without the body (Koa leaves the body out and keeps its Content-Length).
+      method: ctx.method === 'HEAD' ? 'GET' : ctx.method,
       path: canonicalPath(ctx.path),
       query: ctx.query as DispatchRequest['query'],
       headers: ctx.headers as DispatchRequest['headers'],

@@ -151,11 +151,13 @@ export class CaptureLane {
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
     const method = req.method ?? 'GET';
-    let route = this.fixed.get(`${method} ${path}`);
+    // HEAD is served as GET; node:http leaves the body out of the answer and keeps its Content-Length.
+    const routeMethod = method === 'HEAD' ? 'GET' : method;
+    let route = this.fixed.get(`${routeMethod} ${path}`);
     let params: Record<string, string> = {};
     if (!route) {
       for (const candidate of this.templated) {
-        if (candidate.method !== method || !candidate.template) continue;
+        if (candidate.method !== routeMethod || !candidate.template) continue;
         const match = candidate.template.pattern.exec(path);
         if (!match) continue;
         route = candidate;

@@ -55,7 +55,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     notFound: () => {
       throw errors.notFound();
     },
-    methodNotAllowed: (c: OperationContext) => {
+    methodNotAllowed: (c: OperationContext, ctx: Koa.Context) => {
       const request = c.request as unknown as OperationRequest;
       const allowed = METHODS.filter((method) => {
         try {
@@ -64,7 +64,8 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
           return false;
         }
       });
-      throw errors.methodNotAllowed(request.method.toUpperCase(), allowed.map((m) => m.toUpperCase()));
+      // The request's own method: a HEAD is routed as GET.
+      throw errors.methodNotAllowed(ctx.method, allowed.map((m) => m.toUpperCase()));
     },
     postRoutingHandler: (c: OperationContext, ctx: Koa.Context) => {
       // Operations of the capture lane decode their own bodies (gzip, forms, base64, lz64): never parse them here.

@@ -71,11 +71,14 @@ export async function operationFor(method: string, path: string): Promise<Operat
 /** Returns the contract violations of one response (empty when it conforms). */
 export async function contractViolations(response: ObservedResponse): Promise<string[]> {
   const { errorValidator } = await loadSpec();
-  const operation = await operationFor(response.method, response.path);
+  // HEAD is served wherever GET is, as GET's answer without its body (the spec's info description says so).
+  const head = response.method === 'HEAD';
   const where = `${response.method} ${response.path} → ${response.status}`;
+  if (head && response.text.length > 0) return [`${where}: a HEAD answer has a body: ${response.text}`];
+  const operation = await operationFor(head ? 'GET' : response.method, response.path);
   if (!operation) {
     if (![404, 405, 413].includes(response.status)) return [`${where}: no operation matches, yet the status is not 404/405`];
-    return errorValidator(response.body) ? [] : [`${where}: error body is not the Error schema: ${response.text}`];
+    return head || errorValidator(response.body) ? [] : [`${where}: error body is not the Error schema: ${response.text}`];
   }
   const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, { schema?: object }> }>;
   const documented = responses[String(response.status)] ?? responses.default;
@@ -87,7 +90,7 @@ export async function contractViolations(response: ObservedResponse): Promise<st
   const mediaType = (response.contentType ?? '').split(';')[0]!.trim();
   const media = content[mediaType];
   if (!media) return [`${where}: content type "${mediaType}" not documented for ${operation.operationId}`];
-  if (!media.schema) return [];
+  if (!media.schema || head) return [];
   const validate = validatorFor(media.schema);
   if (validate(response.body)) return [];
   return [`${where}: body violates ${operation.operationId}'s schema: ${ajv.errorsText(validate.errors)}`];

@@ -110,6 +110,34 @@ describe('the HTTP edge', function () {
     });
   });
 
+  describe('HEAD is served wherever GET is', () => {
+    /** A concrete path for a GET of the spec, naming the account's organization, project and project key. */
+    const pathFor = (path: string) =>
+      path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+        if (name === 'project_id') return String(account.environment.id);
+        if (name === 'organization_id' || (name === 'id' && path.startsWith('/api/organizations/{id}'))) return account.organization.id;
+        if (name === 'token') return account.environment.api_token;
+        if (name === 'short_id') return 'aB3dE5gH';
+        return '0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d';
+      });
+
+    for (const operation of specOperations().filter((candidate) => candidate.method === 'get')) {
+      it(`HEAD ${operation.path} (${operation.operationId}) answers GET's status and headers without a body`, async () => {
+        const path = pathFor(operation.path);
+        const options = { key: account.key, headers: { origin: 'https://shop.example.com' } };
+        const head = await server.http.request('HEAD', path, options);
+        const get = await server.http.get(path, options);
+        expect(head.text).to.equal('');
+        const headers = (res: typeof get) => [res.status, res.headers.get('content-type'), res.headers.get('access-control-allow-origin')];
+        expect(headers(head)).to.deep.equal(headers(get));
+        // The metrics count the HEAD itself, so their GET is a little longer.
+        if (operation.operationId !== 'metrics_retrieve') {
+          expect(head.headers.get('content-length')).to.equal(String(Buffer.byteLength(get.text)));
+        }
+      });
+    }
+  });
+
   describe('health probes ignore query parameters', () => {
     for (const path of ['/_health', '/_readiness']) {
       it(`GET ${path} with parameters of its own → 200`, async () => {
