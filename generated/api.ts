@@ -3009,6 +3009,12 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description The methods the path allows, in the order `GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`: HEAD wherever
+         *     GET is, OPTIONS on the capture paths, and never a method the path only refuses.
+         * @example GET, HEAD, PATCH
+         */
+        Allow: string;
         /** @description The request's `Origin`, mirrored when it has one (with `Access-Control-Allow-Credentials`). */
         CorsAllowOrigin: string;
     };
@@ -4585,6 +4591,7 @@ export interface operations {
             /** @description Hard delete is not allowed; no body. PATCH with `deleted` set to true instead. */
             405: {
                 headers: {
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content?: never;

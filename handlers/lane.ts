@@ -95,9 +95,6 @@ function queryOf(search: string): Record<string, string> {
   return query;
 }
 
-/** The methods an Allow header lists, in this order (as openapi-backend's 405 lists them: no OPTIONS). */
-const ALLOW_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
 export class CaptureLane {
   private readonly fixed = new Map<string, Route>();
   private readonly templated: Route[] = [];
@@ -170,7 +167,7 @@ export class CaptureLane {
         this.fixedMethods.get(path) ??
         new Set(this.templated.filter((candidate) => candidate.template?.pattern.test(path)).map((candidate) => candidate.method));
       if (methods.size === 0) return false;
-      this.refuseMethod(req, res, method, path, ALLOW_ORDER.filter((allowed) => methods.has(allowed)));
+      this.refuseMethod(req, res, method, path, methods);
       return true;
     }
     void this.handle(route, req, res, path, mark === -1 ? '' : url.slice(mark + 1), params);
@@ -178,7 +175,7 @@ export class CaptureLane {
   }
 
   /** 405 for a lane path asked with a method it does not have, with its CORS headers like every lane answer. */
-  private refuseMethod(req: IncomingMessage, res: ServerResponse, method: string, path: string, allowed: string[]): void {
+  private refuseMethod(req: IncomingMessage, res: ServerResponse, method: string, path: string, allowed: Iterable<string>): void {
     req.resume(); // the body, if any, is not read
     this.setCors(req, res);
     const answer = this.writeError(errors.methodNotAllowed(method, allowed), { method, path });

@@ -58,6 +58,8 @@ export interface ObservedResponse {
   contentType: string | null;
   body: unknown;
   text: string;
+  /** The `Allow` header, when the caller has the response's headers: every 405 must carry one. */
+  allow?: string | null;
 }
 
 /** The operation a request is routed to, or undefined when none. */
@@ -75,6 +77,7 @@ export async function contractViolations(response: ObservedResponse): Promise<st
   const head = response.method === 'HEAD';
   const where = `${response.method} ${response.path} → ${response.status}`;
   if (head && response.text.length > 0) return [`${where}: a HEAD answer has a body: ${response.text}`];
+  if (response.status === 405 && response.allow === null) return [`${where}: a 405 without an Allow header`];
   const operation = await operationFor(head ? 'GET' : response.method, response.path);
   if (!operation) {
     if (![404, 405, 413].includes(response.status)) return [`${where}: no operation matches, yet the status is not 404/405`];

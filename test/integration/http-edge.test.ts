@@ -138,6 +138,37 @@ describe('the HTTP edge', function () {
     }
   });
 
+  describe('405 answers carry Allow, and a body as the spec documents it', () => {
+    /** Method, path, the Allow header, and whether the body is the error format (else there is none). */
+    const cases = (): [method: string, path: string, allow: string, errorBody: boolean][] => {
+      const organization = `/api/organizations/${account.organization.id}/`;
+      return [
+        ['PUT', organization, 'GET, HEAD, PATCH, DELETE', true],
+        ['DELETE', '/api/organizations/', 'GET, HEAD, POST', true],
+        ['OPTIONS', '/api/organizations/?x=1', 'GET, HEAD, POST', true],
+        ['GET', `${organization}environments_rollback/`, 'POST', true],
+        ['HEAD', `${organization}environments_rollback/`, 'POST', false],
+        ['POST', '/_health', 'GET, HEAD', true],
+        // The documented refusal: no body, and DELETE is not among what the path allows.
+        ['DELETE', `/api/environments/${account.environment.id}/session_recording_playlists/aB3dE5gH/`, 'GET, HEAD, PATCH', false],
+        ['PUT', '/batch/', 'GET, HEAD, POST, OPTIONS', true],
+        ['DELETE', '/i/v0/e', 'GET, HEAD, POST, OPTIONS', true],
+        ['GET', '/flags/', 'POST, OPTIONS', true],
+        ['HEAD', '/flags/', 'POST, OPTIONS', false],
+        ['POST', `/array/${account.environment.api_token}/config.js`, 'GET, HEAD', true],
+        ['PATCH', '/_metrics', 'GET, HEAD', true],
+      ];
+    };
+
+    it('lists what the path allows, in one order, HEAD wherever GET is', async () => {
+      for (const [method, path, allow, errorBody] of cases()) {
+        const res = await server.http.request(method, path, { key: account.key, ...(method === 'PUT' ? { body: {} } : {}) });
+        const body = errorBody ? { type: 'invalid_request', code: 'method_not_allowed', detail: `Method "${method}" not allowed.`, attr: null } : '';
+        expect([res.status, res.headers.get('allow'), res.body], `${method} ${path}`).to.deep.equal([405, allow, body]);
+      }
+    });
+  });
+
   describe('health probes ignore query parameters', () => {
     for (const path of ['/_health', '/_readiness']) {
       it(`GET ${path} with parameters of its own → 200`, async () => {
