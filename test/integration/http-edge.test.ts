@@ -172,6 +172,17 @@ describe('the HTTP edge', function () {
     });
   });
 
+  describe('HEAD of a capture GET', () => {
+    it('stores the events of `data` as the GET does, and answers 200 without a body', async () => {
+      const pixel = await newAccount(testDb());
+      const data = Buffer.from(JSON.stringify({ api_key: pixel.environment.api_token, event: 'pixel', distinct_id: 'u' })).toString('base64');
+      const res = await server.http.request('HEAD', `/e/?data=${encodeURIComponent(data)}`);
+      expect([res.status, res.text, res.headers.get('content-length')]).to.deep.equal([200, '', String('{"status":1}'.length)]);
+      const stored = await testDb()('events').where({ team_id: pixel.environment.id }).select('event', 'distinct_id');
+      expect(stored).to.deep.equal([{ event: 'pixel', distinct_id: 'u' }]);
+    });
+  });
+
   describe('health probes ignore query parameters', () => {
     for (const path of ['/_health', '/_readiness']) {
       it(`GET ${path} with parameters of its own → 200`, async () => {
