@@ -223,7 +223,7 @@ export class CaptureLane {
     } finally {
       const status = res.headersSent ? String(res.statusCode) : 'aborted';
       this.services.metrics.requests.add(1, { operation: route.operationId, status });
-      const log = { operationId: route.operationId, method: route.method, path, status };
+      const log = { operationId: route.operationId, method: req.method, path, status };
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Capture's volume is too high to log every success at info level; failures are always logged.
       if (!res.headersSent || res.statusCode >= 400) this.deps.logger.info({ ...log, ms }, 'request');
