@@ -2706,7 +2706,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The pre-flight is allowed. */
+        /**
+         * @description The pre-flight is allowed, whatever its query string: it carries the query of the request it asks
+         *     about, whose parameters are checked when that request arrives.
+         */
         CapturePreflight: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
@@ -2813,9 +2816,23 @@ export interface components {
          */
         SessionRecordingId: string;
         /**
+         * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+         *     probe name), and a probe must not fail over them.
+         */
+        ProbeIgnoredQuery: {
+            [key: string]: unknown;
+        };
+        /**
          * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
          *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
          *     `*\/*` or `application/json` for JSON (quality values are not read).
+         *
+         *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+         *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+         *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+         *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+         *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+         *     (`"'-12.5"`).
          */
         EventFormat: "csv" | "json";
         /**
@@ -2992,6 +3009,12 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description The methods the path allows, in the order `GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`: HEAD wherever
+         *     GET is, OPTIONS on the capture paths, and never a method the path only refuses.
+         * @example GET, HEAD, PATCH
+         */
+        Allow: string;
         /** @description The request's `Origin`, mirrored when it has one (with `Access-Control-Allow-Credentials`). */
         CorsAllowOrigin: string;
     };
@@ -3001,7 +3024,13 @@ export type $defs = Record<string, never>;
 export interface operations {
     health_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+                 *     probe name), and a probe must not fail over them.
+                 */
+                probe_query?: components["parameters"]["ProbeIgnoredQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3022,7 +3051,13 @@ export interface operations {
     };
     readiness_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Any query parameters, ignored: supervisors and load balancers may add their own (a cache buster, a
+                 *     probe name), and a probe must not fail over them.
+                 */
+                probe_query?: components["parameters"]["ProbeIgnoredQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4556,6 +4591,7 @@ export interface operations {
             /** @description Hard delete is not allowed; no body. PATCH with `deleted` set to true instead. */
             405: {
                 headers: {
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5284,6 +5320,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5370,6 +5413,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5426,6 +5476,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
             };
@@ -5488,6 +5545,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5574,6 +5638,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
                 /**
@@ -5630,6 +5701,13 @@ export interface operations {
                  * @description The response format. Without it, the Accept header chooses, as PostHog's REST framework negotiates it:
                  *     the most specific media ranges first, JSON winning a tie, so `text/csv` or `text/*` asks for CSV and
                  *     `*\/*` or `application/json` for JSON (quality values are not read).
+                 *
+                 *     CSV is written for spreadsheets, so that stored text cannot become a formula there (OWASP's CSV
+                 *     Injection advice): a text cell, column names included, that starts with `=`, `+`, `-`, `@`, a tab, a
+                 *     carriage return or a line feed is written with a single quote in front and quoted (`-2+3` as
+                 *     `"'-2+3"`). Numbers are written as they are, a negative one with its minus sign (`-12.5`): they cannot
+                 *     hold a formula, and a quote would make them text. Text that looks like a number is still text
+                 *     (`"'-12.5"`).
                  */
                 format?: components["parameters"]["EventFormat"];
             };

@@ -13,7 +13,7 @@ import { ApiError, errors } from './errors.js';
 import { registry } from './index.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';
-import { wellEncodedPath } from './openapi-router.js';
+import { hasEmptySegment, wellEncodedPath } from './openapi-router.js';
 import { SpecValidators } from './spec-validators.js';
 import type { AppDeps, BaseDeps, RequestState } from './types.js';
 
@@ -123,11 +123,13 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
 
   // Everything the capture lane did not take is dispatched through the spec.
   app.use(async (ctx) => {
-    if (!wellEncodedPath(ctx.path)) throw errors.notFound(); // nothing has a name with a malformed %-escape
+    // Nothing has a name with a malformed %-escape, or an empty one.
+    if (!wellEncodedPath(ctx.path) || hasEmptySegment(ctx.path)) throw errors.notFound();
     const state: RequestState = { principal: null, organization: null, environment: null };
     ctx.state.hedgerow = state;
     const request: DispatchRequest = {
-      method: ctx.method,
+      // HEAD is GET without the body (Koa leaves the body out and keeps its Content-Length).
+      method: ctx.method === 'HEAD' ? 'GET' : ctx.method,
       path: canonicalPath(ctx.path),
       query: ctx.query as DispatchRequest['query'],
       headers: ctx.headers as DispatchRequest['headers'],

@@ -5,9 +5,20 @@
 
 import { ExactInteger, stringifyExact } from './exact-json.js';
 
+/**
+ * What a spreadsheet reads as the start of a formula (OWASP's CSV Injection list, line feed included): anyone
+ * with a project's public key can store such text, and an export opened in a spreadsheet would run it.
+ */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' && !(value instanceof ExactInteger) ? stringifyExact(value) : String(value);
+  // Numbers are written as they are, a negative one with its minus sign: they cannot hold a formula, and a
+  // quote in front would turn them into text. Only text (strings, and objects written as JSON) is neutralised.
+  if (typeof value === 'number' || typeof value === 'bigint' || value instanceof ExactInteger) return String(value);
+  const text = typeof value === 'object' ? stringifyExact(value) : String(value);
+  // As OWASP advises: a leading single quote (spreadsheets show the rest as text) and the cell quoted.
+  if (FORMULA_START.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

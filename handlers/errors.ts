@@ -46,6 +46,18 @@ export class ApiError extends Error {
 
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer' };
 
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The `Allow` header of a path that has these methods (upper case, any order): in one order everywhere, with
+ * HEAD wherever GET is, since HEAD is served as GET.
+ */
+export function allowHeader(methods: Iterable<string>): string {
+  const allowed = new Set(methods);
+  if (allowed.has('GET')) allowed.add('HEAD');
+  return ALLOW_ORDER.filter((method) => allowed.has(method)).join(', ');
+}
+
 /** The errors Hedgerow answers with, by situation. Texts follow PostHog's (and so DRF's) where it has one. */
 export const errors = {
   validation: (detail: string, attr: string | null = null, code = 'invalid_input') =>
@@ -78,9 +90,9 @@ export const errors = {
   /** Environments a rollback names that the organization does not have (as PostHog words it). */
   environmentsNotFound: (ids: readonly number[]) => new ApiError(400, 'validation_error', 'invalid_input', `Environments not found: {${ids.join(', ')}}`),
   notFound: (detail = 'Not found.') => new ApiError(404, 'invalid_request', 'not_found', detail),
-  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+  methodNotAllowed: (method: string, allowed: Iterable<string>) =>
     new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`, {
-      headers: { Allow: allowed.join(', ') },
+      headers: { Allow: allowHeader(allowed) },
     }),
   conflict: (detail: string, attr: string | null = null) =>
     new ApiError(409, 'invalid_request', 'conflict', detail, { attr }),

@@ -95,9 +95,6 @@ function queryOf(search: string): Record<string, string> {
   return query;
 }
 
-/** The methods an Allow header lists, in this order (as openapi-backend's 405 lists them: no OPTIONS). */
-const ALLOW_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
 export class CaptureLane {
   private readonly fixed = new Map<string, Route>();
   private readonly templated: Route[] = [];
@@ -151,11 +148,13 @@ export class CaptureLane {
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
     const method = req.method ?? 'GET';
-    let route = this.fixed.get(`${method} ${path}`);
+    // HEAD is served as GET; node:http leaves the body out of the answer and keeps its Content-Length.
+    const routeMethod = method === 'HEAD' ? 'GET' : method;
+    let route = this.fixed.get(`${routeMethod} ${path}`);
     let params: Record<string, string> = {};
     if (!route) {
       for (const candidate of this.templated) {
-        if (candidate.method !== method || !candidate.template) continue;
+        if (candidate.method !== routeMethod || !candidate.template) continue;
         const match = candidate.template.pattern.exec(path);
         if (!match) continue;
         route = candidate;
@@ -168,7 +167,7 @@ export class CaptureLane {
         this.fixedMethods.get(path) ??
         new Set(this.templated.filter((candidate) => candidate.template?.pattern.test(path)).map((candidate) => candidate.method));
       if (methods.size === 0) return false;
-      this.refuseMethod(req, res, method, path, ALLOW_ORDER.filter((allowed) => methods.has(allowed)));
+      this.refuseMethod(req, res, method, path, methods);
       return true;
     }
     void this.handle(route, req, res, path, mark === -1 ? '' : url.slice(mark + 1), params);
@@ -176,7 +175,7 @@ export class CaptureLane {
   }
 
   /** 405 for a lane path asked with a method it does not have, with its CORS headers like every lane answer. */
-  private refuseMethod(req: IncomingMessage, res: ServerResponse, method: string, path: string, allowed: string[]): void {
+  private refuseMethod(req: IncomingMessage, res: ServerResponse, method: string, path: string, allowed: Iterable<string>): void {
     req.resume(); // the body, if any, is not read
     this.setCors(req, res);
     const answer = this.writeError(errors.methodNotAllowed(method, allowed), { method, path });
@@ -198,8 +197,12 @@ export class CaptureLane {
     try {
       const query = queryOf(search);
       const body = route.method === 'GET' || route.method === 'OPTIONS' ? Buffer.alloc(0) : await readBody(req, CAPTURE_BODY_LIMIT_BYTES);
-      if (!route.validatePath(params)) throw parameterError(route.validatePath.errors, 'path');
-      if (!route.validateQuery(query)) throw parameterError(route.validateQuery.errors, 'query');
+      // A pre-flight carries the query string of the request it asks about, and a browser that gets no CORS
+      // answer drops that request: its parameters are checked when the request itself arrives, not here.
+      if (route.method !== 'OPTIONS') {
+        if (!route.validatePath(params)) throw parameterError(route.validatePath.errors, 'path');
+        if (!route.validateQuery(query)) throw parameterError(route.validateQuery.errors, 'query');
+      }
       const result = await route.handler.handle({
         operationId: route.operationId,
         params: params as never,
@@ -220,7 +223,7 @@ export class CaptureLane {
     } finally {
       const status = res.headersSent ? String(res.statusCode) : 'aborted';
       this.services.metrics.requests.add(1, { operation: route.operationId, status });
-      const log = { operationId: route.operationId, method: route.method, path, status };
+      const log = { operationId: route.operationId, method: req.method, path, status };
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Capture's volume is too high to log every success at info level; failures are always logged.
       if (!res.headersSent || res.statusCode >= 400) this.deps.logger.info({ ...log, ms }, 'request');

@@ -29,6 +29,14 @@ export function wellEncodedPath(path: string): boolean {
   }
 }
 
+/**
+ * Whether the path has an empty segment (`/api/organizations//`). No resource is named by nothing, but the
+ * path's other spelling (without its last slash) would otherwise answer as the list.
+ */
+export function hasEmptySegment(path: string): boolean {
+  return path.includes('//');
+}
+
 interface Template {
   pattern: RegExp;
   operation: Operation;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseJsonBody } from './body.js';
 import { stringifyExact } from './exact-json.js';
 import type { ApiError } from './errors.js';
-import { errors } from './errors.js';
+import { allowHeader, errors } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
@@ -55,16 +55,9 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     notFound: () => {
       throw errors.notFound();
     },
-    methodNotAllowed: (c: OperationContext) => {
-      const request = c.request as unknown as OperationRequest;
-      const allowed = METHODS.filter((method) => {
-        try {
-          return Boolean(api.router.matchOperation({ ...request, method }, true));
-        } catch {
-          return false;
-        }
-      });
-      throw errors.methodNotAllowed(request.method.toUpperCase(), allowed.map((m) => m.toUpperCase()));
+    methodNotAllowed: (c: OperationContext, ctx: Koa.Context) => {
+      // The request's own method: a HEAD is routed as GET.
+      throw errors.methodNotAllowed(ctx.method, allowedMethods(api, c.request as unknown as OperationRequest));
     },
     postRoutingHandler: (c: OperationContext, ctx: Koa.Context) => {
       // Operations of the capture lane decode their own bodies (gzip, forms, base64, lz64): never parse them here.
@@ -117,12 +110,30 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       } else {
         ctx.body = null; // must precede the status: a null body would otherwise turn it into 204
       }
+      // A documented refusal (the playlist DELETE's 405, which has no body) names what the path does allow.
+      if (result.status === 405) ctx.set('Allow', allowHeader(allowedMethods(api, c.request as unknown as OperationRequest)));
       ctx.status = result.status;
     });
   }
   await api.init();
   useIndexedRouter(api);
   return api;
+}
+
+/**
+ * The methods the request's path has in the spec (upper case), leaving out those it only refuses: an operation
+ * documented with a 405 and no success, such as the playlist DELETE.
+ */
+function allowedMethods(api: OpenAPIBackend, request: OperationRequest): string[] {
+  return METHODS.filter((method) => {
+    try {
+      const operation = api.router.matchOperation({ ...request, method }, true);
+      const statuses = Object.keys(operation.responses ?? {});
+      return !(statuses.includes('405') && !statuses.some((status) => status.startsWith('2')));
+    } catch {
+      return false;
+    }
+  }).map((method) => method.toUpperCase());
 }
 
 export const CHANGES_ACCESS_EXTENSION = 'x-hedgerow-changes-access';

@@ -8,6 +8,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { SPEC_PATH, pathCanonicalizer } from '../../handlers/openapi.js';
+import { hasEmptySegment } from '../../handlers/openapi-router.js';
 
 interface Spec {
   api: OpenAPIBackend;
@@ -57,22 +58,30 @@ export interface ObservedResponse {
   contentType: string | null;
   body: unknown;
   text: string;
+  /** The `Allow` header, when the caller has the response's headers: every 405 must carry one. */
+  allow?: string | null;
 }
 
 /** The operation a request is routed to, or undefined when none. */
 export async function operationFor(method: string, path: string): Promise<Operation | undefined> {
   const { api, canonicalPath } = await loadSpec();
-  return api.router.matchOperation({ method, path: canonicalPath(path.split('?')[0]!), headers: {}, query: {} });
+  const bare = path.split('?')[0]!;
+  if (hasEmptySegment(bare)) return undefined; // no path of the spec has one
+  return api.router.matchOperation({ method, path: canonicalPath(bare), headers: {}, query: {} });
 }
 
 /** Returns the contract violations of one response (empty when it conforms). */
 export async function contractViolations(response: ObservedResponse): Promise<string[]> {
   const { errorValidator } = await loadSpec();
-  const operation = await operationFor(response.method, response.path);
+  // HEAD is served wherever GET is, as GET's answer without its body (the spec's info description says so).
+  const head = response.method === 'HEAD';
   const where = `${response.method} ${response.path} → ${response.status}`;
+  if (head && response.text.length > 0) return [`${where}: a HEAD answer has a body: ${response.text}`];
+  if (response.status === 405 && response.allow === null) return [`${where}: a 405 without an Allow header`];
+  const operation = await operationFor(head ? 'GET' : response.method, response.path);
   if (!operation) {
     if (![404, 405, 413].includes(response.status)) return [`${where}: no operation matches, yet the status is not 404/405`];
-    return errorValidator(response.body) ? [] : [`${where}: error body is not the Error schema: ${response.text}`];
+    return head || errorValidator(response.body) ? [] : [`${where}: error body is not the Error schema: ${response.text}`];
   }
   const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, { schema?: object }> }>;
   const documented = responses[String(response.status)] ?? responses.default;
@@ -84,7 +93,7 @@ export async function contractViolations(response: ObservedResponse): Promise<st
   const mediaType = (response.contentType ?? '').split(';')[0]!.trim();
   const media = content[mediaType];
   if (!media) return [`${where}: content type "${mediaType}" not documented for ${operation.operationId}`];
-  if (!media.schema) return [];
+  if (!media.schema || head) return [];
   const validate = validatorFor(media.schema);
   if (validate(response.body)) return [];
   return [`${where}: body violates ${operation.operationId}'s schema: ${ajv.errorsText(validate.errors)}`];

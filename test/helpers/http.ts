@@ -80,7 +80,8 @@ export class HttpClient {
     const contentType = response.headers.get('content-type');
     let parsed: unknown = text;
     if (contentType?.includes('json') && text.length > 0) parsed = JSON.parse(text);
-    const violations = await contractViolations({ method, path, status: response.status, contentType, body: parsed, text });
+    const allow = response.headers.get('allow');
+    const violations = await contractViolations({ method, path, status: response.status, contentType, body: parsed, text, allow });
     if (violations.length > 0) throw new Error(`Response breaks the contract:\n${violations.join('\n')}`);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }

@@ -603,7 +603,7 @@ describe('capture', () => {
     it('answers 405 for a method the capture paths do not have, with CORS headers like every capture answer', async () => {
       const res = await server.http.request('DELETE', '/batch/');
       expect(res.status).to.equal(405);
-      expect(res.headers.get('allow')).to.equal('GET, POST');
+      expect(res.headers.get('allow')).to.equal('GET, HEAD, POST, OPTIONS');
       for (const path of ['/batch/', '/i/v0/e', '/flags/', '/array/phc_x/config.js']) {
         const answer = await direct('PUT', path, { headers: { origin: 'https://app.example.com', 'content-type': 'application/json' }, body: '{}' });
         expect([answer.status, answer.body.code, answer.headers.get('access-control-allow-origin')], path).to.deep.equal([

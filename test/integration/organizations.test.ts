@@ -499,7 +499,7 @@ describe('organizations', () => {
     it('answers 405 with Allow for a method the path lacks, and 404 for an unknown path', async () => {
       const res = await http.request('PUT', `/api/organizations/${owner.organization.id}/`, { body: { name: 'x' } });
       expect(res.status).to.equal(405);
-      expect(res.headers.get('allow')).to.equal('GET, PATCH, DELETE');
+      expect(res.headers.get('allow')).to.equal('GET, HEAD, PATCH, DELETE');
       expect(res.body).to.deep.equal({
         type: 'invalid_request',
         code: 'method_not_allowed',

@@ -4,6 +4,7 @@ import { parseElementsChain } from '../../db/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
+import { ExactInteger } from '../../handlers/exact-json.js';
 import { SPEC_PATH } from '../../handlers/openapi.js';
 import { specOperations } from '../helpers/spec-sync.js';
 
@@ -131,6 +132,24 @@ describe('unit: event listing helpers', () => {
       expect(csvTable(['a', 'b'], [['x,y', 'say "hi"'], [null, 3], [true, ' pad']])).to.equal(
         'a,b\r\n"x,y","say ""hi"""\r\n,3\r\ntrue," pad"\r\n',
       );
+    });
+    const formulaCases: [value: unknown, cell: string][] = [
+      ['=1+1', `"'=1+1"`],
+      ['+1', `"'+1"`],
+      ['-1', `"'-1"`],
+      ['@A1', `"'@A1"`],
+      ['\t=1', `"'\t=1"`],
+      ['\r=1', `"'\r=1"`],
+      ['\n=1', `"'\n=1"`],
+      ['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`],
+      [-1, '-1'],
+      [-0.5, '-0.5'],
+      [new ExactInteger('-9007199254740993'), '-9007199254740993'],
+      ['1-1', '1-1'],
+      ["it's", "it's"],
+    ];
+    it('neutralises text that a spreadsheet would read as a formula, and keeps numbers as they are', () => {
+      for (const [value, cell] of formulaCases) expect(csvTable(['v'], [[value]]), String(value)).to.equal(`v\r\n${cell}\r\n`);
     });
     it('flattens nested objects to dotted columns, top-level fields in order, nested keys sorted', () => {
       const csv = csvOfObjects(
