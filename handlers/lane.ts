@@ -195,9 +195,12 @@ export class CaptureLane {
   ): Promise<void> {
     const started = performance.now();
     this.setCors(req, res);
+    // What the request holds of capture's memory budget, from its first byte until it is answered.
+    const lease = this.services.budget.lease();
     try {
       const query = queryOf(search);
-      const body = route.method === 'GET' || route.method === 'OPTIONS' ? Buffer.alloc(0) : await readBody(req, CAPTURE_BODY_LIMIT_BYTES);
+      const body =
+        route.method === 'GET' || route.method === 'OPTIONS' ? Buffer.alloc(0) : await readBody(req, CAPTURE_BODY_LIMIT_BYTES, lease);
       if (!route.validatePath(params)) throw parameterError(route.validatePath.errors, 'path');
       if (!route.validateQuery(query)) throw parameterError(route.validateQuery.errors, 'query');
       const result = await route.handler.handle({
@@ -208,6 +211,7 @@ export class CaptureLane {
         headers: req.headers,
         deps: this.deps,
         capture: this.services,
+        lease,
       });
       const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
       this.send(res, result.status, `${result.contentType}; charset=utf-8`, text);
@@ -218,6 +222,7 @@ export class CaptureLane {
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       this.send(res, answer.status, 'application/json; charset=utf-8', JSON.stringify(answer.body));
     } finally {
+      lease.release();
       const status = res.headersSent ? String(res.statusCode) : 'aborted';
       this.services.metrics.requests.add(1, { operation: route.operationId, status });
       const log = { operationId: route.operationId, method: route.method, path, status };

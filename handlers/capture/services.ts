@@ -5,6 +5,7 @@
 import { GroupCommit, type Transaction } from '../../db/group-commit.js';
 import type { SpecValidators } from '../spec-validators.js';
 import type { AppDeps } from '../types.js';
+import { MemoryBudget } from './budget.js';
 import { IngestState, ingest } from './ingest.js';
 import { CaptureMetrics } from './metrics.js';
 import type { CapturePipeline } from './pipeline.js';
@@ -17,6 +18,8 @@ export interface CaptureServices {
   tokens: ProjectTokens;
   metrics: CaptureMetrics;
   validators: SpecValidators;
+  /** The bytes capture requests in flight may hold, across all of them (budget.ts). */
+  budget: MemoryBudget;
   /** Waits until every event accepted so far is stored (or refused). */
   drain(): Promise<void>;
 }
@@ -63,6 +66,8 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
   return {
     pipeline: {
       validatePayload: validators.schema('CapturePayload'),
+      validateEvent: validators.schema('CaptureEvent'),
+      validateBatch: validators.schema('CaptureBatch'),
       tokens,
       store: (request) => writer.submit(request),
       metrics,
@@ -70,6 +75,7 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
     tokens,
     metrics,
     validators,
+    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs),
     drain: () => writer.drain(),
   };
 }
