@@ -38,11 +38,20 @@ export class MemoryBudget {
   private readonly waiters: Waiter[] = [];
   /** Highest `used` seen (for /_metrics and the tests). */
   peak = 0;
+  /**
+   * How many requests may do the work of a large payload at once (inflating it off the main thread, then
+   * reading its events in slices), as a budget of that many units. Memory alone would let a dozen floods
+   * inflate side by side, and the event loop would then give each of them a slice before any small request.
+   */
+  readonly largeWork: MemoryBudget | null;
 
   constructor(
     readonly capacityBytes: number,
     readonly maxWaitMs: number,
-  ) {}
+    largeWorkAtOnce: number | null = null,
+  ) {
+    this.largeWork = largeWorkAtOnce === null ? null : new MemoryBudget(largeWorkAtOnce, maxWaitMs);
+  }
 
   get inUse(): number {
     return this.used;
@@ -110,10 +119,20 @@ export class BudgetLease {
   private held = 0;
   private released = false;
 
+  /** Its turn at large work (MemoryBudget.largeWork), once taken. */
+  private largeWork: BudgetLease | null = null;
+
   constructor(private readonly budget: MemoryBudget) {}
 
   get bytes(): number {
     return this.held;
+  }
+
+  /** Waits for the request's turn at large work (at once when it has it already); rejects 503 like grow. */
+  turnForLargeWork(): Promise<void> | null {
+    if (this.released || this.largeWork || !this.budget.largeWork) return null;
+    this.largeWork = this.budget.largeWork.lease();
+    return this.largeWork.grow(1);
   }
 
   /** Holds `bytes` more: null when granted at once, else a promise that resolves when granted (or rejects 503). */
@@ -142,5 +161,6 @@ export class BudgetLease {
     this.released = true;
     this.budget.release(this.held);
     this.held = 0;
+    this.largeWork?.release();
   }
 }

@@ -146,6 +146,7 @@ async function inflate(bytes: Buffer, maxBytes: number, lease: BudgetLease | nul
  * is held as it comes, pausing while the budget has no room.
  */
 async function inflateStreaming(bytes: Buffer, maxBytes: number, lease: BudgetLease | null): Promise<Buffer> {
+  await lease?.turnForLargeWork();
   const announced = Math.min(bytes.length >= 18 ? bytes.readUInt32LE(bytes.length - 4) : 0, maxBytes);
   await lease?.grow(announced);
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });

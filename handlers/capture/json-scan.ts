@@ -82,7 +82,7 @@ function scanContainer(bytes: Buffer, index: number, depth: number, budget: numb
 }
 
 /** Bytes of a container scanned between two pauses of endOfValueSliced. */
-const SLICE_BYTES = 2 * 1024 * 1024;
+const SLICE_BYTES = 1024 * 1024;
 
 /**
  * As endOfValue, for a value that may be megabytes long (a batch skipped to find the key after it): the event
@@ -166,17 +166,21 @@ export async function* objectMembers(bytes: Buffer, pause: () => Promise<void>):
 
 /**
  * The items of the array in `range` (the whole text when it is the top-level value), one range at a time.
- * A generator, so that millions of items need no list of their ranges.
+ * A generator, so that millions of items need no list of their ranges; it yields one range object, moved
+ * along (read it before asking for the next), so that millions of items make no garbage either.
  */
-export function* arrayItems(bytes: Buffer, range: Range): Generator<Range> {
+export function* arrayItems(bytes: Buffer, range: Range): Generator<Readonly<Range>> {
   let index = skipWhitespace(bytes, range.start);
   if (bytes[index] !== OPEN_BRACKET) throw unexpected(bytes, index);
   index = skipWhitespace(bytes, index + 1);
   if (bytes[index] === CLOSE_BRACKET) return;
+  const item: Range = { start: 0, end: 0 };
   for (;;) {
     const end = endOfValue(bytes, index);
     if (end > range.end) throw unexpected(bytes, range.end);
-    yield { start: index, end };
+    item.start = index;
+    item.end = end;
+    yield item;
     index = skipWhitespace(bytes, end);
     if (bytes[index] === CLOSE_BRACKET) {
       if (index + 1 !== range.end) throw unexpected(bytes, index + 1);

@@ -35,6 +35,9 @@ export interface CaptureServices {
  */
 const OVERLAP_FROM_EVENTS = 400;
 
+/** Large payloads inflated or read at once: two keep both cores busy and the event loop's turns short. */
+const LARGE_WORK_AT_ONCE = 2;
+
 export function createCaptureServices(deps: AppDeps, validators: SpecValidators): CaptureServices {
   const metrics = new CaptureMetrics();
   const state = new IngestState();
@@ -75,7 +78,7 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
     tokens,
     metrics,
     validators,
-    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs),
+    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs, LARGE_WORK_AT_ONCE),
     drain: () => writer.drain(),
   };
 }

@@ -44,7 +44,9 @@ describe('capture JSON scanning (handlers/capture/json-scan.ts)', () => {
   for (const { given, want } of itemCases) {
     it(`finds the items of ${given}`, () => {
       const bytes = Buffer.from(given);
-      expect([...arrayItems(bytes, topLevelArray(bytes))].map((range) => text(bytes, range))).to.deep.equal(want);
+      const items: string[] = [];
+      for (const range of arrayItems(bytes, topLevelArray(bytes))) items.push(text(bytes, range));
+      expect(items).to.deep.equal(want);
     });
   }
 
@@ -83,7 +85,7 @@ describe('capture JSON scanning (handlers/capture/json-scan.ts)', () => {
       members.push(`${name}=${range.end - range.start}`);
     }
     expect(members).to.deep.equal([`batch=${batch.length}`, 'api_key=3']);
-    expect(pauses).to.equal(Math.floor(batch.length / (2 * 1024 * 1024)));
+    expect(pauses).to.equal(Math.floor(batch.length / (1024 * 1024)));
   });
 
   it('tells the kind of the top-level value by its first character', () => {
