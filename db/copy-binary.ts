@@ -36,17 +36,25 @@ export class BinaryCopyWriter {
     return this.rows.length;
   }
 
-  toBuffer(): Buffer {
-    const buffer = Buffer.allocUnsafe(this.size);
-    let offset = SIGNATURE.copy(buffer, 0);
-    offset = buffer.writeInt32BE(0, offset); // flags
-    offset = buffer.writeInt32BE(0, offset); // header extension length
+  /**
+   * The COPY stream's bytes; or, with `header` or `trailer` false, a piece of it (a large COPY is written in
+   * pieces: the first with the header, the last with the trailer).
+   */
+  toBuffer(piece: { header: boolean; trailer: boolean } = { header: true, trailer: true }): Buffer {
+    const size = this.size - (piece.header ? 0 : SIGNATURE.length + 8) - (piece.trailer ? 0 : 2);
+    const buffer = Buffer.allocUnsafe(size);
+    let offset = 0;
+    if (piece.header) {
+      offset = SIGNATURE.copy(buffer, 0);
+      offset = buffer.writeInt32BE(0, offset); // flags
+      offset = buffer.writeInt32BE(0, offset); // header extension length
+    }
     for (const row of this.rows) {
       offset = buffer.writeInt16BE(row.length, offset);
       for (const field of row) offset = writeField(buffer, offset, field);
     }
-    offset = buffer.writeInt16BE(-1, offset);
-    if (offset !== this.size) throw new Error(`COPY buffer size mismatch: wrote ${offset} of ${this.size} bytes`);
+    if (piece.trailer) offset = buffer.writeInt16BE(-1, offset);
+    if (offset !== size) throw new Error(`COPY buffer size mismatch: wrote ${offset} of ${size} bytes`);
     return buffer;
   }
 }

@@ -102,18 +102,19 @@ export class Transaction {
   }
 
   /**
-   * One message: (`begin`,) `before`, a COPY FROM STDIN fed with `data`, `after`, `commit`. The database answers
+   * One message: (`begin`,) `before`, a COPY FROM STDIN fed with `data`'s pieces, `after`, `commit`. The database answers
    * the COPY's start before it takes the data, so this costs two round trips whatever the batch. Returns the
    * number of rows copied.
    */
-  async copyAndCommit(before: readonly string[], copy: string, data: Buffer, after: readonly string[]): Promise<number> {
+  async copyAndCommit(before: readonly string[], copy: string, data: readonly Buffer[], after: readonly string[]): Promise<number> {
     const statements = [...(this.begun ? [] : ['begin']), ...before, copy, ...after, 'commit'];
     this.begun = true;
     const stream = this.client.query(corked(copyFrom(statements.join(';\n'))));
     await new Promise<void>((resolve, reject) => {
       stream.on('error', reject);
       stream.on('finish', () => resolve());
-      stream.end(data);
+      for (const piece of data) stream.write(piece);
+      stream.end();
     });
     this.ended = true;
     return stream.rowCount ?? 0;

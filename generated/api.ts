@@ -2681,8 +2681,8 @@ export interface components {
             };
         };
         /**
-         * @description The request body is 20 MB or more (refused while it is read), or the payload decodes (gunzip, base64,
-         *     lz64) to more than 25 MiB.
+         * @description The request body is 20 MB or more (refused while it is read), the payload decodes (gunzip, base64,
+         *     lz64) to more than 25 MiB, or one of its events is larger than 1,000,000 bytes.
          */
         CapturePayloadTooLarge: {
             headers: {
@@ -2694,12 +2694,15 @@ export interface components {
             };
         };
         /**
-         * @description The events could not be stored (the database is unreachable); none of them was acknowledged, and the
+         * @description The events could not be stored (the database is unreachable), or capture's memory budget had no room
+         *     for the request in time (`capture_busy`, with `Retry-After`); none of them was acknowledged, and the
          *     SDKs retry.
          */
         CaptureUnavailable: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                /** @description Seconds to wait before sending the request again (with `capture_busy`). */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

@@ -12,11 +12,34 @@ export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Capture request bodies must be under 20 MB, as PostHog's. */
 export const CAPTURE_BODY_LIMIT_BYTES = 20 * 1024 * 1024 - 1;
 
-export async function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+/** What a body holds of a memory budget (handlers/capture/budget.ts): grown as its bytes arrive. */
+export interface ByteLease {
+  /** Null when granted at once; else resolves when granted (rejects when refused). */
+  grow(bytes: number): Promise<void> | null;
+  shrinkTo(bytes: number): void;
+}
+
+/**
+ * Reads the body. With a lease, its bytes are held against the budget: the announced length before the first
+ * byte is read (all at once, so that requests never hold half of what they need while waiting for the rest),
+ * or chunk by chunk without one; while the budget has no room the socket is paused.
+ */
+export async function readBody(req: IncomingMessage, limitBytes: number, lease: ByteLease | null = null): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limitBytes) {
+  const announced = Number.isFinite(declared) && declared >= 0 && req.headers['content-length'] !== undefined;
+  if (announced && declared > limitBytes) {
     req.resume();
     throw errors.tooLarge(limitBytes);
+  }
+  if (lease && announced) {
+    const wait = lease.grow(declared);
+    if (wait) {
+      req.pause();
+      await wait.catch((error: unknown) => {
+        req.resume();
+        throw error;
+      });
+    }
   }
   // Plain 'data' events rather than an async iterator: the iterator costs several microseconds per request,
   // which shows on the capture path.
@@ -29,18 +52,27 @@ export async function readBody(req: IncomingMessage, limitBytes: number): Promis
       req.off('error', onError);
       req.off('close', onClose);
     };
+    const fail = (error: unknown) => {
+      cleanup();
+      req.resume();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limitBytes) {
-        cleanup();
-        req.resume();
-        reject(errors.tooLarge(limitBytes));
+      if (received > limitBytes || (announced && received > declared)) {
+        fail(errors.tooLarge(limitBytes));
         return;
       }
       chunks.push(chunk);
+      const wait = lease && !announced ? lease.grow(chunk.length) : null;
+      if (wait) {
+        req.pause();
+        wait.then(() => req.resume(), fail);
+      }
     };
     const onEnd = () => {
       cleanup();
+      if (lease && announced) lease.shrinkTo(received);
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onError = (error: Error) => {
@@ -55,6 +87,7 @@ export async function readBody(req: IncomingMessage, limitBytes: number): Promis
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
+    req.resume();
   });
 }
 

@@ -7,7 +7,7 @@
  * db/group-commit.ts); it is answered 200 once they are committed.
  */
 import { randomUUID } from 'node:crypto';
-import { decodePayload } from './capture/decode.js';
+import { FLAGS_DECODED_LIMIT_BYTES, decodePayload } from './capture/decode.js';
 import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
 import { renderAccessLookups } from './capture/metrics.js';
@@ -40,9 +40,10 @@ type PreflightOperation =
 
 /** Runs the capture pipeline (handlers/capture/pipeline.ts); 200 once every event of the request is stored. */
 function capture<K extends CaptureOperation>(options: { engage: boolean }): LaneHandler<K> {
-  return laneHandler<K>(async ({ body, query, headers, capture: services }) => {
+  return laneHandler<K>(async ({ body, query, headers, capture: services, lease }) => {
     await runCapture(services.pipeline, {
       body,
+      lease,
       query: query as Record<string, unknown>,
       contentType: headers['content-type'],
       contentEncoding: headers['content-encoding'],
@@ -101,7 +102,7 @@ export const flags_create = laneHandler<'flags_create'>(async (input) => {
       query: input.query,
       contentType: input.headers['content-type'],
       contentEncoding: input.headers['content-encoding'],
-    }),
+    }, FLAGS_DECODED_LIMIT_BYTES),
   );
   const validate = input.capture.validators.schema('FlagsRequest');
   if (!validate(payload)) throw payloadError(validate.errors);

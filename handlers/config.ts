@@ -18,6 +18,13 @@ export interface Config {
   instanceTag: string;
   /** Capture's group commit writes at most this many events (and warnings) per transaction. */
   captureBatchEvents: number;
+  /**
+   * Bytes that capture requests in flight may hold at once (bodies, what they decode to, and what their events
+   * take while they are read and stored), across all of them; what does not fit waits, then is answered 503.
+   */
+  captureMemoryBytes: number;
+  /** Longest a capture request waits for room in that budget before its 503. */
+  captureBudgetWaitMs: number;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
 }
@@ -41,5 +48,7 @@ export function readConfig(): Config {
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
+    captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 256)) * 1024 * 1024,
+    captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
   };
 }

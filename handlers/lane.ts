@@ -194,9 +194,12 @@ export class CaptureLane {
   ): Promise<void> {
     const started = performance.now();
     this.setCors(req, res);
+    // What the request holds of capture's memory budget, from its first byte until it is answered.
+    const lease = this.services.budget.lease();
     try {
       const query = queryOf(search);
-      const body = route.method === 'GET' || route.method === 'OPTIONS' ? Buffer.alloc(0) : await readBody(req, CAPTURE_BODY_LIMIT_BYTES);
+      const body =
+        route.method === 'GET' || route.method === 'OPTIONS' ? Buffer.alloc(0) : await readBody(req, CAPTURE_BODY_LIMIT_BYTES, lease);
       // A pre-flight carries the query string of the request it asks about, and a browser that gets no CORS
       // answer drops that request: its parameters are checked when the request itself arrives, not here.
       if (route.method !== 'OPTIONS') {
@@ -211,6 +214,7 @@ export class CaptureLane {
         headers: req.headers,
         deps: this.deps,
         capture: this.services,
+        lease,
       });
       const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
       this.send(res, result.status, `${result.contentType}; charset=utf-8`, text);
@@ -221,6 +225,7 @@ export class CaptureLane {
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
       this.send(res, answer.status, 'application/json; charset=utf-8', JSON.stringify(answer.body));
     } finally {
+      lease.release();
       const status = res.headersSent ? String(res.statusCode) : 'aborted';
       this.services.metrics.requests.add(1, { operation: route.operationId, status });
       const log = { operationId: route.operationId, method: req.method, path, status };

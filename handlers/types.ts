@@ -12,6 +12,7 @@ import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
 import type { Config } from './config.js';
 import type { CaptureServices } from './capture/services.js';
+import type { BudgetLease } from './capture/budget.js';
 
 export type OperationId = keyof operations;
 
@@ -114,6 +115,8 @@ export interface LaneInput<K extends OperationId> {
   headers: IncomingHttpHeaders;
   deps: AppDeps;
   capture: CaptureServices;
+  /** What the request holds of capture's memory budget; its decoding grows it. */
+  lease: BudgetLease;
 }
 
 /**

@@ -5,6 +5,7 @@
  * and because several statements share one message wherever they can: under load a round trip to the database
  * costs far more than a small statement.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { jsonbText } from '../../handlers/capture/normalise.js';
 import { parseJson } from '../../handlers/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
@@ -287,10 +288,23 @@ const EVENT_COLUMNS = EVENT_TABLE.map((entry) => entry.name).join(', ');
 /** One event's values, in `EVENT_COLUMNS` order, typed for the binary forms. */
 const eventFields = (row: EventRow): CopyValue[] => EVENT_TABLE.map((entry) => entry.field(row));
 
-function copyData(rows: readonly EventRow[]): Buffer {
-  const writer = new BinaryCopyWriter();
-  for (const row of rows) writer.add(eventFields(row));
-  return writer.toBuffer();
+/** Rows of a COPY encoded between two turns of the event loop. */
+const COPY_PIECE_ROWS = 2000;
+
+/**
+ * The rows in COPY's binary format, in pieces of COPY_PIECE_ROWS rows with the event loop let in between: a
+ * batch of a hundred thousand events takes a second or more to encode, which would hold every other request.
+ */
+async function copyData(rows: readonly EventRow[]): Promise<Buffer[]> {
+  const pieces: Buffer[] = [];
+  for (let start = 0; start < rows.length; start += COPY_PIECE_ROWS) {
+    if (start > 0) await nextTurn();
+    const end = Math.min(rows.length, start + COPY_PIECE_ROWS);
+    const writer = new BinaryCopyWriter();
+    for (let index = start; index < end; index += 1) writer.add(eventFields(rows[index]!));
+    pieces.push(writer.toBuffer({ header: start === 0, trailer: end === rows.length }));
+  }
+  return pieces;
 }
 
 /** The rows as one binary array per column, the quick statement's first fourteen parameters. */
@@ -412,7 +426,7 @@ export async function finishBatch(
   return transaction.copyAndCommit(
     before,
     `copy events (${EVENT_COLUMNS}) from stdin (format binary)`,
-    copyData(input.rows),
+    await copyData(input.rows),
     after,
   );
 }

@@ -9,24 +9,33 @@
  *                    the payload is nothing but base64 characters
  *   parse            UTF-8, then JSON
  *
- * Every step is bounded: the decoded payload may not exceed `maxDecodedBytes` (413), and gzip is inflated with
- * zlib's own output limit so that a gzip bomb costs no more memory than the limit.
+ * Every step is bounded: the decoded payload may not exceed `maxBytes` (413), and what it decodes to is held
+ * against the request's lease of capture's memory budget (handlers/capture/budget.ts) as it grows, so that a
+ * gzip bomb costs no more memory than the budget allows, however many arrive at once.
  */
 import { isUtf8 } from 'node:buffer';
-import { promisify } from 'node:util';
-import { gunzip, gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { ApiError } from '../errors.js';
 import { parseJsonExactly } from '../exact-json.js';
 import { MAX_JSON_DEPTH, scanJsonValue } from '../json-limits.js';
+import type { BudgetLease } from './budget.js';
 import { DecodedTooLarge, InvalidLzString, decompressLz64 } from './lz-string.js';
 
 /** The decoded payload may be at most this large (PostHog's capture uses the same 25 MiB event-size limit). */
 export const CAPTURE_DECODED_LIMIT_BYTES = 25 * 1024 * 1024;
 
-/** Inflating bodies below this size on the main thread is cheaper than a trip through libuv's thread pool. */
-const SYNC_GUNZIP_BELOW_BYTES = 256 * 1024;
+/** `/flags/` bodies are small JSON objects, parsed whole. */
+export const FLAGS_DECODED_LIMIT_BYTES = 1024 * 1024;
 
-const gunzipAsync = promisify(gunzip);
+/**
+ * A gzip that inflates to at most this much is inflated at once on the main thread, which is cheaper than a
+ * stream through libuv's thread pool for the small bodies SDKs send; a larger one (a batch, or a bomb) is
+ * streamed off the main thread, its output held against the budget as it comes.
+ */
+const SYNC_INFLATE_MAX_BYTES = 256 * 1024;
+
+/** zlib's default output chunk (16 KiB) makes a callback per chunk: a 25 MiB payload inflated several times slower. */
+const INFLATE_CHUNK_BYTES = 1024 * 1024;
 
 export type Compression = 'gzip' | 'lz64' | 'base64';
 
@@ -118,14 +127,58 @@ function dataValue(raw: string): string {
   return trimmed.startsWith('{') || trimmed.startsWith('[') ? raw : raw.replace(/ /g, '+');
 }
 
-async function inflate(bytes: Buffer, maxBytes: number): Promise<Buffer> {
-  const options = { maxOutputLength: maxBytes };
+async function inflate(bytes: Buffer, maxBytes: number, lease: BudgetLease | null): Promise<Buffer> {
   try {
-    return bytes.length < SYNC_GUNZIP_BELOW_BYTES ? gunzipSync(bytes, options) : await gunzipAsync(bytes, options);
+    const small = gunzipSync(bytes, { maxOutputLength: Math.min(maxBytes, SYNC_INFLATE_MAX_BYTES) });
+    await lease?.grow(small.length);
+    return small;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw captureErrors.decodedTooLarge(maxBytes);
-    throw captureErrors.malformed('invalid gzip data.');
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw captureErrors.malformed('invalid gzip data.');
+    if (maxBytes <= SYNC_INFLATE_MAX_BYTES) throw captureErrors.decodedTooLarge(maxBytes);
   }
+  return inflateStreaming(bytes, maxBytes, lease);
+}
+
+/**
+ * Inflates in libuv's thread pool. The size the gzip announces (its trailer's ISIZE, which zlib checks at the
+ * end) is held against the budget before the first byte is inflated, all at once, so that concurrent requests
+ * never each hold half of what they need while waiting for the rest; output beyond it (several gzip members)
+ * is held as it comes, pausing while the budget has no room.
+ */
+async function inflateStreaming(bytes: Buffer, maxBytes: number, lease: BudgetLease | null): Promise<Buffer> {
+  await lease?.turnForLargeWork();
+  const announced = Math.min(bytes.length >= 18 ? bytes.readUInt32LE(bytes.length - 4) : 0, maxBytes);
+  await lease?.grow(announced);
+  const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+  // Written into one buffer of the announced size, not gathered and copied again at the end (twice the memory).
+  const whole = Buffer.allocUnsafe(announced);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  return new Promise<Buffer>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      gunzip.destroy();
+      reject(error);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      const beyond = Math.max(0, total + chunk.length - Math.max(total, announced));
+      if (total + chunk.length > maxBytes) return fail(captureErrors.decodedTooLarge(maxBytes));
+      if (total + chunk.length <= announced) chunk.copy(whole, total);
+      else chunks.push(total < announced ? chunk.subarray(announced - total) : chunk);
+      if (total < announced && total + chunk.length > announced) chunk.copy(whole, total, 0, announced - total);
+      total += chunk.length;
+      const wait = beyond > 0 ? lease?.grow(beyond) : null;
+      if (wait) {
+        gunzip.pause();
+        wait.then(() => gunzip.resume(), fail);
+      }
+    });
+    gunzip.on('end', () => {
+      if (chunks.length === 0) resolve(whole.subarray(0, total));
+      else resolve(Buffer.concat([whole.subarray(0, Math.min(total, announced)), ...chunks], total));
+    });
+    gunzip.on('error', () => fail(captureErrors.malformed('invalid gzip data.')));
+    gunzip.end(bytes);
+  });
 }
 
 function fromBase64(text: string, maxBytes: number): Buffer {
@@ -169,36 +222,57 @@ function locatePayload(request: EncodedRequest): { bytes: Buffer; hint: Compress
 }
 
 /** Undoes the payload's compression and base64 layers; returns the UTF-8 bytes of the JSON. */
-export async function decompressPayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<Buffer> {
+export async function decompressPayload(
+  request: EncodedRequest,
+  maxBytes = CAPTURE_DECODED_LIMIT_BYTES,
+  lease: BudgetLease | null = null,
+): Promise<Buffer> {
   const { bytes, hint } = locatePayload(request);
   let payload = bytes;
+  // A payload read out of a form or the query string is a copy of its own.
+  if (bytes !== request.body) await lease?.grow(bytes.length);
   if (hint === 'gzip' || hasGzipMagic(payload)) {
-    payload = await inflate(payload, maxBytes);
+    payload = await inflate(payload, maxBytes, lease);
   } else if (hint === 'lz64') {
     payload = fromLz64(payload.toString('latin1'), maxBytes);
+    await lease?.grow(payload.length);
   } else if (hint === 'base64' || looksLikeBase64(payload)) {
+    await lease?.grow(Math.floor((payload.length * 3) / 4));
     payload = fromBase64(payload.toString('latin1'), maxBytes);
     // Some old clients base64-encoded a gzip body, or base64-encoded twice.
-    if (hasGzipMagic(payload)) payload = await inflate(payload, maxBytes);
+    if (hasGzipMagic(payload)) payload = await inflate(payload, maxBytes, lease);
     else if (looksLikeBase64(payload)) payload = fromBase64(payload.toString('latin1'), maxBytes);
   }
   if (payload.length > maxBytes) throw captureErrors.decodedTooLarge(maxBytes);
   return payload;
 }
 
-/** The JSON payload of a capture request. */
-export async function decodePayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<unknown> {
-  const bytes = await decompressPayload(request, maxBytes);
-  if (!isUtf8(bytes)) throw captureErrors.malformed('invalid UTF-8 in request payload.');
-  const text = bytes.toString('utf8');
+/** The payload as JSON.parse reads it (and exact where it holds integers beyond 2^53), within MAX_JSON_DEPTH. */
+export function parsePayload(bytes: Buffer): unknown {
+  return parseJsonText(bytes, 0, bytes.length, MAX_JSON_DEPTH);
+}
+
+/**
+ * One JSON value from `bytes[start, end)`, checked for invalid UTF-8, nesting beyond `maxDepth` and numbers out
+ * of range, with integers beyond 2^53 kept exact.
+ */
+export function parseJsonText(bytes: Buffer, start: number, end: number, maxDepth: number, utf8Checked = false): unknown {
+  const whole = start === 0 && end === bytes.length;
+  if (!utf8Checked && !isUtf8(whole ? bytes : bytes.subarray(start, end))) throw captureErrors.malformed('invalid UTF-8 in request payload.');
+  const text = bytes.toString('utf8', start, end);
   let payload: unknown;
   try {
     payload = JSON.parse(text);
   } catch (error) {
     throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
   }
-  const scan = scanJsonValue(payload);
+  const scan = scanJsonValue(payload, maxDepth);
   if (scan.problem) throw captureErrors.malformed(`${scan.problem}.`);
-  // Read again, keeping them exact (and within MAX_JSON_DEPTH, which the scan checked).
-  return scan.largeNumbers ? parseJsonExactly(text, MAX_JSON_DEPTH) : payload;
+  // Read again, keeping them exact (and within maxDepth, which the scan checked).
+  return scan.largeNumbers ? parseJsonExactly(text, maxDepth) : payload;
+}
+
+/** The JSON payload of a request, parsed whole: for small ones (`/flags/`, within FLAGS_DECODED_LIMIT_BYTES). */
+export async function decodePayload(request: EncodedRequest, maxBytes = CAPTURE_DECODED_LIMIT_BYTES): Promise<unknown> {
+  return parsePayload(await decompressPayload(request, maxBytes));
 }

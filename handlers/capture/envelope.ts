@@ -62,13 +62,13 @@ export function tokenProblem(token: unknown): TokenProblem | null {
 }
 
 /** The token an event carries itself: `token`, `$token`, `api_key`, then `properties.token`. */
-function eventToken(event: Record<string, unknown>): unknown {
+export function eventToken(event: Record<string, unknown>): unknown {
   const own = event.token ?? event.$token ?? event.api_key;
   if (own !== undefined && own !== null) return own;
   return isPlainObject(event.properties) ? event.properties.token : undefined;
 }
 
-function normaliseToken(token: unknown): string {
+export function normaliseToken(token: unknown): string {
   const trimmed = typeof token === 'string' ? token.trim() : token;
   const problem = tokenProblem(trimmed);
   if (problem) throw tokenErrors.invalid(problem);

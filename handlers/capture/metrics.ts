@@ -69,8 +69,8 @@ export class CaptureMetrics {
     this.overlappingFlushes.add(0);
   }
 
-  drop(reason: DropReason): void {
-    this.dropped.add(1, { reason });
+  drop(reason: DropReason, count = 1): void {
+    this.dropped.add(count, { reason });
   }
 
   /** The request counters, and the process's memory. */

@@ -5,6 +5,7 @@
 import { GroupCommit, type Transaction } from '../../db/group-commit.js';
 import type { SpecValidators } from '../spec-validators.js';
 import type { AppDeps } from '../types.js';
+import { MemoryBudget } from './budget.js';
 import { IngestState, ingest } from './ingest.js';
 import { CaptureMetrics } from './metrics.js';
 import type { CapturePipeline } from './pipeline.js';
@@ -17,6 +18,8 @@ export interface CaptureServices {
   tokens: ProjectTokens;
   metrics: CaptureMetrics;
   validators: SpecValidators;
+  /** The bytes capture requests in flight may hold, across all of them (budget.ts). */
+  budget: MemoryBudget;
   /** Waits until every event accepted so far is stored (or refused). */
   drain(): Promise<void>;
 }
@@ -31,6 +34,9 @@ export interface CaptureServices {
  * four interleaved rounds (200 and 600: less).
  */
 const OVERLAP_FROM_EVENTS = 400;
+
+/** Large payloads inflated or read at once: two keep both cores busy and the event loop's turns short. */
+const LARGE_WORK_AT_ONCE = 2;
 
 export function createCaptureServices(deps: AppDeps, validators: SpecValidators): CaptureServices {
   const metrics = new CaptureMetrics();
@@ -63,6 +69,8 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
   return {
     pipeline: {
       validatePayload: validators.schema('CapturePayload'),
+      validateEvent: validators.schema('CaptureEvent'),
+      validateBatch: validators.schema('CaptureBatch'),
       tokens,
       store: (request) => writer.submit(request),
       metrics,
@@ -70,6 +78,7 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
     tokens,
     metrics,
     validators,
+    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs, LARGE_WORK_AT_ONCE),
     drain: () => writer.drain(),
   };
 }

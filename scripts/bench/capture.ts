@@ -66,13 +66,13 @@ function batchJson(token: string, first: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // Processes
 
-interface Child {
+export interface Child {
   process: ChildProcess;
   port: number;
   output: string[];
 }
 
-async function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Child> {
+export async function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Child> {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
@@ -93,7 +93,7 @@ async function start(command: string, args: string[], env: NodeJS.ProcessEnv, re
   return { process: child, port, output };
 }
 
-async function stop(child: Child): Promise<void> {
+export async function stop(child: Child): Promise<void> {
   if (child.process.exitCode !== null) return;
   const exited = new Promise((resolve) => child.process.once('exit', resolve));
   child.process.kill('SIGTERM');
@@ -101,7 +101,7 @@ async function stop(child: Child): Promise<void> {
 }
 
 /** Resident memory of a process, from /proc (Linux): current and peak, in MB. */
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
@@ -262,7 +262,7 @@ async function rawCopy(databaseUrl: string, teamId: number, seconds: number): Pr
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {
