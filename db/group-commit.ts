@@ -10,16 +10,16 @@
  * waiting up to 1-2 ms for bigger batches gained nothing). A batch also closes at `maxBatchSize` (counted by the
  * caller's `size`) so that one huge queue does not become one huge transaction; an item is never split.
  *
- * Failures: when the database cannot be reached every item of the batch is refused with 503 (the SDKs retry);
+ * Failures: when the database cannot be reached, or the transaction outlives `flushTimeoutMs`, every item of the batch is refused with 503 (the SDKs retry);
  * any other failure of a batch of several items is retried item by item, so one bad request cannot fail the
  * others; a lone item's error goes to its caller (translated like any other PostgreSQL error).
  */
 import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import type { Logger } from 'pino';
-import { errors, type ApiError } from '../handlers/errors.js';
-import type { Db } from './client.js';
-import { translatePgError } from './errors.js';
+import type { ApiError } from '../handlers/errors.js';
+import { discardConnection, type Db } from './client.js';
+import { databaseUnavailable, isUnavailable, translatePgError } from './errors.js';
 import { runQuery } from './pg-query.js';
 
 const { from: copyFrom } = pgCopyStreams;
@@ -57,6 +57,12 @@ export interface GroupCommitOptions<T> {
    * leaving the database idle while it decodes the next requests. 0 (the default): no such wait.
    */
   overlapFromSize?: number;
+  /**
+   * Longest a transaction may take, waiting for its connection included. Past it the transaction's connection
+   * is closed, so PostgreSQL rolls back whatever it had not committed, and its items are refused with 503: a
+   * database that stopped answering must not hold capture's requests, whose senders would retry anyway.
+   */
+  flushTimeoutMs: number;
   size: (item: T) => number;
   logger: Logger;
   /** Called after every transaction, committed or not; `overlapped`: it started while another was in flight. */
@@ -159,20 +165,10 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-/** Network errors, PostgreSQL's connection-exception, resource and shutdown classes, and pool time-outs. */
-export function isUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-  if (name === 'KnexTimeoutError') return true;
-  if (typeof code === 'string') {
-    if (/^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(code)) return true;
-    if (/^(08|53|57P0|58)/.test(code)) return true;
-  }
-  return typeof message === 'string' && /Connection terminated|connection error|not queryable|timeout exceeded/i.test(message);
-}
+export { isUnavailable };
 
 export function unavailableError(): ApiError {
-  return errors.unavailable('The events could not be stored because the database is unavailable; retry later.');
+  return databaseUnavailable('The events could not be stored because the database is unavailable; retry later.');
 }
 
 export class GroupCommit<T> {
@@ -264,23 +260,69 @@ export class GroupCommit<T> {
   private async transaction(items: T[], size: number): Promise<void> {
     const started = performance.now();
     let ok = false;
-    const client = (await this.db.client.acquireConnection()) as ClientBase;
+    const deadline = new FlushDeadline(this.options.flushTimeoutMs);
+    const client = await deadline.lend(this.db).catch((error: unknown) => {
+      deadline.clear();
+      throw error;
+    });
     // (Its own flush is among those running by now.)
     const overlapped = this.running.size > 1;
     const transaction = new Transaction(client);
     try {
       try {
         const afterCommit = await this.work(transaction, items);
+        // (A commit that answered is stored, and acknowledged, whenever the deadline passed.)
         if (transaction.open) await runQuery(client, 'commit');
         ok = true;
         afterCommit?.();
       } catch (error) {
-        if (transaction.begunOnce) await runQuery(client, 'rollback').catch(() => undefined);
-        throw error;
+        if (transaction.begunOnce && !deadline.expired) await runQuery(client, 'rollback').catch(() => undefined);
+        throw deadline.expired ? unavailableError() : error;
       }
     } finally {
+      deadline.clear();
       await this.db.client.releaseConnection(client);
       this.options.observe?.({ items: items.length, size, ms: performance.now() - started, ok, overlapped });
     }
+  }
+}
+
+/**
+ * One transaction's deadline. It covers waiting for a connection, then the transaction: when it passes, the
+ * connection is discarded (closed, and never lent again), which fails whatever statement is waiting on it.
+ */
+class FlushDeadline {
+  expired = false;
+  private readonly timer: NodeJS.Timeout;
+  private connection: ClientBase | null = null;
+  private stopWaiting: (() => void) | null = null;
+
+  constructor(timeoutMs: number) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.stopWaiting?.();
+      if (this.connection) discardConnection(this.connection, 'a group commit ran out of time');
+    }, timeoutMs);
+  }
+
+  /** A connection of `db`'s pool, or a 503 if none came before the deadline (one that comes later goes back). */
+  async lend(db: Db): Promise<ClientBase> {
+    const acquiring = db.client.acquireConnection() as Promise<ClientBase>;
+    const late = new Promise<never>((_, reject) => {
+      this.stopWaiting = () => reject(unavailableError());
+    });
+    try {
+      this.connection = await Promise.race([acquiring, late]);
+      return this.connection;
+    } catch (error) {
+      acquiring.then((connection) => db.client.releaseConnection(connection)).catch(() => undefined);
+      throw error;
+    } finally {
+      this.stopWaiting = null;
+    }
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }

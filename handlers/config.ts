@@ -20,6 +20,14 @@ export interface Config {
   captureBatchEvents: number;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
+  /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
+  dbConnectTimeoutMs: number;
+  /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
+  dbStatementTimeoutMs: number;
+  /** Longest a capture transaction may take, waiting for its connection included, before its events answer 503. */
+  captureCommitTimeoutMs: number;
+  /** Longest `/_readiness` waits for the database before answering 503, in milliseconds. */
+  readinessTimeoutMs: number;
 }
 
 function integer(name: string, fallback: number): number {
@@ -41,5 +49,9 @@ export function readConfig(): Config {
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
+    dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),
+    dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),
+    captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 10_000)),
+    readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
   };
 }

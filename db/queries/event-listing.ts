@@ -7,9 +7,11 @@ import type { components } from '../../generated/api.js';
 import { ApiError, errors } from '../../handlers/errors.js';
 import { parseJson as parseExactJson } from '../../handlers/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
-import type { ReadDb } from '../client.js';
+import type { ClientBase } from 'pg';
+import { discardConnection, type ReadDb } from '../client.js';
 import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
+import { runQuery } from '../pg-query.js';
 import { runCachedStatement, type StatementOptions } from '../prepared.js';
 import {
   compileEventsQuery,
@@ -171,15 +173,45 @@ export async function onReadSession<T>(
   work: (read: Reader) => Promise<T>,
   dataErrorParameter: string | null = null,
 ): Promise<T> {
-  const connection: unknown = await reader.client.acquireConnection();
+  const started = performance.now();
+  const connection = await lendSession(reader, timeoutMs);
+  // The timeout bounds the whole wait, the wait for a session included: a page that waited for one gets what is
+  // left for its statements (two round trips more, only for pages that already waited).
+  const waited = performance.now() - started;
+  const shortened = waited > SESSION_WAIT_SLACK_MS;
   try {
+    if (shortened) {
+      const left = Math.max(1, Math.trunc(timeoutMs - waited));
+      await runQuery(connection as ClientBase, `set statement_timeout = ${left}`);
+    }
     return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => ({
       rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
     }));
   } catch (error) {
     throw translateQueryError(error, timeoutMs, dataErrorParameter);
   } finally {
+    if (shortened) await runQuery(connection as ClientBase, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));
     await reader.client.releaseConnection(connection);
+  }
+}
+
+/** A wait for a read session this short leaves the page its whole timeout for its statements. */
+const SESSION_WAIT_SLACK_MS = 100;
+
+/** A session of the read pool, or a 504 when none is free within `timeoutMs` (one lent later goes back). */
+async function lendSession(reader: ReadDb, timeoutMs: number): Promise<unknown> {
+  const acquiring: Promise<unknown> = reader.client.acquireConnection();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(queryTimeout(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([acquiring, late]);
+  } catch (error) {
+    acquiring.then((connection) => reader.client.releaseConnection(connection)).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -240,16 +272,20 @@ function isQueryTimeout(error: unknown): boolean {
   return error instanceof ApiError && error.code === QUERY_TIMEOUT;
 }
 
+function queryTimeout(timeoutMs: number): ApiError {
+  return new ApiError(
+    504,
+    'server_error',
+    QUERY_TIMEOUT,
+    `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
+  );
+}
+
 function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
   const pg = error as { code?: string; message?: string };
   switch (pg.code) {
     case QUERY_CANCELED:
-      return new ApiError(
-        504,
-        'server_error',
-        QUERY_TIMEOUT,
-        `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
-      );
+      return queryTimeout(timeoutMs);
     case '2201B':
       return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     case '22025': // invalid_escape_sequence: a like pattern that ends with its escape character
@@ -264,6 +300,17 @@ function translateQueryError(error: unknown, timeoutMs: number, dataErrorParamet
       );
     case '54001':
       return errors.validation('The query is too deeply nested.');
+    case '54023':
+      return errors.validation('A function is given more than 100 arguments.', dataErrorParameter);
+    // An operator or function PostgreSQL has for none of the types the expression gives it.
+    case '42883':
+      return errors.validation(`An expression combines values of types that cannot be combined: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22012':
+    case '2201E':
+    case '2201F':
+    case '22023':
+    case '22019':
+      return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     default:
       return translatePgError(error);
   }

@@ -23,6 +23,7 @@ function harness(options: Partial<GroupCommitOptions<number>>, refuses: (item: n
     {
       maxBatchSize: 1000,
       maxInFlight: 1,
+      flushTimeoutMs: 60_000,
       size: () => 1,
       logger: pino({ level: 'silent' }),
       observe: ({ items, ok, overlapped }) => observed.push({ items, ok, overlapped }),
