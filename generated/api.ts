@@ -2641,6 +2641,19 @@ export interface components {
             };
         };
         /**
+         * @description The database cannot be reached or did not answer in time; nothing was changed that was not answered.
+         *     Retry after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Any other error, in the same format: for example 501 for an operation whose implementation has not been
          *     built yet (the README lists them).
          */
@@ -2694,12 +2707,13 @@ export interface components {
             };
         };
         /**
-         * @description The events could not be stored (the database is unreachable); none of them was acknowledged, and the
-         *     SDKs retry.
+         * @description The events could not be stored (the database is unreachable, or did not commit them in time); none of
+         *     them was acknowledged, and the SDKs retry.
          */
         CaptureUnavailable: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2994,6 +3008,8 @@ export interface components {
     headers: {
         /** @description The request's `Origin`, mirrored when it has one (with `Access-Control-Allow-Credentials`). */
         CorsAllowOrigin: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -3039,9 +3055,10 @@ export interface operations {
                 };
             };
             500: components["responses"]["ServerError"];
-            /** @description The database is unreachable. */
+            /** @description The database is unreachable, or did not answer within the readiness deadline. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,6 +4313,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4332,6 +4350,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4363,6 +4382,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4394,6 +4414,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4448,6 +4469,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4488,6 +4510,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4526,6 +4549,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4562,6 +4586,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4607,6 +4632,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4651,6 +4677,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4703,6 +4730,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4747,6 +4775,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4778,6 +4807,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4810,6 +4840,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4842,6 +4873,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4872,6 +4904,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4911,6 +4944,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4950,6 +4984,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4981,6 +5016,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5014,6 +5050,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5052,6 +5089,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5091,6 +5129,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5128,6 +5167,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5163,6 +5203,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5207,6 +5248,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5251,6 +5293,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5359,6 +5402,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5415,6 +5459,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5454,6 +5499,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5563,6 +5609,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5619,6 +5666,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5658,6 +5706,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
