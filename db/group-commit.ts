@@ -270,9 +270,14 @@ export class GroupCommit<T> {
     const transaction = new Transaction(client);
     try {
       try {
-        const afterCommit = await this.work(transaction, items);
-        // (A commit that answered is stored, and acknowledged, whenever the deadline passed.)
-        if (transaction.open) await runQuery(client, 'commit');
+        const committing = (async () => {
+          const afterCommit = await this.work(transaction, items);
+          if (transaction.open) await runQuery(client, 'commit');
+          return afterCommit;
+        })();
+        // (A commit that answered is stored, and acknowledged, even if the deadline has just passed; past the
+        // deadline the connection is closed, and nothing on it can commit any more.)
+        const afterCommit = await deadline.race(committing);
         ok = true;
         afterCommit?.();
       } catch (error) {
@@ -305,20 +310,29 @@ class FlushDeadline {
     }, timeoutMs);
   }
 
-  /** A connection of `db`'s pool, or a 503 if none came before the deadline (one that comes later goes back). */
-  async lend(db: Db): Promise<ClientBase> {
-    const acquiring = db.client.acquireConnection() as Promise<ClientBase>;
+  /** `work`'s outcome, or a 503 once the deadline passes (work still running then fails on its own). */
+  async race<R>(work: Promise<R>): Promise<R> {
+    work.catch(() => undefined);
     const late = new Promise<never>((_, reject) => {
       this.stopWaiting = () => reject(unavailableError());
     });
+    if (this.expired) this.stopWaiting?.();
     try {
-      this.connection = await Promise.race([acquiring, late]);
+      return await Promise.race([work, late]);
+    } finally {
+      this.stopWaiting = null;
+    }
+  }
+
+  /** A connection of `db`'s pool, or a 503 if none came before the deadline (one that comes later goes back). */
+  async lend(db: Db): Promise<ClientBase> {
+    const acquiring = db.client.acquireConnection() as Promise<ClientBase>;
+    try {
+      this.connection = await this.race(acquiring);
       return this.connection;
     } catch (error) {
       acquiring.then((connection) => db.client.releaseConnection(connection)).catch(() => undefined);
       throw error;
-    } finally {
-      this.stopWaiting = null;
     }
   }
 
