@@ -34,7 +34,8 @@ export function isClientTimeout(error: unknown): boolean {
 
 /**
  * The database could not be reached or did not answer in time: network errors, PostgreSQL's connection-exception,
- * insufficient-resources, operator-intervention (shutdown, not a statement's cancel) and system-error classes,
+ * insufficient-resources, operator-intervention (a shutdown, or a statement cancelled by its timeout: the event
+ * listing, where the caller's query is the cause, answers that one 504 before it comes here) and system-error classes,
  * `pg`'s connection and answer deadlines, the pool's deadline for lending a connection, and an ApiError 503
  * already made of one of those.
  */
@@ -45,7 +46,7 @@ export function isUnavailable(error: unknown): boolean {
   if (name === 'KnexTimeoutError') return true;
   if (typeof code === 'string') {
     if (/^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(code)) return true;
-    if (/^(08|53|57P0|58)/.test(code)) return true;
+    if (/^(08|53|57P0|57014|58)/.test(code)) return true;
   }
   return (
     typeof message === 'string' &&

@@ -119,6 +119,17 @@ describe('a database that stalls or goes away: deadlines, 503s and recovery', fu
     expect((await testDb()('organizations').where('id', account.organization.id).first()).name).to.equal(account.organization.name);
   });
 
+  it('answers 503 with Retry-After when a statement waits past the statement timeout (a lock held)', async () => {
+    const fresh = await newAccount(testDb());
+    await testDb().transaction(async (trx) => {
+      await trx.raw('lock table organizations in access exclusive mode');
+      const started = performance.now();
+      expectUnavailable(await http.withKey(fresh.key).get('/api/organizations/'));
+      expect(performance.now() - started).to.be.below(DEADLINES.statementTimeoutMs + 2000);
+    });
+    expect((await http.withKey(fresh.key).get('/api/organizations/')).status).to.equal(200);
+  });
+
   it('under capture load, a stall gives only 503s (within seconds) or stored 200s, and capture recovers by itself', async () => {
     const answers: Array<{ uuid: string; status: number; sentAt: number; ms: number }> = [];
     let stop = false;
