@@ -165,7 +165,7 @@ function positional(text: string): string {
  * timeout), translating what PostgreSQL refuses. The session's settings bound each statement, so the work needs
  * no transaction: a page costs its query's round trip and nothing else. Statements run prepared, so that the
  * session plans a recurring one only until PostgreSQL settles on a plan for it (db/prepared.ts). `timeoutMs` is
- * the pool's timeout, for the message of a query that exceeds it.
+ * the pool's timeout: the deadline of the whole work, waiting for the session included (a 504 past it).
  */
 export async function onReadSession<T>(
   reader: ReadDb,
@@ -175,28 +175,36 @@ export async function onReadSession<T>(
 ): Promise<T> {
   const started = performance.now();
   const connection = await lendSession(reader, timeoutMs);
-  // The timeout bounds the whole wait, the wait for a session included: a page that waited for one gets what is
-  // left for its statements (two round trips more, only for pages that already waited).
-  const waited = performance.now() - started;
-  const shortened = waited > SESSION_WAIT_SLACK_MS;
+  const session = connection as ClientBase;
+  // The timeout bounds the page, not each of its statements: the wait for a session and the statements before
+  // count. A statement that would have noticeably less left than the session's timeout runs with what is left
+  // (a round trip more, paid only by pages that have already spent that long), and the session's own timeout
+  // comes back before it returns to the pool.
+  let sessionTimeoutMs = timeoutMs;
+  const keepWithinPageDeadline = async () => {
+    const left = Math.trunc(timeoutMs - (performance.now() - started));
+    if (left <= 0) throw queryTimeout(timeoutMs);
+    if (sessionTimeoutMs - left <= PAGE_DEADLINE_SLACK_MS) return;
+    await runQuery(session, `set statement_timeout = ${left}`);
+    sessionTimeoutMs = left;
+  };
   try {
-    if (shortened) {
-      const left = Math.max(1, Math.trunc(timeoutMs - waited));
-      await runQuery(connection as ClientBase, `set statement_timeout = ${left}`);
-    }
-    return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => ({
-      rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
-    }));
+    return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => {
+      await keepWithinPageDeadline();
+      return { rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[] };
+    });
   } catch (error) {
     throw translateQueryError(error, timeoutMs, dataErrorParameter);
   } finally {
-    if (shortened) await runQuery(connection as ClientBase, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));
+    if (sessionTimeoutMs !== timeoutMs) {
+      await runQuery(session, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));
+    }
     await reader.client.releaseConnection(connection);
   }
 }
 
-/** A wait for a read session this short leaves the page its whole timeout for its statements. */
-const SESSION_WAIT_SLACK_MS = 100;
+/** How much of the page's timeout may already be spent before a statement runs with less than all of it. */
+const PAGE_DEADLINE_SLACK_MS = 100;
 
 /** A session of the read pool, or a 504 when none is free within `timeoutMs` (one lent later goes back). */
 async function lendSession(reader: ReadDb, timeoutMs: number): Promise<unknown> {

@@ -92,6 +92,31 @@ describe('event listing: what PostgreSQL refuses, and its deadline', function ()
       });
     }
 
+    it('answers 504 within the timeout and half a second when the page’s first statement spent most of it', async () => {
+      const patient = await startTestServer({ config: { queryTimeoutMs: 2000 } });
+      try {
+        await testDb().transaction(async (events) => {
+          await events.raw('lock table events in access exclusive mode');
+          let answer: Promise<{ status: number; code: string; ms: number }> | null = null;
+          // The person's distinct ids wait for persons until 1.8 s, then the page's query waits for events.
+          await testDb().transaction(async (persons) => {
+            await persons.raw('lock table persons in access exclusive mode');
+            const started = performance.now();
+            answer = patient.http
+              .withKey(crowd.key)
+              .get(`/api/projects/${crowd.environment.id}/events/?${qs({ person_id: '1' })}`)
+              .then((res) => ({ status: res.status, code: res.body.code, ms: performance.now() - started }));
+            await new Promise((resolve) => setTimeout(resolve, 1800));
+          });
+          const { status, code, ms } = await answer!;
+          expect([status, code]).to.deep.equal([504, 'query_timeout']);
+          expect(ms).to.be.below(2000 + 1000); // each statement with the whole timeout took 3.8 s
+        });
+      } finally {
+        await patient.close();
+      }
+    });
+
     it('answers 504 within the timeout and half a second when pages wait for a read session (more pages than sessions)', async () => {
       await testDb().transaction(async (trx) => {
         await trx.raw('lock table events in access exclusive mode');
