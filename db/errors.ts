@@ -27,9 +27,12 @@ export function databaseUnavailable(detail = 'The database is unavailable; retry
   return errors.unavailable(detail, UNAVAILABLE_RETRY_AFTER_SECONDS);
 }
 
-/** `pg`'s own deadline for an answer (query_timeout) passed: the statement may still be running on the server. */
+/**
+ * `pg`'s own deadline for an answer (query_timeout) passed: the statement may still be running on the server.
+ * (Knex puts the statement's text before the message.)
+ */
 export function isClientTimeout(error: unknown): boolean {
-  return error instanceof Error && error.message === 'Query read timeout';
+  return error instanceof Error && error.message.endsWith('Query read timeout');
 }
 
 /**

@@ -8,10 +8,13 @@
  */
 import { expect } from 'chai';
 import type { Server } from 'node:http';
+import type { ClientBase } from 'pg';
 import pino from 'pino';
 import { createDb, type Db } from '../../db/client.js';
+import { runQuery } from '../../db/pg-query.js';
 import { createApp, type HedgerowApp } from '../../handlers/app.js';
 import { readConfig } from '../../handlers/config.js';
+import type { ApiError } from '../../handlers/errors.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient, type ApiResponse } from '../helpers/http.js';
@@ -117,6 +120,34 @@ describe('a database that stalls or goes away: deadlines, 503s and recovery', fu
     const names = (await testDb()('organizations').where('name', 'During the outage').count({ n: '*' }))[0]!;
     expect(Number(names.n)).to.equal(0);
     expect((await testDb()('organizations').where('id', account.organization.id).first()).name).to.equal(account.organization.name);
+  });
+
+  it('gives up on a statement of a silent database after its timeout and a second, and never lends its connection again', async () => {
+    const connection = (await db.client.acquireConnection()) as ClientBase & { __knex__disposed?: unknown };
+    proxy.stall();
+    let failure: unknown = null;
+    let viaKnex: unknown = null;
+    const started = performance.now();
+    try {
+      [failure, viaKnex] = await Promise.all([
+        runQuery(connection, 'select 1').then(() => null, (error: unknown) => error),
+        db.raw('select 1').then(() => null, (error: unknown) => error),
+      ]);
+    } finally {
+      proxy.restore();
+      await db.client.releaseConnection(connection);
+    }
+    expect(performance.now() - started).to.be.below(DEADLINES.statementTimeoutMs + 1000 + 2000);
+    expect((failure as Error).message).to.equal('Query read timeout');
+    expect(connection.__knex__disposed).to.be.a('string');
+    expect([(viaKnex as ApiError).status, (viaKnex as ApiError).code]).to.deep.equal([503, 'service_unavailable']);
+    const next = (await db.client.acquireConnection()) as ClientBase;
+    try {
+      expect(next).to.not.equal(connection);
+      expect((await runQuery(next, 'select 1 as one')).rows).to.deep.equal([{ one: 1 }]);
+    } finally {
+      await db.client.releaseConnection(next);
+    }
   });
 
   it('answers 503 with Retry-After when a statement waits past the statement timeout (a lock held)', async () => {
