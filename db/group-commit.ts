@@ -10,8 +10,8 @@
  * waiting up to 1-2 ms for bigger batches gained nothing). A batch also closes at `maxBatchSize` (counted by the
  * caller's `size`) so that one huge queue does not become one huge transaction; an item is never split.
  *
- * Failures: when the database cannot be reached, or the transaction outlives `flushTimeoutMs`, every item of the batch is refused with 503 (the SDKs retry);
- * any other failure of a batch of several items is retried item by item, so one bad request cannot fail the
+ * Failures: when the database cannot be reached, or an item would wait longer than `commitTimeoutMs`, every item
+ * of the batch is refused with 503 (the SDKs retry); any other failure of a batch of several items is retried item by item, so one bad request cannot fail the
  * others; a lone item's error goes to its caller (translated like any other PostgreSQL error).
  */
 import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
@@ -58,11 +58,13 @@ export interface GroupCommitOptions<T> {
    */
   overlapFromSize?: number;
   /**
-   * Longest a transaction may take, waiting for its connection included. Past it the transaction's connection
-   * is closed, so PostgreSQL rolls back whatever it had not committed, and its items are refused with 503: a
-   * database that stopped answering must not hold capture's requests, whose senders would retry anyway.
+   * Longest an item may wait from its submission until its transaction commits: its time in the queue (behind a
+   * transaction that may itself be running out of time), the wait for a connection and the transaction. A
+   * transaction's deadline is that of its oldest item; past it the transaction's connection is closed, so
+   * PostgreSQL rolls back whatever it had not committed, and its items are refused with 503: a database that
+   * stopped answering must not hold capture's requests, whose senders give up on their own after some seconds.
    */
-  flushTimeoutMs: number;
+  commitTimeoutMs: number;
   size: (item: T) => number;
   logger: Logger;
   /** Called after every transaction, committed or not; `overlapped`: it started while another was in flight. */
@@ -161,6 +163,8 @@ export class Transaction {
 interface Pending<T> {
   item: T;
   size: number;
+  /** performance.now() when it was submitted. */
+  submittedAt: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -189,7 +193,7 @@ export class GroupCommit<T> {
   submit(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const size = this.options.size(item);
-      this.queue.push({ item, size, resolve, reject });
+      this.queue.push({ item, size, submittedAt: performance.now(), resolve, reject });
       this.queuedSize += size;
       this.schedule();
     });
@@ -242,7 +246,9 @@ export class GroupCommit<T> {
 
   private async flush(batch: Array<Pending<T>>, size: number): Promise<void> {
     try {
-      await this.transaction(batch.map((entry) => entry.item), size);
+      // (The queue is in order of submission: the first item is the oldest.)
+      const deadlineAt = batch[0]!.submittedAt + this.options.commitTimeoutMs;
+      await this.transaction(batch.map((entry) => entry.item), size, deadlineAt);
       for (const entry of batch) entry.resolve();
     } catch (error) {
       if (isUnavailable(error)) {
@@ -257,10 +263,10 @@ export class GroupCommit<T> {
     }
   }
 
-  private async transaction(items: T[], size: number): Promise<void> {
+  private async transaction(items: T[], size: number, deadlineAt: number): Promise<void> {
     const started = performance.now();
     let ok = false;
-    const deadline = new FlushDeadline(this.options.flushTimeoutMs);
+    const deadline = new FlushDeadline(deadlineAt - started);
     const client = await deadline.lend(this.db).catch((error: unknown) => {
       deadline.clear();
       throw error;
@@ -303,11 +309,12 @@ class FlushDeadline {
   private stopWaiting: (() => void) | null = null;
 
   constructor(timeoutMs: number) {
+    // (Already past, it expires at once: what it races is refused on the next turn.)
     this.timer = setTimeout(() => {
       this.expired = true;
       this.stopWaiting?.();
       if (this.connection) discardConnection(this.connection, 'a group commit ran out of time');
-    }, timeoutMs);
+    }, Math.max(0, timeoutMs));
   }
 
   /** `work`'s outcome, or a 503 once the deadline passes (work still running then fails on its own). */

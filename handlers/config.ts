@@ -24,7 +24,7 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
   dbStatementTimeoutMs: number;
-  /** Longest a capture transaction may take, waiting for its connection included, before its events answer 503. */
+  /** Longest a captured request waits for its events' commit (in the queue, for a connection, the transaction) before it answers 503. */
   captureCommitTimeoutMs: number;
   /** Longest `/_readiness` waits for the database before answering 503, in milliseconds. */
   readinessTimeoutMs: number;
@@ -51,7 +51,7 @@ export function readConfig(): Config {
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),
     dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),
-    captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 10_000)),
+    captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 5_000)),
     readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
   };
 }

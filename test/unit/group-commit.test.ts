@@ -23,7 +23,7 @@ function harness(options: Partial<GroupCommitOptions<number>>, refuses: (item: n
     {
       maxBatchSize: 1000,
       maxInFlight: 1,
-      flushTimeoutMs: 60_000,
+      commitTimeoutMs: 60_000,
       size: () => 1,
       logger: pino({ level: 'silent' }),
       observe: ({ items, ok, overlapped }) => observed.push({ items, ok, overlapped }),
@@ -156,7 +156,7 @@ describe('group commit (db/group-commit.ts)', () => {
     expect(h.started).to.deep.equal([[1], [2, 3], [4], [5]]);
   });
 
-  describe('its deadline (flushTimeoutMs)', () => {
+  describe('its deadline (commitTimeoutMs)', () => {
     /** A database whose connections are lent after `lendAfterMs` (never when null), recording those discarded. */
     function slowDb(lendAfterMs: number | null) {
       const lent: Array<{ __knex__disposed?: unknown }> = [];
@@ -178,7 +178,7 @@ describe('group commit (db/group-commit.ts)', () => {
       return { db, lent, released };
     }
 
-    const options = { maxBatchSize: 1000, maxInFlight: 1, flushTimeoutMs: 100, size: () => 1, logger: pino({ level: 'silent' }) };
+    const options = { maxBatchSize: 1000, maxInFlight: 1, commitTimeoutMs: 100, size: () => 1, logger: pino({ level: 'silent' }) };
     const outcome = (promise: Promise<void>) =>
       promise.then(
         () => 'stored',
@@ -208,6 +208,17 @@ describe('group commit (db/group-commit.ts)', () => {
       expect(ran).to.equal(false);
       expect(lent).to.have.length(1);
       expect(released).to.deep.equal(lent);
+    });
+
+    it('counts an item’s deadline from its submission: one queued behind a transaction that runs out of time waits no longer', async () => {
+      const { db } = slowDb(0);
+      const commit = new GroupCommit<number>(db, () => new Promise<void>(() => undefined), { ...options, commitTimeoutMs: 400 });
+      const first = outcome(commit.submit(1));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const queuedAt = performance.now();
+      const second = await outcome(commit.submit(2));
+      expect(performance.now() - queuedAt).to.be.below(400 + 150); // not 400 more after the first's 503
+      expect([await first, second]).to.deep.equal(['503 service_unavailable 5', '503 service_unavailable 5']);
     });
 
     it('refuses with 503 when the pool never lends a connection', async () => {
