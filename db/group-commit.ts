@@ -11,8 +11,9 @@
  * caller's `size`) so that one huge queue does not become one huge transaction; an item is never split.
  *
  * Failures: when the database cannot be reached, or an item would wait longer than `commitTimeoutMs`, every item
- * of the batch is refused with 503 (the SDKs retry); any other failure of a batch of several items is retried item by item, so one bad request cannot fail the
- * others; a lone item's error goes to its caller (translated like any other PostgreSQL error).
+ * of the batch is refused with 503 (the SDKs retry); any other failure of a batch of several items is retried
+ * item by item, so one bad request cannot fail the others; a lone item's error goes to its caller (translated
+ * like any other PostgreSQL error).
  */
 import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
