@@ -24,7 +24,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { connectionStringOf, type Db } from './client.js';
+import { connectionStringOf, deadlinesOf, DEFAULT_DEADLINES, type Db } from './client.js';
 
 /** The channel the triggers notify (db/migrations/20261122100000_notify_access_changes.ts). */
 export const ACCESS_CHANNEL = 'hedgerow_access';
@@ -41,6 +41,8 @@ export interface AccessCacheOptions {
   /** How often the listening session is asked whether it is alive, and how long it has to answer. */
   heartbeatMs: number;
   heartbeatTimeoutMs: number;
+  /** Longest wait to open the listening session; its statements must answer within `heartbeatTimeoutMs`. */
+  connectTimeoutMs: number;
 }
 
 const DEFAULTS: AccessCacheOptions = {
@@ -50,6 +52,7 @@ const DEFAULTS: AccessCacheOptions = {
   maxRetryMs: 10_000,
   heartbeatMs: 15_000,
   heartbeatTimeoutMs: 5_000,
+  connectTimeoutMs: DEFAULT_DEADLINES.connectTimeoutMs,
 };
 
 /** Freezes a remembered answer, with the objects and arrays in it. */
@@ -87,7 +90,7 @@ export class AccessCache {
   }
 
   static forDb(db: Db, logger: Logger, options: Partial<AccessCacheOptions> = {}): AccessCache {
-    return new AccessCache(connectionStringOf(db), logger, options);
+    return new AccessCache(connectionStringOf(db), logger, { connectTimeoutMs: deadlinesOf(db).connectTimeoutMs, ...options });
   }
 
   /** Whether the cache may answer: its listening session is up. */
@@ -144,6 +147,9 @@ export class AccessCache {
       connectionString: this.connectionString,
       application_name: ACCESS_LISTENER_NAME,
       keepAlive: true,
+      // A database that stopped answering must not leave the cache waiting to listen: it retries instead.
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+      query_timeout: this.options.heartbeatTimeoutMs,
     });
     this.listener = listener;
     listener.on('notification', () => this.clear());

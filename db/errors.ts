@@ -1,5 +1,7 @@
 /**
- * Turns PostgreSQL errors into API errors, here in the data layer, so that handlers never see a driver error.
+ * Turns PostgreSQL errors into API errors, here in the data layer, so that handlers never see a driver error:
+ * a database that cannot be reached or does not answer in time is a 503 with `Retry-After` (the caller may try
+ * again; nothing is wrong with the request), and errors PostgreSQL raises on values the caller wrote are 400s.
  * Anything not listed stays as it is and becomes a logged 500 in the error middleware.
  */
 import { ApiError, errors } from '../handlers/errors.js';
@@ -18,8 +20,51 @@ const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   organization_memberships_organization_id_user_id_unique: 'user',
 };
 
+/** Seconds a client is told to wait before retrying while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(detail = 'The database is unavailable; retry later.'): ApiError {
+  return errors.unavailable(detail, UNAVAILABLE_RETRY_AFTER_SECONDS);
+}
+
+/**
+ * `pg`'s own deadline for an answer (query_timeout) passed: the statement may still be running on the server.
+ * (Knex puts the statement's text before the message.)
+ */
+export function isClientTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message.endsWith('Query read timeout');
+}
+
+/**
+ * The database could not be reached or did not answer in time: network errors, PostgreSQL's connection-exception,
+ * insufficient-resources, operator-intervention (a shutdown, or a statement cancelled by its timeout: the event
+ * listing, where the caller's query is the cause, answers that one 504 before it comes here) and system-error classes,
+ * `pg`'s connection and answer deadlines, the pool's deadline for lending a connection, and an ApiError 503
+ * already made of one of those.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status === 503;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code === 'string') {
+    if (/^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(code)) return true;
+    if (/^(08|53|57P0|57014|58)/.test(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection error|not queryable|timeout exceeded|timeout expired|Query read timeout/i.test(message)
+  );
+}
+
+/** `error` as a 503 when the database is unavailable, otherwise as it is. */
+export function asUnavailable(error: unknown): unknown {
+  return isUnavailable(error) && !(error instanceof ApiError) ? databaseUnavailable() : error;
+}
+
 export function translatePgError(error: unknown): unknown {
   if (error instanceof ApiError || typeof error !== 'object' || error === null) return error;
+  if (isUnavailable(error)) return databaseUnavailable();
   const pg = error as PgError;
   switch (pg.code) {
     case '23505': {
@@ -38,6 +83,20 @@ export function translatePgError(error: unknown): unknown {
       return errors.validation('A value is not of the expected type.', pg.column ?? null);
     case '22003':
       return errors.validation('A number is out of range.', pg.column ?? null);
+    // Values the caller wrote that PostgreSQL refuses to compute with.
+    case '22012':
+      return errors.validation('Division by zero.', pg.column ?? null);
+    case '2201E':
+    case '2201F':
+    case '22023':
+      return errors.validation('A value is not valid for the function it is given to.', pg.column ?? null);
+    case '2201B':
+      return errors.validation('A regular expression is not valid.', pg.column ?? null);
+    case '22019':
+    case '22025':
+      return errors.validation('A pattern has an invalid escape sequence.', pg.column ?? null);
+    case '54023':
+      return errors.validation('A function is given more than 100 arguments.', pg.column ?? null);
     case '23514':
       return errors.validation('A value is not allowed here.', pg.column ?? null, 'invalid_choice');
     // A NUL character in a text parameter (22021) or in a JSON string bound for jsonb (22P05): PostgreSQL

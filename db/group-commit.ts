@@ -10,16 +10,17 @@
  * waiting up to 1-2 ms for bigger batches gained nothing). A batch also closes at `maxBatchSize` (counted by the
  * caller's `size`) so that one huge queue does not become one huge transaction; an item is never split.
  *
- * Failures: when the database cannot be reached every item of the batch is refused with 503 (the SDKs retry);
- * any other failure of a batch of several items is retried item by item, so one bad request cannot fail the
- * others; a lone item's error goes to its caller (translated like any other PostgreSQL error).
+ * Failures: when the database cannot be reached, or an item would wait longer than `commitTimeoutMs`, every item
+ * of the batch is refused with 503 (the SDKs retry); any other failure of a batch of several items is retried
+ * item by item, so one bad request cannot fail the others; a lone item's error goes to its caller (translated
+ * like any other PostgreSQL error).
  */
 import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import type { Logger } from 'pino';
-import { errors, type ApiError } from '../handlers/errors.js';
-import type { Db } from './client.js';
-import { translatePgError } from './errors.js';
+import type { ApiError } from '../handlers/errors.js';
+import { discardConnection, type Db } from './client.js';
+import { databaseUnavailable, isUnavailable, translatePgError } from './errors.js';
 import { runQuery } from './pg-query.js';
 
 const { from: copyFrom } = pgCopyStreams;
@@ -57,6 +58,14 @@ export interface GroupCommitOptions<T> {
    * leaving the database idle while it decodes the next requests. 0 (the default): no such wait.
    */
   overlapFromSize?: number;
+  /**
+   * Longest an item may wait from its submission until its transaction commits: its time in the queue (behind a
+   * transaction that may itself be running out of time), the wait for a connection and the transaction. A
+   * transaction's deadline is that of its oldest item; past it the transaction's connection is closed, so
+   * PostgreSQL rolls back whatever it had not committed, and its items are refused with 503: a database that
+   * stopped answering must not hold capture's requests, whose senders give up on their own after some seconds.
+   */
+  commitTimeoutMs: number;
   size: (item: T) => number;
   logger: Logger;
   /** Called after every transaction, committed or not; `overlapped`: it started while another was in flight. */
@@ -156,24 +165,16 @@ export class Transaction {
 interface Pending<T> {
   item: T;
   size: number;
+  /** performance.now() when it was submitted. */
+  submittedAt: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-/** Network errors, PostgreSQL's connection-exception, resource and shutdown classes, and pool time-outs. */
-export function isUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
-  if (name === 'KnexTimeoutError') return true;
-  if (typeof code === 'string') {
-    if (/^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(code)) return true;
-    if (/^(08|53|57P0|58)/.test(code)) return true;
-  }
-  return typeof message === 'string' && /Connection terminated|connection error|not queryable|timeout exceeded/i.test(message);
-}
+export { isUnavailable };
 
 export function unavailableError(): ApiError {
-  return errors.unavailable('The events could not be stored because the database is unavailable; retry later.');
+  return databaseUnavailable('The events could not be stored because the database is unavailable; retry later.');
 }
 
 export class GroupCommit<T> {
@@ -194,7 +195,7 @@ export class GroupCommit<T> {
   submit(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const size = this.options.size(item);
-      this.queue.push({ item, size, resolve, reject });
+      this.queue.push({ item, size, submittedAt: performance.now(), resolve, reject });
       this.queuedSize += size;
       this.schedule();
     });
@@ -247,7 +248,9 @@ export class GroupCommit<T> {
 
   private async flush(batch: Array<Pending<T>>, size: number): Promise<void> {
     try {
-      await this.transaction(batch.map((entry) => entry.item), size);
+      // (The queue is in order of submission: the first item is the oldest.)
+      const deadlineAt = batch[0]!.submittedAt + this.options.commitTimeoutMs;
+      await this.transaction(batch.map((entry) => entry.item), size, deadlineAt);
       for (const entry of batch) entry.resolve();
     } catch (error) {
       if (isUnavailable(error)) {
@@ -262,26 +265,87 @@ export class GroupCommit<T> {
     }
   }
 
-  private async transaction(items: T[], size: number): Promise<void> {
+  private async transaction(items: T[], size: number, deadlineAt: number): Promise<void> {
     const started = performance.now();
     let ok = false;
-    const client = (await this.db.client.acquireConnection()) as ClientBase;
+    const deadline = new FlushDeadline(deadlineAt - started);
+    const client = await deadline.lend(this.db).catch((error: unknown) => {
+      deadline.clear();
+      throw error;
+    });
     // (Its own flush is among those running by now.)
     const overlapped = this.running.size > 1;
     const transaction = new Transaction(client);
     try {
       try {
-        const afterCommit = await this.work(transaction, items);
-        if (transaction.open) await runQuery(client, 'commit');
+        const committing = (async () => {
+          const afterCommit = await this.work(transaction, items);
+          if (transaction.open) await runQuery(client, 'commit');
+          return afterCommit;
+        })();
+        // (A commit that answered is stored, and acknowledged, even if the deadline has just passed; past the
+        // deadline the connection is closed, and nothing on it can commit any more.)
+        const afterCommit = await deadline.race(committing);
         ok = true;
         afterCommit?.();
       } catch (error) {
-        if (transaction.begunOnce) await runQuery(client, 'rollback').catch(() => undefined);
-        throw error;
+        if (transaction.begunOnce && !deadline.expired) await runQuery(client, 'rollback').catch(() => undefined);
+        throw deadline.expired ? unavailableError() : error;
       }
     } finally {
+      deadline.clear();
       await this.db.client.releaseConnection(client);
       this.options.observe?.({ items: items.length, size, ms: performance.now() - started, ok, overlapped });
     }
+  }
+}
+
+/**
+ * One transaction's deadline. It covers waiting for a connection, then the transaction: when it passes, the
+ * connection is discarded (closed, and never lent again), which fails whatever statement is waiting on it.
+ */
+class FlushDeadline {
+  expired = false;
+  private readonly timer: NodeJS.Timeout;
+  private connection: ClientBase | null = null;
+  private stopWaiting: (() => void) | null = null;
+
+  constructor(timeoutMs: number) {
+    // (Already past, it expires at once: what it races is refused on the next turn.)
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.stopWaiting?.();
+      if (this.connection) discardConnection(this.connection, 'a group commit ran out of time');
+    }, Math.max(0, timeoutMs));
+  }
+
+  /** `work`'s outcome, or a 503 once the deadline passes (work still running then fails on its own). */
+  async race<R>(work: Promise<R>): Promise<R> {
+    work.catch(() => undefined);
+    const late = new Promise<never>((_, reject) => {
+      this.stopWaiting = () => reject(unavailableError());
+    });
+    if (this.expired) this.stopWaiting?.();
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      this.stopWaiting = null;
+    }
+  }
+
+  /** A connection of `db`'s pool, or a 503 if none came before the deadline (one that comes later goes back). */
+  async lend(db: Db): Promise<ClientBase> {
+    const acquiring = db.client.acquireConnection() as Promise<ClientBase>;
+    try {
+      this.connection = await this.race(acquiring);
+      return this.connection;
+    } catch (error) {
+      acquiring.then((connection) => db.client.releaseConnection(connection)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }

@@ -9,8 +9,11 @@
  * collecting garbage, against 191 ms this way. Why V8 keeps them is not established; the difference is measured.
  *
  * A failure keeps what `pg`'s promise gives it: a stack trace that leads back to the caller, not to the socket.
+ * A statement that got no answer within the connection's `query_timeout` discards the connection (db/client.ts).
  */
 import type { ClientBase, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import { discardConnection } from './client.js';
+import { isClientTimeout } from './errors.js';
 
 export function runQuery<R extends QueryResultRow = QueryResultRow>(
   connection: ClientBase,
@@ -29,6 +32,7 @@ export function runQuery<R extends QueryResultRow = QueryResultRow>(
     if (typeof query === 'string' && values !== undefined) connection.query<R>(query, values as unknown[], settle);
     else connection.query<R>(query, settle);
   }).catch((error: unknown) => {
+    if (isClientTimeout(error)) discardConnection(connection, 'a statement got no answer in time');
     // Here, a reaction to the caller's await, the stack leads back to the caller (as in pg's own promise).
     if (error instanceof Error) Error.captureStackTrace(error);
     throw error;

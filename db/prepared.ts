@@ -10,6 +10,7 @@
  */
 import type { ClientBase, QueryResultRow } from 'pg';
 import type { Db } from './client.js';
+import { asUnavailable } from './errors.js';
 import { runQuery } from './pg-query.js';
 
 export interface PreparedStatement {
@@ -22,6 +23,8 @@ export async function runPrepared<R extends QueryResultRow>(db: Db, statement: P
   const connection = (await db.client.acquireConnection()) as ClientBase;
   try {
     return (await runQuery<R>(connection, { name: statement.name, text: statement.text, values })).rows;
+  } catch (error) {
+    throw asUnavailable(error);
   } finally {
     await db.client.releaseConnection(connection);
   }

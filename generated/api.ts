@@ -2641,6 +2641,19 @@ export interface components {
             };
         };
         /**
+         * @description The database cannot be reached or did not answer in time; nothing was changed that was not answered.
+         *     Retry after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Any other error, in the same format: for example 501 for an operation whose implementation has not been
          *     built yet (the README lists them).
          */
@@ -2694,15 +2707,14 @@ export interface components {
             };
         };
         /**
-         * @description The events could not be stored (the database is unreachable), or capture's memory budget had no room
-         *     for the request in time (`capture_busy`, with `Retry-After`); none of them was acknowledged, and the
-         *     SDKs retry.
+         * @description The events could not be stored (the database is unreachable, or did not commit them in time), or
+         *     capture's memory budget had no room for the request in time (`capture_busy`); none of them was
+         *     acknowledged, and the SDKs retry.
          */
         CaptureUnavailable: {
             headers: {
                 "Access-Control-Allow-Origin": components["headers"]["CorsAllowOrigin"];
-                /** @description Seconds to wait before sending the request again (with `capture_busy`). */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -3020,6 +3032,8 @@ export interface components {
         Allow: string;
         /** @description The request's `Origin`, mirrored when it has one (with `Access-Control-Allow-Credentials`). */
         CorsAllowOrigin: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -3077,9 +3091,10 @@ export interface operations {
                 };
             };
             500: components["responses"]["ServerError"];
-            /** @description The database is unreachable. */
+            /** @description The database is unreachable, or did not answer within the readiness deadline. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +4349,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4370,6 +4386,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4401,6 +4418,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4432,6 +4450,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4486,6 +4505,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4526,6 +4546,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4564,6 +4585,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4601,6 +4623,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4646,6 +4669,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4690,6 +4714,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4742,6 +4767,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4786,6 +4812,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4817,6 +4844,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4849,6 +4877,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4881,6 +4910,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4911,6 +4941,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4950,6 +4981,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -4989,6 +5021,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5020,6 +5053,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5053,6 +5087,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5091,6 +5126,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5130,6 +5166,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5167,6 +5204,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5202,6 +5240,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5246,6 +5285,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5290,6 +5330,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5405,6 +5446,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5468,6 +5510,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5514,6 +5557,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5630,6 +5674,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5693,6 +5738,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
@@ -5739,6 +5785,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };

@@ -27,6 +27,14 @@ export interface Config {
   captureBudgetWaitMs: number;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
+  /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
+  dbConnectTimeoutMs: number;
+  /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
+  dbStatementTimeoutMs: number;
+  /** Longest a captured request waits for its events' commit (in the queue, for a connection, the transaction) before it answers 503. */
+  captureCommitTimeoutMs: number;
+  /** Longest `/_readiness` waits for the database before answering 503, in milliseconds. */
+  readinessTimeoutMs: number;
 }
 
 function integer(name: string, fallback: number): number {
@@ -50,5 +58,9 @@ export function readConfig(): Config {
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
     captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 256)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
+    dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),
+    dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),
+    captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 5_000)),
+    readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
   };
 }

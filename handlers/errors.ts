@@ -121,5 +121,6 @@ export const errors = {
   server: () => new ApiError(500, 'server_error', 'server_error', 'A server error occurred.'),
   notImplemented: (operationId: string) =>
     new ApiError(501, 'server_error', 'not_implemented', `This operation is not implemented yet: ${operationId}.`),
-  unavailable: (detail: string) => new ApiError(503, 'server_error', 'service_unavailable', detail),
+  unavailable: (detail: string, retryAfterSeconds: number) =>
+    new ApiError(503, 'server_error', 'service_unavailable', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } }),
 };

@@ -27,7 +27,9 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     databaseUrl = embedded.url;
     logger.info({ dataDir: embedded.dataDir, port: embedded.port }, 'embedded PostgreSQL started');
   }
-  const db = createDb(databaseUrl);
+  const db = createDb(databaseUrl, {
+    deadlines: { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
+  });
   try {
     const applied = await migrateLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');

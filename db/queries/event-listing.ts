@@ -7,9 +7,11 @@ import type { components } from '../../generated/api.js';
 import { ApiError, errors } from '../../handlers/errors.js';
 import { parseJson as parseExactJson } from '../../handlers/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
-import type { ReadDb } from '../client.js';
+import type { ClientBase } from 'pg';
+import { discardConnection, type ReadDb } from '../client.js';
 import { parseElementsChain } from '../elements-chain.js';
 import { translatePgError } from '../errors.js';
+import { runQuery } from '../pg-query.js';
 import { runCachedStatement, type StatementOptions } from '../prepared.js';
 import {
   compileEventsQuery,
@@ -163,7 +165,7 @@ function positional(text: string): string {
  * timeout), translating what PostgreSQL refuses. The session's settings bound each statement, so the work needs
  * no transaction: a page costs its query's round trip and nothing else. Statements run prepared, so that the
  * session plans a recurring one only until PostgreSQL settles on a plan for it (db/prepared.ts). `timeoutMs` is
- * the pool's timeout, for the message of a query that exceeds it.
+ * the pool's timeout: the deadline of the whole work, waiting for the session included (a 504 past it).
  */
 export async function onReadSession<T>(
   reader: ReadDb,
@@ -171,15 +173,53 @@ export async function onReadSession<T>(
   work: (read: Reader) => Promise<T>,
   dataErrorParameter: string | null = null,
 ): Promise<T> {
-  const connection: unknown = await reader.client.acquireConnection();
+  const started = performance.now();
+  const connection = await lendSession(reader, timeoutMs);
+  const session = connection as ClientBase;
+  // The timeout bounds the page, not each of its statements: the wait for a session and the statements before
+  // count. A statement that would have noticeably less left than the session's timeout runs with what is left
+  // (a round trip more, paid only by pages that have already spent that long), and the session's own timeout
+  // comes back before it returns to the pool.
+  let sessionTimeoutMs = timeoutMs;
+  const keepWithinPageDeadline = async () => {
+    const left = Math.trunc(timeoutMs - (performance.now() - started));
+    if (left <= 0) throw queryTimeout(timeoutMs);
+    if (sessionTimeoutMs - left <= PAGE_DEADLINE_SLACK_MS) return;
+    await runQuery(session, `set statement_timeout = ${left}`);
+    sessionTimeoutMs = left;
+  };
   try {
-    return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => ({
-      rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[],
-    }));
+    return await work(async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => {
+      await keepWithinPageDeadline();
+      return { rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[] };
+    });
   } catch (error) {
     throw translateQueryError(error, timeoutMs, dataErrorParameter);
   } finally {
+    if (sessionTimeoutMs !== timeoutMs) {
+      await runQuery(session, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));
+    }
     await reader.client.releaseConnection(connection);
+  }
+}
+
+/** How much of the page's timeout may already be spent before a statement runs with less than all of it. */
+const PAGE_DEADLINE_SLACK_MS = 100;
+
+/** A session of the read pool, or a 504 when none is free within `timeoutMs` (one lent later goes back). */
+async function lendSession(reader: ReadDb, timeoutMs: number): Promise<unknown> {
+  const acquiring: Promise<unknown> = reader.client.acquireConnection();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(queryTimeout(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([acquiring, late]);
+  } catch (error) {
+    acquiring.then((connection) => reader.client.releaseConnection(connection)).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -240,16 +280,20 @@ function isQueryTimeout(error: unknown): boolean {
   return error instanceof ApiError && error.code === QUERY_TIMEOUT;
 }
 
+function queryTimeout(timeoutMs: number): ApiError {
+  return new ApiError(
+    504,
+    'server_error',
+    QUERY_TIMEOUT,
+    `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
+  );
+}
+
 function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
   const pg = error as { code?: string; message?: string };
   switch (pg.code) {
     case QUERY_CANCELED:
-      return new ApiError(
-        504,
-        'server_error',
-        QUERY_TIMEOUT,
-        `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
-      );
+      return queryTimeout(timeoutMs);
     case '2201B':
       return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     case '22025': // invalid_escape_sequence: a like pattern that ends with its escape character
@@ -264,6 +308,17 @@ function translateQueryError(error: unknown, timeoutMs: number, dataErrorParamet
       );
     case '54001':
       return errors.validation('The query is too deeply nested.');
+    case '54023':
+      return errors.validation('A function is given more than 100 arguments.', dataErrorParameter);
+    // An operator or function PostgreSQL has for none of the types the expression gives it.
+    case '42883':
+      return errors.validation(`An expression combines values of types that cannot be combined: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22012':
+    case '2201E':
+    case '2201F':
+    case '22023':
+    case '22019':
+      return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     default:
       return translatePgError(error);
   }

@@ -51,6 +51,7 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
       }),
     {
       maxBatchSize: deps.config.captureBatchEvents,
+      commitTimeoutMs: deps.config.captureCommitTimeoutMs,
       // A second transaction starts while one is in flight only for a queue of OVERLAP_FROM_EVENTS or more.
       maxInFlight: 2,
       overlapFromSize: OVERLAP_FROM_EVENTS,

@@ -106,7 +106,8 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
             () => null,
             (thrown: unknown) => thrown,
           );
-          expect((error as { code?: string } | null)?.code).to.equal('22012'); // division_by_zero
+          // PostgreSQL's division_by_zero (22012), translated: a value the caller's query computed with.
+          expect([(error as ApiError).status, (error as ApiError).detail]).to.deep.equal([400, 'A value in the query is not valid: division by zero']);
           expect(await workersSetting()).to.equal(before);
         }
       });

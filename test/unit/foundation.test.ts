@@ -106,9 +106,27 @@ describe('unit: foundation', () => {
       [{ code: '22P02' }, 400, null],
       [{ code: '22003' }, 400, null],
       [{ code: '42P01' }, null, null],
+      // Values the caller wrote that PostgreSQL refuses to compute with.
+      [{ code: '54023' }, 400, null],
+      [{ code: '22012' }, 400, null],
+      [{ code: '2201B' }, 400, null],
+      [{ code: '2201E' }, 400, null],
+      [{ code: '2201F' }, 400, null],
+      [{ code: '22023' }, 400, null],
+      [{ code: '22019' }, 400, null],
+      [{ code: '22025' }, 400, null],
+      // A database that cannot be reached, or stopped answering.
+      [{ code: 'ECONNREFUSED' }, 503, null],
+      [{ code: '08006' }, 503, null],
+      [{ code: '57P01' }, 503, null],
+      [{ name: 'KnexTimeoutError', message: 'Knex: Timeout acquiring a connection.' }, 503, null],
+      [new Error('Query read timeout'), 503, null],
+      [new Error('Connection terminated due to connection timeout'), 503, null],
+      [new Error('Connection terminated unexpectedly'), 503, null],
+      [{ code: '57014' }, 503, null], // a statement cancelled by its timeout: the database is stalled
     ];
     for (const [given, status, attr] of cases) {
-      it(`${JSON.stringify(given)} → ${status ?? 'unchanged'}`, () => {
+      it(`${given instanceof Error ? `Error: ${given.message}` : JSON.stringify(given)} → ${status ?? 'unchanged'}`, () => {
         const result = translatePgError(given);
         if (status === null) {
           expect(result).to.equal(given);
@@ -117,6 +135,10 @@ describe('unit: foundation', () => {
         expect(result).to.be.instanceOf(ApiError);
         expect((result as ApiError).status).to.equal(status);
         expect((result as ApiError).attr).to.equal(attr);
+        if (status === 503) {
+          expect((result as ApiError).toBody()).to.include({ type: 'server_error', code: 'service_unavailable' });
+          expect((result as ApiError).headers).to.deep.equal({ 'Retry-After': '5' });
+        }
       });
     }
   });

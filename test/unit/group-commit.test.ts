@@ -23,6 +23,7 @@ function harness(options: Partial<GroupCommitOptions<number>>, refuses: (item: n
     {
       maxBatchSize: 1000,
       maxInFlight: 1,
+      commitTimeoutMs: 60_000,
       size: () => 1,
       logger: pino({ level: 'silent' }),
       observe: ({ items, ok, overlapped }) => observed.push({ items, ok, overlapped }),
@@ -153,5 +154,77 @@ describe('group commit (db/group-commit.ts)', () => {
     h.release(3);
     await h.drain();
     expect(h.started).to.deep.equal([[1], [2, 3], [4], [5]]);
+  });
+
+  describe('its deadline (commitTimeoutMs)', () => {
+    /** A database whose connections are lent after `lendAfterMs` (never when null), recording those discarded. */
+    function slowDb(lendAfterMs: number | null) {
+      const lent: Array<{ __knex__disposed?: unknown }> = [];
+      const released: unknown[] = [];
+      const db = {
+        client: {
+          acquireConnection: () =>
+            new Promise((resolve) => {
+              if (lendAfterMs === null) return;
+              setTimeout(() => {
+                const connection = {};
+                lent.push(connection);
+                resolve(connection);
+              }, lendAfterMs);
+            }),
+          releaseConnection: async (connection: unknown) => void released.push(connection),
+        },
+      } as unknown as Db;
+      return { db, lent, released };
+    }
+
+    const options = { maxBatchSize: 1000, maxInFlight: 1, commitTimeoutMs: 100, size: () => 1, logger: pino({ level: 'silent' }) };
+    const outcome = (promise: Promise<void>) =>
+      promise.then(
+        () => 'stored',
+        (error: { status?: number; code?: string; headers?: Record<string, string> }) => `${error.status} ${error.code} ${error.headers?.['Retry-After']}`,
+      );
+
+    it('refuses the batch with 503 and discards the connection of a transaction that outlives it', async () => {
+      const { db, lent, released } = slowDb(0);
+      const commit = new GroupCommit<number>(db, () => new Promise<void>(() => undefined), options);
+      const started = performance.now();
+      expect(await Promise.all([outcome(commit.submit(1)), outcome(commit.submit(2))])).to.deep.equal([
+        '503 service_unavailable 5',
+        '503 service_unavailable 5',
+      ]);
+      expect(performance.now() - started).to.be.below(2000);
+      expect(lent).to.have.length(1);
+      expect(lent[0]!.__knex__disposed).to.be.a('string'); // never lent again
+      expect(released).to.deep.equal(lent);
+    });
+
+    it('refuses the batch with 503 when no connection comes in time, and gives back the one that comes later', async () => {
+      const { db, lent, released } = slowDb(300);
+      let ran = false;
+      const commit = new GroupCommit<number>(db, async () => void (ran = true), options);
+      expect(await outcome(commit.submit(1))).to.equal('503 service_unavailable 5');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(ran).to.equal(false);
+      expect(lent).to.have.length(1);
+      expect(released).to.deep.equal(lent);
+    });
+
+    it('counts an item’s deadline from its submission: one queued behind a transaction that runs out of time waits no longer', async () => {
+      const { db } = slowDb(0);
+      const commit = new GroupCommit<number>(db, () => new Promise<void>(() => undefined), { ...options, commitTimeoutMs: 400 });
+      const first = outcome(commit.submit(1));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const queuedAt = performance.now();
+      const second = await outcome(commit.submit(2));
+      expect(performance.now() - queuedAt).to.be.below(400 + 150); // not 400 more after the first's 503
+      expect([await first, second]).to.deep.equal(['503 service_unavailable 5', '503 service_unavailable 5']);
+    });
+
+    it('refuses with 503 when the pool never lends a connection', async () => {
+      const { db } = slowDb(null);
+      const commit = new GroupCommit<number>(db, async () => undefined, options);
+      expect(await outcome(commit.submit(1))).to.equal('503 service_unavailable 5');
+    });
   });
 });
