@@ -66,6 +66,11 @@ export interface GroupCommitOptions<T> {
    * stopped answering must not hold capture's requests, whose senders give up on their own after some seconds.
    */
   commitTimeoutMs: number;
+  /**
+   * More time a transaction gets per unit of its `size` (0 by default): a batch of a hundred thousand events
+   * takes seconds to write even when the database is well, and a fixed deadline would refuse it at every retry.
+   */
+  commitMsPerSize?: number;
   size: (item: T) => number;
   logger: Logger;
   /** Called after every transaction, committed or not; `overlapped`: it started while another was in flight. */
@@ -249,7 +254,7 @@ export class GroupCommit<T> {
   private async flush(batch: Array<Pending<T>>, size: number): Promise<void> {
     try {
       // (The queue is in order of submission: the first item is the oldest.)
-      const deadlineAt = batch[0]!.submittedAt + this.options.commitTimeoutMs;
+      const deadlineAt = batch[0]!.submittedAt + this.options.commitTimeoutMs + size * (this.options.commitMsPerSize ?? 0);
       await this.transaction(batch.map((entry) => entry.item), size, deadlineAt);
       for (const entry of batch) entry.resolve();
     } catch (error) {
