@@ -36,13 +36,14 @@ function resolve(node: Json, root: Json, seen: Set<string> = new Set()): Json {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-export function specOperations(): SpecOperation[] {
+/** The spec's operations of `methods` (OPTIONS, the capture paths' CORS pre-flights, only when asked). */
+export function specOperations(methods: string[] = METHODS): SpecOperation[] {
   const root = load(readFileSync(SPEC_PATH, 'utf8')) as Json;
   const paths = resolve((root as { paths: Json }).paths, root) as Record<string, Record<string, Json>>;
   const operations: SpecOperation[] = [];
   for (const [path, item] of Object.entries(paths)) {
     const shared = (item.parameters ?? []) as SpecOperation['parameters'];
-    for (const method of METHODS) {
+    for (const method of methods) {
       const operation = item[method] as Omit<SpecOperation, 'method' | 'path'> | undefined;
       if (!operation) continue;
       operations.push({ ...operation, method, path, parameters: [...(shared ?? []), ...(operation.parameters ?? [])] });
