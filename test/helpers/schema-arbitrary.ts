@@ -322,9 +322,16 @@ export function nastyValue({ maxStringLength = 200_000, maxDepth = 3_000 }: Nast
 /** A mix of valid, invalid and nasty values for the schema: what the fuzz test sends. */
 export function hostileValue(schema: Schema, options: ArbitraryOptions & NastyOptions = {}): fc.Arbitrary<unknown> {
   const invalid = invalidValue(schema, options);
+  const valid = validValue(schema, options);
+  const isObject = typeOf(merged(schema, options.root)) === 'object';
+  // A field the schema does not name, beside valid ones (valid or not, as additionalProperties says).
+  const extraField = fc
+    .tuple(valid, fc.constantFrom('unexpected', 'id', '__proto__', 'constructor', ''), nastyValue(options))
+    .map(([value, name, extra]) => (value !== null && typeof value === 'object' ? { ...value, [name]: extra } : value));
   return fc.oneof(
-    { arbitrary: validValue(schema, options), weight: 3 },
+    { arbitrary: valid, weight: 3 },
     ...(invalid ? [{ arbitrary: invalid, weight: 3 }] : []),
+    ...(isObject ? [{ arbitrary: extraField, weight: 1 }] : []),
     { arbitrary: nastyValue(options), weight: 1 },
   );
 }
