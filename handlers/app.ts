@@ -3,7 +3,8 @@
  * marks `x-hedgerow-lane: capture`, served straight from node:http for speed); every other request goes through
  * Koa: error middleware → request log → body reading (1 MB) → openapi-backend dispatch to the handler registry.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import { AccessCache } from '../db/access-cache.js';
 import { createReadDb, type ReadDb } from '../db/client.js';
@@ -44,6 +45,29 @@ function errorMiddleware(deps: AppDeps): Koa.Middleware {
 }
 
 /**
+ * Answers what node:http could not parse (an oversized head, a malformed request line or header, a head not
+ * received in time) in the error format, with node's own statuses: without this listener node writes a bare
+ * status line. The socket is closed after the answer, as node does: the rest of what it holds cannot be framed.
+ */
+function answerClientError(deps: AppDeps, error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const thrown =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? errors.headersTooLarge(maxHeaderSize)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : errors.malformedRequest();
+  const answer = errorResponse(deps, thrown, { method: '', path: '' });
+  const body = JSON.stringify(answer.body);
+  const headers = { ...answer.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
+}
+
+/**
  * Logs each request once, after Koa has written its answer (later in the same turn of the event loop): the log
  * line is a synchronous write, about 0.1 ms here, that the caller need not wait for, and by then the status is the
  * one the error middleware gave. An answer never written (the caller went away) is logged as aborted.
@@ -80,8 +104,16 @@ export class HedgerowApp extends Koa {
     readonly capture: CaptureServices,
     private readonly reader: ReadDb,
     private readonly access: AccessCache,
+    private readonly onClientError: (error: NodeJS.ErrnoException, socket: Duplex) => void,
   ) {
     super();
+  }
+
+  /** Koa's listen, with the requests node:http cannot parse answered in the error format. */
+  override listen(...args: unknown[]): Server {
+    const server = createServer(this.callback());
+    server.on('clientError', this.onClientError);
+    return Reflect.apply(server.listen, server, args) as Server;
   }
 
   override callback(): ReturnType<Koa['callback']> {
@@ -115,7 +147,7 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
   const validators = new SpecValidators(api.definition);
   const capture = createCaptureServices(deps, validators);
   const lane = new CaptureLane(api, registry, deps, capture, validators, (error, where) => errorResponse(deps, error, where));
-  const app = new HedgerowApp(lane, capture, deps.reader, access);
+  const app = new HedgerowApp(lane, capture, deps.reader, access, (error, socket) => answerClientError(deps, error, socket));
   app.proxy = process.env.HEDGEROW_TRUST_PROXY === '1';
   app.use(errorMiddleware(deps));
   app.use(requestLog(deps));

@@ -96,6 +96,16 @@ export const errors = {
     }),
   conflict: (detail: string, attr: string | null = null) =>
     new ApiError(409, 'invalid_request', 'conflict', detail, { attr }),
+  /** node:http could not parse the request: it never reaches an operation. */
+  malformedRequest: () => new ApiError(400, 'invalid_request', 'malformed_request', 'The request is not valid HTTP/1.1.'),
+  headersTooLarge: (limitBytes: number) =>
+    new ApiError(
+      431,
+      'invalid_request',
+      'request_header_fields_too_large',
+      `The request line and headers are larger than the ${limitBytes} bytes the server reads.`,
+    ),
+  requestTimeout: () => new ApiError(408, 'invalid_request', 'request_timeout', 'The request was not received in time.'),
   tooLarge: (limitBytes: number) =>
     new ApiError(
       413,

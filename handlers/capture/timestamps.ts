@@ -69,7 +69,9 @@ function epochDate(value: number, integerDigits: string): Date | null {
 export function sentAtFromQuery(value: unknown): Date | null {
   const millis = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
   if (!Number.isFinite(millis) || millis < MIN_SENT_AT_MS) return null;
-  return new Date(millis);
+  // Beyond the range of dates (8.64e15 ms) it would be an Invalid Date, which a future event's warning cannot write.
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 export interface TimestampInput {

@@ -468,6 +468,23 @@ describe('capture', () => {
   });
 
   describe('paths and encodings the SDKs use', () => {
+    it('ignores a `_` beyond the range of dates, also for an event clamped from the future (it answered 500)', async () => {
+      const account = await newAccount(testDb());
+      const before = Date.now();
+      const res = await post('/engage/?_=99999999999999999999999', {
+        api_key: account.environment.api_token,
+        batch: [{ event: 'far', distinct_id: 'u1', offset: -82_800_001 }],
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal(OK);
+      const [stored] = await events(account);
+      expect(stored!.event).to.equal('far');
+      expect(new Date(stored!.timestamp).getTime()).to.be.within(before, Date.now());
+      const [warning] = await warnings(account);
+      expect(warning).to.deep.include({ type: 'event_timestamp_in_future' });
+      expect(warning!.details).to.deep.include({ sentAt: null, offset: -82_800_001, timestamp: null });
+    });
+
     const paths = ['/e/', '/e', '/capture/', '/capture', '/track/', '/track', '/engage/', '/engage', '/batch', '/i/v0/e'];
     for (const path of paths) {
       it(`stores an event sent to POST ${path}`, async () => {

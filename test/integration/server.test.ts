@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createDb } from '../../db/client.js';
@@ -124,6 +125,63 @@ describe('server behaviour', () => {
       expect((await server.http.withKey(other.key).get('/api/projects/')).status).to.equal(200);
     } finally {
       await server.close();
+    }
+  });
+
+  describe('requests node:http cannot parse', () => {
+    /** Sends `head` on a raw socket (fetch would refuse to) and returns the whole answer, read until close. */
+    const exchange = (url: string, head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(url);
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(head));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', reject);
+      });
+    const cases: Array<{ name: string; head: (key: string) => string; status: string; body: object }> = [
+      {
+        name: 'a request line and headers over 16 KB (a query string that long)',
+        head: (key) => `GET /api/projects/?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+        status: '431 Request Header Fields Too Large',
+        body: {
+          type: 'invalid_request',
+          code: 'request_header_fields_too_large',
+          detail: 'The request line and headers are larger than the 16384 bytes the server reads.',
+          attr: null,
+        },
+      },
+      {
+        name: 'a malformed request line',
+        head: () => 'GET /api/projects/ HTTP/1.1 extra\r\nHost: h\r\n\r\n',
+        status: '400 Bad Request',
+        body: { type: 'invalid_request', code: 'malformed_request', detail: 'The request is not valid HTTP/1.1.', attr: null },
+      },
+      {
+        name: 'a header name with a space',
+        head: () => 'GET /_health HTTP/1.1\r\nHost: h\r\nBad Header: 1\r\n\r\n',
+        status: '400 Bad Request',
+        body: { type: 'invalid_request', code: 'malformed_request', detail: 'The request is not valid HTTP/1.1.', attr: null },
+      },
+    ];
+    for (const { name, head, status, body } of cases) {
+      it(`answers ${name} with ${status} in the error format`, async () => {
+        const account = await newAccount(testDb());
+        const server = await startTestServer();
+        try {
+          const answer = await exchange(server.directUrl, head(account.key));
+          const [statusLine, ...rest] = answer.split('\r\n');
+          expect(statusLine).to.equal(`HTTP/1.1 ${status}`);
+          const [headers, text] = [rest.slice(0, rest.indexOf('')), rest.slice(rest.indexOf('') + 1).join('\r\n')];
+          expect(headers).to.include('Content-Type: application/json');
+          expect(headers).to.include('Connection: close');
+          expect(JSON.parse(text)).to.deep.equal(body);
+          // The server is still there for the next caller.
+          expect((await server.http.get('/_health')).status).to.equal(200);
+        } finally {
+          await server.close();
+        }
+      });
     }
   });
 });

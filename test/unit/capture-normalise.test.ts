@@ -204,6 +204,12 @@ describe('capture normalisation (handlers/capture/normalise.ts)', () => {
       expect(sentAtFromQuery(undefined)).to.equal(null);
     });
 
+    it('takes no sent_at from a `_` beyond the range of dates (8.64e15 ms)', () => {
+      expect(sentAtFromQuery('8640000000000000')?.toISOString()).to.equal('+275760-09-13T00:00:00.000Z');
+      expect(sentAtFromQuery('8640000000000001')).to.equal(null);
+      expect(sentAtFromQuery('99999999999999999999999')).to.equal(null);
+    });
+
     it('turns a year outside 0-9999 into the Unix epoch, after the future clamp', () => {
       const { timestamp } = eventTimestamp({ timestamp: '-001000-01-01T00:00:00Z', offset: undefined, sentAt: null, now: NOW, ignoreSentAt: false });
       expect(timestamp.getTime()).to.equal(0);
