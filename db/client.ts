@@ -12,11 +12,15 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 
 export type Db = Knex;
 
+/** Sessions of a Db's pool at most (createDb), and of a read-only pool (createReadDb), unless told otherwise. */
+export const DB_POOL_MAX = 10;
+export const READ_DB_POOL_MAX = 5;
+
 export function createDb(databaseUrl: string, options: { poolMax?: number } = {}): Db {
   return knex({
     client: 'pg',
     connection: { connectionString: databaseUrl, statement_timeout: STATEMENT_TIMEOUT_MS },
-    pool: { min: 0, max: options.poolMax ?? 10 },
+    pool: { min: 0, max: options.poolMax ?? DB_POOL_MAX },
     // Fail fast when the database is unreachable instead of queueing requests for a minute.
     acquireConnectionTimeout: 10_000,
   });
@@ -57,7 +61,7 @@ export function createReadDb(db: Db, statementTimeoutMs: number, options: { pool
       options: '-c default_transaction_read_only=on',
       types: EXACT_JSON_TYPES,
     },
-    pool: { min: 0, max: options.poolMax ?? 5 },
+    pool: { min: 0, max: options.poolMax ?? READ_DB_POOL_MAX },
     acquireConnectionTimeout: 10_000,
   }) as ReadDb;
 }

@@ -18,6 +18,8 @@ export interface Config {
   instanceTag: string;
   /** Capture's group commit writes at most this many events (and warnings) per transaction. */
   captureBatchEvents: number;
+  /** Worker processes `npm start` runs (HEDGEROW_WORKERS); undefined: one per CPU, as the database allows. */
+  workers: number | undefined;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
 }
@@ -27,6 +29,14 @@ function integer(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function positiveIntegerOrUnset(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
 }
 
@@ -41,5 +51,6 @@ export function readConfig(): Config {
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
+    workers: positiveIntegerOrUnset('HEDGEROW_WORKERS'),
   };
 }

@@ -12,6 +12,7 @@ import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
 import type { Config } from './config.js';
 import type { CaptureServices } from './capture/services.js';
+import type { SupervisorLink } from './supervisor-link.js';
 
 export type OperationId = keyof operations;
 
@@ -56,11 +57,15 @@ export type HandlerResult<K extends OperationId> = {
     : never;
 }[keyof Responses<K>];
 
-/** What the app is started with: the database, the configuration and the logger. */
+/**
+ * What the app is started with: the database, the configuration and the logger; and, in a worker process of
+ * `npm start`, its link to the supervisor (the workers' status, the shared rate limit).
+ */
 export interface BaseDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  supervisor?: SupervisorLink;
 }
 
 /**
