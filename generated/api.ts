@@ -62,7 +62,11 @@ export interface paths {
          *     by path (`quick`: the persons of every distinct id were known and nothing changes them; `full`: persons
          *     were read and planned); and the API's personal API key lookups by where they were answered (`memory`:
          *     the access cache, which PostgreSQL tells of every change to keys, users, memberships, projects and
-         *     organizations; `database`), with whether that cache is listening.
+         *     organizations; `database`), with whether that cache is listening. Under `npm start`, whose primary
+         *     process supervises worker processes, the answer covers every worker whichever one answers: counters are
+         *     added up over the workers, gauges (memory, the access cache listening) are given per worker with a
+         *     `worker` label, and `hedgerow_workers_configured`, `hedgerow_workers_alive` and
+         *     `hedgerow_worker_restarts_total` count the workers.
          */
         get: operations["metrics_retrieve"];
         put?: never;

@@ -10,7 +10,6 @@ import { availableParallelism } from 'node:os';
 import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../db/client.js';
 import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../db/queries/connection-budget.js';
-import { createApp } from './app.js';
 import { readConfig, type Config } from './config.js';
 import { createLogger, openRuntime } from './runtime.js';
 import { Supervisor, planWorkers } from './supervisor.js';
@@ -113,6 +112,9 @@ async function runWorker(config: Config): Promise<void> {
     },
     config.rateLimitPerMinute,
   );
+  // Imported here rather than at the top: the primary serves nothing, and the app's modules (Koa,
+  // openapi-backend, the parsed spec) would cost it tens of megabytes of memory.
+  const { createApp } = await import('./app.js');
   const app = await createApp({ db: runtime.db, config, logger, supervisor });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

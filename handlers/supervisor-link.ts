@@ -14,13 +14,18 @@ export interface WorkersStatus {
   restarts: number;
 }
 
-/** From the primary to a worker. */
+/** From the primary to a worker: answers to its questions, and the primary's own questions ('metrics-snapshot'). */
 export type PrimaryMessage =
   | { hedgerow: 'workers'; status: WorkersStatus }
-  | { hedgerow: 'rate-limit'; id: number; wait: number };
+  | { hedgerow: 'rate-limit'; id: number; wait: number }
+  | { hedgerow: 'metrics'; id: number; text: string }
+  | { hedgerow: 'metrics-snapshot'; id: number };
 
-/** From a worker to the primary. */
-export type WorkerMessage = { hedgerow: 'rate-limit'; id: number; key: string };
+/** From a worker to the primary: its questions ('rate-limit', 'metrics'), and its answers ('metrics-snapshot'). */
+export type WorkerMessage =
+  | { hedgerow: 'rate-limit'; id: number; key: string }
+  | { hedgerow: 'metrics'; id: number }
+  | { hedgerow: 'metrics-snapshot'; id: number; text: string };
 
 export function isHedgerowMessage<T extends { hedgerow: string }>(message: unknown): message is T {
   return typeof message === 'object' && message !== null && typeof (message as { hedgerow?: unknown }).hedgerow === 'string';
@@ -37,6 +42,9 @@ export class SupervisorLink implements RequestBudget {
   /** What the primary last said; it says it before the worker's first request can arrive. */
   workers: WorkersStatus = { configured: 0, alive: 0, restarts: 0 };
   private readonly pending = new Map<number, { key: string; resolve: (wait: number) => void }>();
+  private readonly pendingMetrics = new Map<number, (text: string) => void>();
+  /** This worker's own `/_metrics` text (set by createApp), which the primary adds up with the others'. */
+  localMetrics: () => string = () => '';
   private nextId = 1;
   /** Counts alone while the primary is gone (the worker is then shutting down). */
   private readonly alone: RateLimiter;
@@ -54,6 +62,12 @@ export class SupervisorLink implements RequestBudget {
         const waiting = this.pending.get(message.id);
         this.pending.delete(message.id);
         waiting?.resolve(message.wait);
+      } else if (message.hedgerow === 'metrics') {
+        const resolve = this.pendingMetrics.get(message.id);
+        this.pendingMetrics.delete(message.id);
+        resolve?.(message.text);
+      } else if (message.hedgerow === 'metrics-snapshot' && this.channel.connected) {
+        this.channel.send({ hedgerow: 'metrics-snapshot', id: message.id, text: this.localMetrics() });
       }
     });
   }
@@ -69,11 +83,25 @@ export class SupervisorLink implements RequestBudget {
     });
   }
 
-  /** Answers the requests still waiting for the primary by counting alone (the channel closed under them). */
+  /** Every worker's counters together, as the primary gathers them; this worker's alone without a primary. */
+  metrics(): Promise<string> {
+    if (!this.channel.connected) return Promise.resolve(this.localMetrics());
+    const id = this.nextId++;
+    return new Promise<string>((resolve) => {
+      this.pendingMetrics.set(id, resolve);
+      this.channel.send({ hedgerow: 'metrics', id });
+    });
+  }
+
+  /** Answers the requests still waiting for the primary on its own (the channel closed under them). */
   disconnected(): void {
     for (const [id, { key, resolve }] of this.pending) {
       this.pending.delete(id);
       resolve(this.alone.take(key));
+    }
+    for (const [id, resolve] of this.pendingMetrics) {
+      this.pendingMetrics.delete(id);
+      resolve(this.localMetrics());
     }
   }
 }

@@ -7,8 +7,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { ConnectionBudget } from '../db/queries/connection-budget.js';
+import { combineWorkerMetrics } from './capture/metrics.js';
 import { RateLimiter } from './rate-limit.js';
 import { isHedgerowMessage, type PrimaryMessage, type WorkerMessage, type WorkersStatus } from './supervisor-link.js';
+
+/** How long the primary waits for each worker's counters when gathering `/_metrics`. */
+const METRICS_WAIT_MS = 2_000;
 
 export interface WorkerPlan {
   count: number;
@@ -72,6 +76,8 @@ export class Supervisor {
   private failedStarts = 0;
   private readonly options: Required<SupervisorOptions>;
   private firstListening: { resolve: () => void; reject: (error: Error) => void } | null = null;
+  private readonly snapshots = new Map<number, (workerId: number, text: string) => void>();
+  private nextSnapshotId = 1;
 
   constructor(options: SupervisorOptions) {
     this.options = { healthyAfterMs: 10_000, backoffMs: 250, maxBackoffMs: 15_000, stopTimeoutMs: 60_000, maxFailedStarts: 5, ...options };
@@ -173,8 +179,53 @@ export class Supervisor {
   }
 
   private onMessage(worker: Worker, message: unknown): void {
-    if (!isHedgerowMessage<WorkerMessage>(message) || message.hedgerow !== 'rate-limit') return;
-    this.send(worker, { hedgerow: 'rate-limit', id: message.id, wait: this.limiter.take(message.key) });
+    if (!isHedgerowMessage<WorkerMessage>(message)) return;
+    if (message.hedgerow === 'rate-limit') {
+      this.send(worker, { hedgerow: 'rate-limit', id: message.id, wait: this.limiter.take(message.key) });
+    } else if (message.hedgerow === 'metrics') {
+      const id = message.id;
+      void this.gatherMetrics().then((text) => this.send(worker, { hedgerow: 'metrics', id, text }));
+    } else if (message.hedgerow === 'metrics-snapshot') {
+      this.snapshots.get(message.id)?.(worker.id, message.text);
+    }
+  }
+
+  /**
+   * Every serving worker's `/_metrics`, added up (handlers/capture/metrics.ts), with the supervisor's own
+   * gauges. A worker that does not answer within METRICS_WAIT_MS (it is dying) is left out.
+   */
+  private async gatherMetrics(): Promise<string> {
+    const workers = this.slots.flatMap((slot) => (slot.worker && slot.listening ? [slot.worker] : []));
+    const id = this.nextSnapshotId++;
+    const texts: Array<{ id: number; text: string }> = [];
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, METRICS_WAIT_MS);
+      function finish(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.snapshots.set(id, (workerId, text) => {
+        texts.push({ id: workerId, text });
+        if (texts.length === workers.length) finish();
+      });
+      if (workers.length === 0) finish();
+      for (const worker of workers) this.send(worker, { hedgerow: 'metrics-snapshot', id });
+    });
+    this.snapshots.delete(id);
+    texts.sort((a, b) => a.id - b.id);
+    const { configured, alive, restarts } = this.status;
+    const own = [
+      '# HELP hedgerow_workers_configured Worker processes the supervisor keeps running.',
+      '# TYPE hedgerow_workers_configured gauge',
+      `hedgerow_workers_configured ${configured}`,
+      '# HELP hedgerow_workers_alive Worker processes serving now.',
+      '# TYPE hedgerow_workers_alive gauge',
+      `hedgerow_workers_alive ${alive}`,
+      '# HELP hedgerow_worker_restarts_total Workers started again after one died.',
+      '# TYPE hedgerow_worker_restarts_total counter',
+      `hedgerow_worker_restarts_total ${restarts}`,
+    ];
+    return `${combineWorkerMetrics(texts)}${own.join('\n')}\n`;
   }
 
   /** Tells every worker how many are serving. */

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { get as httpGet } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { contractViolations } from '../helpers/contract.js';
@@ -59,28 +59,36 @@ describe('system: the supervisor of npm start', function () {
   };
 
   /**
-   * /_health over a connection of its own, checked against the spec: the supervisor's primary deals
+   * A request over a connection of its own, its answer checked against the spec: the supervisor's primary deals
    * connections to the workers in turn, while the test client's kept-alive ones stay with one worker.
    */
-  function healthOnNewConnection(baseUrl: string): Promise<Health> {
+  function onNewConnection(baseUrl: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: unknown }> {
     return new Promise((resolve, reject) => {
-      const request = httpGet(new URL('/_health', baseUrl), { agent: false, timeout: 10_000 }, (response) => {
+      const headers = json === undefined ? {} : { 'content-type': 'application/json' };
+      const request = httpRequest(new URL(path, baseUrl), { method, headers, agent: false, timeout: 10_000 }, (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
         response.on('end', () => {
-          const body: unknown = JSON.parse(text);
-          const observed = { method: 'GET', path: '/_health', status: response.statusCode!, contentType: response.headers['content-type'] ?? null, body, text };
-          contractViolations(observed).then((violations) => {
+          const contentType = response.headers['content-type'] ?? null;
+          const body: unknown = contentType?.includes('json') ? JSON.parse(text) : text;
+          const status = response.statusCode!;
+          contractViolations({ method, path, status, contentType, body, text }).then((violations) => {
             if (violations.length > 0) reject(new Error(`Response breaks the contract:\n${violations.join('\n')}`));
-            else if (response.statusCode !== 200) reject(new Error(`/_health answered ${response.statusCode}`));
-            else resolve(body as Health);
+            else resolve({ status, body });
           }, reject);
         });
       });
-      request.on('timeout', () => request.destroy(new Error('/_health did not answer')));
+      request.on('timeout', () => request.destroy(new Error(`${method} ${path} did not answer`)));
       request.on('error', reject);
+      request.end(json === undefined ? undefined : JSON.stringify(json));
     });
+  }
+
+  async function healthOnNewConnection(baseUrl: string): Promise<Health> {
+    const { status, body } = await onNewConnection(baseUrl, 'GET', '/_health');
+    expect(status).to.equal(200);
+    return body as Health;
   }
 
   async function healthFromMany(baseUrl: string, count = 8): Promise<Health[]> {
@@ -213,7 +221,7 @@ describe('system: the supervisor of npm start', function () {
     expect(new Set(rows.map((row) => row.uuid))).to.deep.equal(new Set(all.map((event) => event.uuid)));
   });
 
-  it('serves from two worker processes, counts the rate limit once for both, and stores every acknowledged event when stopped', async () => {
+  it('serves from two worker processes, counts the metrics and the rate limit once for both, and stores every acknowledged event when stopped', async () => {
     const server = await start({ HEDGEROW_WORKERS: '2', HEDGEROW_RATE_LIMIT_PER_MINUTE: '5' });
     const http = new HttpClient(server.baseUrl, account.key);
     const healths = await healthFromMany(server.baseUrl);
@@ -222,6 +230,16 @@ describe('system: the supervisor of npm start', function () {
     expect(pids.has(server.child.pid!)).to.equal(false);
     expect(new Set(healths.map((health) => health.worker.id))).to.deep.equal(new Set([1, 2]));
     for (const health of healths) expect(health.workers).to.deep.equal({ configured: 2, alive: 2, restarts: 0 });
+
+    // /_metrics counts what every worker did, whichever one answers.
+    for (let n = 0; n < 10; n += 1) {
+      const event = { api_key: account.environment.api_token, event: 'counted', distinct_id: `counted-${n}`, uuid: randomUUID() };
+      expect((await onNewConnection(server.baseUrl, 'POST', '/i/v0/e/', event)).status).to.equal(200);
+    }
+    const metrics = (await http.get<string>('/_metrics')).body;
+    expect(metrics).to.match(/^hedgerow_capture_events_ingested_total 10$/m);
+    expect(metrics).to.match(/^hedgerow_workers_alive 2$/m);
+    expect(metrics.match(/^process_resident_memory_bytes\{worker="\d+"\} \d+$/gm)).to.have.length(2);
 
     // One key's budget is 5 a minute whichever worker answers (requests over several connections at once).
     const statuses = (await Promise.all(Array.from({ length: 12 }, () => http.get('/api/projects/')))).map((answer) => answer.status);

@@ -2,6 +2,7 @@
  * How many workers `npm start` runs: the number asked for, or one per CPU, within the database's free sessions.
  */
 import { expect } from 'chai';
+import { combineWorkerMetrics } from '../../handlers/capture/metrics.js';
 import { planWorkers } from '../../handlers/supervisor.js';
 
 describe('unit: planWorkers', () => {
@@ -21,4 +22,46 @@ describe('unit: planWorkers', () => {
       expect(plan.reason).to.include(`max_connections ${max} - reserved ${reserved} - in use ${used}`);
     });
   }
+});
+
+describe('unit: combineWorkerMetrics', () => {
+  const worker = (requests: number, memory: number, listening: number) =>
+    [
+      '# HELP hedgerow_capture_requests_total Capture requests answered, by operation and status.',
+      '# TYPE hedgerow_capture_requests_total counter',
+      `hedgerow_capture_requests_total{operation="capture_create",status="200"} ${requests}`,
+      '# HELP process_resident_memory_bytes Resident memory size in bytes.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${memory}`,
+      '# HELP hedgerow_api_access_cache_listening 1 while listening.',
+      '# TYPE hedgerow_api_access_cache_listening gauge',
+      `hedgerow_api_access_cache_listening{pool="main"} ${listening}`,
+      '',
+    ].join('\n');
+
+  it('adds counters up and keeps gauges per worker, each family described once', () => {
+    expect(combineWorkerMetrics([{ id: 1, text: worker(3, 100, 1) }, { id: 3, text: worker(4, 200, 0) }])).to.equal(
+      [
+        '# HELP hedgerow_capture_requests_total Capture requests answered, by operation and status.',
+        '# TYPE hedgerow_capture_requests_total counter',
+        'hedgerow_capture_requests_total{operation="capture_create",status="200"} 7',
+        '# HELP process_resident_memory_bytes Resident memory size in bytes.',
+        '# TYPE process_resident_memory_bytes gauge',
+        'process_resident_memory_bytes{worker="1"} 100',
+        'process_resident_memory_bytes{worker="3"} 200',
+        '# HELP hedgerow_api_access_cache_listening 1 while listening.',
+        '# TYPE hedgerow_api_access_cache_listening gauge',
+        'hedgerow_api_access_cache_listening{worker="1",pool="main"} 1',
+        'hedgerow_api_access_cache_listening{worker="3",pool="main"} 0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a series only one worker has', () => {
+    const second = worker(1, 1, 1).replace('status="200"', 'status="400"');
+    expect(combineWorkerMetrics([{ id: 1, text: worker(2, 1, 1) }, { id: 2, text: second }])).to.include(
+      'hedgerow_capture_requests_total{operation="capture_create",status="200"} 2\nhedgerow_capture_requests_total{operation="capture_create",status="400"} 1\n',
+    );
+  });
 });
