@@ -19,6 +19,10 @@ import { asUnavailable, isClientTimeout } from './errors.js';
 
 export type Db = Knex;
 
+/** Sessions of a Db's pool at most (createDb), and of a read-only pool (createReadDb), unless told otherwise. */
+export const DB_POOL_MAX = 10;
+export const READ_DB_POOL_MAX = 5;
+
 export interface DatabaseDeadlines {
   /** Longest wait to open a connection, and to be lent one by the pool (which may open one). */
   connectTimeoutMs: number;
@@ -42,7 +46,7 @@ export function createDb(databaseUrl: string, options: { poolMax?: number; deadl
   const db = knex({
     client: GuardedPgClient,
     connection: { connectionString: databaseUrl, ...sessionDeadlines(deadlines, deadlines.statementTimeoutMs) },
-    pool: { min: 0, max: options.poolMax ?? 10 },
+    pool: { min: 0, max: options.poolMax ?? DB_POOL_MAX },
     acquireConnectionTimeout: deadlines.connectTimeoutMs,
   });
   deadlinesOfDb.set(db, deadlines);
@@ -145,7 +149,7 @@ export function createReadDb(db: Db, statementTimeoutMs: number, options: { pool
       options: '-c default_transaction_read_only=on',
       types: EXACT_JSON_TYPES,
     },
-    pool: { min: 0, max: options.poolMax ?? 5 },
+    pool: { min: 0, max: options.poolMax ?? READ_DB_POOL_MAX },
     acquireConnectionTimeout: deadlines.connectTimeoutMs,
   });
   deadlinesOfDb.set(reader, deadlines);

@@ -14,7 +14,9 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Answers 200 while the process serves requests; it does not touch the database.
+         * @description Answers 200 while the process serves requests; it does not touch the database. Under `npm start`, whose
+         *     primary process supervises worker processes that share the port, the answer also names the worker that
+         *     answered and counts the workers: configured, serving now, and started again after one died.
          */
         get: operations["health_retrieve"];
         put?: never;
@@ -60,7 +62,11 @@ export interface paths {
          *     by path (`quick`: the persons of every distinct id were known and nothing changes them; `full`: persons
          *     were read and planned); and the API's personal API key lookups by where they were answered (`memory`:
          *     the access cache, which PostgreSQL tells of every change to keys, users, memberships, projects and
-         *     organizations; `database`), with whether that cache is listening.
+         *     organizations; `database`), with whether that cache is listening. Under `npm start`, whose primary
+         *     process supervises worker processes, the answer covers every worker whichever one answers: counters are
+         *     added up over the workers, gauges (memory, the access cache listening) are given per worker with a
+         *     `worker` label, and `hedgerow_workers_configured`, `hedgerow_workers_alive` and
+         *     `hedgerow_worker_restarts_total` count the workers.
          */
         get: operations["metrics_retrieve"];
         put?: never;
@@ -2207,6 +2213,45 @@ export interface components {
              */
             status: "ok";
         };
+        /** @description The answer of the liveness probe. */
+        LivenessStatus: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+            /** @description The worker process that answered (only under `npm start`'s supervisor). */
+            worker?: {
+                /**
+                 * @description The worker's number, counted from 1 by the supervisor; a worker started again gets a new one.
+                 * @example 1
+                 */
+                id: number;
+                /**
+                 * @description Its operating-system process id.
+                 * @example 4242
+                 */
+                pid: number;
+            };
+            /** @description The worker processes, as the supervisor last told the answering worker (only under `npm start`). */
+            workers?: {
+                /**
+                 * @description Workers the supervisor keeps running (HEDGEROW_WORKERS, or one per CPU as the database allows).
+                 * @example 2
+                 */
+                configured: number;
+                /**
+                 * @description Of those, the ones listening now.
+                 * @example 2
+                 */
+                alive: number;
+                /**
+                 * @description Workers started again after one died, since the supervisor started.
+                 * @example 0
+                 */
+                restarts: number;
+            };
+        };
         /**
          * @description A page of `select` results: one row per event, or with aggregates one row per group, each row holding
          *     the values in the order of `columns`.
@@ -3060,7 +3105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthStatus"];
+                    "application/json": components["schemas"]["LivenessStatus"];
                 };
             };
             500: components["responses"]["ServerError"];

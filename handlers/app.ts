@@ -9,6 +9,7 @@ import Koa from 'koa';
 import { AccessCache } from '../db/access-cache.js';
 import { createReadDb, type ReadDb } from '../db/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
+import { renderProcessMetrics } from './capture/metrics.js';
 import { createCaptureServices, type CaptureServices } from './capture/services.js';
 import { ApiError, errors } from './errors.js';
 import { registry } from './index.js';
@@ -146,6 +147,7 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
   const canonicalPath = pathCanonicalizer(api);
   const validators = new SpecValidators(api.definition);
   const capture = createCaptureServices(deps, validators);
+  if (deps.supervisor) deps.supervisor.localMetrics = () => renderProcessMetrics(capture.metrics, access);
   const lane = new CaptureLane(api, registry, deps, capture, validators, (error, where) => errorResponse(deps, error, where));
   const app = new HedgerowApp(lane, capture, deps.reader, access, (error, socket) => answerClientError(deps, error, socket));
   app.proxy = process.env.HEDGEROW_TRUST_PROXY === '1';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { FLAGS_DECODED_LIMIT_BYTES, decodePayload } from './capture/decode.js';
 import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
-import { renderAccessLookups } from './capture/metrics.js';
+import { renderProcessMetrics } from './capture/metrics.js';
 import { errors } from './errors.js';
 import { payloadError } from './spec-validators.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
@@ -161,8 +161,9 @@ export const remote_config_js_retrieve = laneHandler<'remote_config_js_retrieve'
   return { status: 200, contentType: 'application/javascript', body: script };
 });
 
+/** Under the supervisor, every worker's counters together (the primary gathers them). */
 export const metrics_retrieve = laneHandler<'metrics_retrieve'>(async ({ capture: services, deps }) => ({
   status: 200,
   contentType: 'text/plain',
-  body: services.metrics.renderRequests() + services.metrics.renderIngestion() + renderAccessLookups(deps.access),
+  body: deps.supervisor ? await deps.supervisor.metrics() : renderProcessMetrics(services.metrics, deps.access),
 }));

@@ -25,6 +25,8 @@ export interface Config {
   captureMemoryBytes: number;
   /** Longest a capture request waits for room in that budget before its 503. */
   captureBudgetWaitMs: number;
+  /** Worker processes `npm start` runs (HEDGEROW_WORKERS); undefined: one per CPU, as the database allows. */
+  workers: number | undefined;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
   /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
@@ -45,6 +47,14 @@ function integer(name: string, fallback: number): number {
   return value;
 }
 
+function positiveIntegerOrUnset(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
@@ -62,5 +72,6 @@ export function readConfig(): Config {
     dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),
     captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 5_000)),
     readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
+    workers: positiveIntegerOrUnset('HEDGEROW_WORKERS'),
   };
 }

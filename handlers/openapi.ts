@@ -34,7 +34,7 @@ export function requestState(ctx: Koa.Context): RequestState {
 }
 
 export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegistry): Promise<OpenAPIBackend> {
-  const limiter = new RateLimiter(deps.config.rateLimitPerMinute);
+  const limiter = deps.supervisor ?? new RateLimiter(deps.config.rateLimitPerMinute);
   const api = new OpenAPIBackend({
     definition: SPEC_PATH,
     strict: true,

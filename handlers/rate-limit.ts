@@ -1,8 +1,14 @@
+/** Counts one request for a key: 0 when allowed, else the seconds to wait (or a promise of either). */
+export interface RequestBudget {
+  take(key: string): number | Promise<number>;
+}
+
 /**
  * A per-key request budget (a sliding one-minute window of counts), as PostHog's default personal-API-key
- * throttle. It lives in memory: Hedgerow is one process.
+ * throttle. It lives in memory: under the supervisor only the primary keeps one, and workers ask it
+ * (handlers/supervisor-link.ts), so that the budget is the same whatever the number of workers.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestBudget {
   private readonly windows = new Map<string, { startedAt: number; count: number }>();
 
   constructor(

@@ -10,6 +10,8 @@ import type { Config } from './config.js';
 
 export interface Runtime {
   db: Db;
+  /** The database's URL (the embedded one's, when it was started): what worker processes connect to. */
+  databaseUrl: string;
   logger: Logger;
   embedded: EmbeddedPostgres | null;
   close(): Promise<void>;
@@ -19,7 +21,12 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'hedgerow' } });
 }
 
-export async function openRuntime(config: Config, logger: Logger = createLogger(config)): Promise<Runtime> {
+/** `migrate: false` for a worker process, whose supervisor has migrated before starting it. */
+export async function openRuntime(
+  config: Config,
+  logger: Logger = createLogger(config),
+  options: { migrate?: boolean } = {},
+): Promise<Runtime> {
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -31,7 +38,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     deadlines: { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs },
   });
   try {
-    const applied = await migrateLatest(db);
+    const applied = options.migrate === false ? [] : await migrateLatest(db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   } catch (error) {
     await db.destroy();
@@ -40,6 +47,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   }
   return {
     db,
+    databaseUrl,
     logger,
     embedded,
     async close() {

@@ -12,7 +12,7 @@ import { findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAc
 import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
 import { hashPersonalApiKey } from '../db/tokens.js';
 import { errors } from './errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RequestBudget } from './rate-limit.js';
 import type { AppDeps, RequestState } from './types.js';
 
 export const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
@@ -72,7 +72,7 @@ export async function authenticate(deps: AppDeps, ctx: Koa.Context, c: Operation
  */
 export async function authorize(
   deps: AppDeps,
-  limiter: RateLimiter,
+  limiter: RequestBudget,
   c: OperationContext,
   state: RequestState,
 ): Promise<void> {
@@ -85,7 +85,7 @@ export async function authorize(
   const { principal } = result;
   state.principal = principal;
   if (!grantsScope(principal.scopes, scope)) throw errors.missingScope(scope);
-  const wait = limiter.take(principal.keyId);
+  const wait = await limiter.take(principal.keyId);
   if (wait > 0) throw errors.throttled(wait);
 
   const params = c.request.params as Record<string, string | undefined>;

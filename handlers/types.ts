@@ -13,6 +13,7 @@ import type { operations } from '../generated/api.js';
 import type { Config } from './config.js';
 import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
+import type { SupervisorLink } from './supervisor-link.js';
 
 export type OperationId = keyof operations;
 
@@ -57,11 +58,15 @@ export type HandlerResult<K extends OperationId> = {
     : never;
 }[keyof Responses<K>];
 
-/** What the app is started with: the database, the configuration and the logger. */
+/**
+ * What the app is started with: the database, the configuration and the logger; and, in a worker process of
+ * `npm start`, its link to the supervisor (the workers' status, the shared rate limit).
+ */
 export interface BaseDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  supervisor?: SupervisorLink;
 }
 
 /**

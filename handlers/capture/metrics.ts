@@ -120,3 +120,47 @@ export function renderAccessLookups(access: { lookups: { memory: number; databas
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** A process's whole `/_metrics` text: capture's counters and the API's key lookups. */
+export function renderProcessMetrics(metrics: CaptureMetrics, access: Parameters<typeof renderAccessLookups>[0]): string {
+  return metrics.renderRequests() + metrics.renderIngestion() + renderAccessLookups(access);
+}
+
+/**
+ * The `/_metrics` of several worker processes as one: counters are added up (a scraper sees the server's totals
+ * whichever worker answers), gauges are kept per worker with a `worker` label (memory, whether each one's access
+ * cache listens). HELP and TYPE lines come once, in the order first seen.
+ */
+export function combineWorkerMetrics(workers: ReadonlyArray<{ id: number; text: string }>): string {
+  const families = new Map<string, { header: string[]; type: string; samples: Map<string, number> }>();
+  for (const { id, text } of workers) {
+    let family: { header: string[]; type: string; samples: Map<string, number> } | undefined;
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const comment = /^# (HELP|TYPE) (\S+)(?: (.*))?$/.exec(line);
+      if (comment) {
+        const name = comment[2]!;
+        family = families.get(name);
+        if (!family) families.set(name, (family = { header: [], type: 'untyped', samples: new Map() }));
+        if (!family.header.some((seen) => seen.startsWith(`# ${comment[1]} `))) family.header.push(line);
+        if (comment[1] === 'TYPE') family.type = comment[3] ?? 'untyped';
+        continue;
+      }
+      if (!family) continue;
+      const space = line.lastIndexOf(' ');
+      let series = line.slice(0, space);
+      const value = Number(line.slice(space + 1));
+      if (family.type !== 'counter') {
+        const brace = series.indexOf('{');
+        series = brace < 0 ? `${series}{worker="${id}"}` : `${series.slice(0, brace + 1)}worker="${id}",${series.slice(brace + 1)}`;
+      }
+      family.samples.set(series, (family.samples.get(series) ?? 0) + value);
+    }
+  }
+  const lines: string[] = [];
+  for (const family of families.values()) {
+    lines.push(...family.header);
+    for (const [series, value] of family.samples) lines.push(`${series} ${value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

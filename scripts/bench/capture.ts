@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- capture [--rounds 3] [--duration 10] [--warmup 3] [--connections 50] [--batch-connections 8]`
+ * `npm run bench -- capture [--rounds 3] [--duration 10] [--warmup 3] [--connections 50] [--batch-connections 8]
+ *  [--workers N]`
  *
  * Side by side on this machine, in interleaved rounds (each round runs every measurement once, back to back,
  * so that the machine's drift affects them alike):
@@ -7,7 +8,8 @@
  *   2. Hedgerow `POST /i/v0/e/`, one event per request, `--connections` concurrent connections;
  *   3. Hedgerow `POST /batch/`, 100 events per request;
  *   4. a raw binary COPY of the same rows through `pg`, 1,000 rows per transaction, one connection.
- * Hedgerow runs as its own process, built and started as `npm start` does it, with the default configuration, on a
+ * Hedgerow runs as its own processes, built and started as `npm start` does it, with the default configuration
+ * (`--workers` sets HEDGEROW_WORKERS; its memory is that of the supervisor and its workers together), on a
  * fresh database of the local PostgreSQL, dropped at the end. Load comes from wrk (Debian package `wrk`), or from
  * autocannon when wrk is not installed. Prints one table: figures per round, medians, ratios and targets.
  */
@@ -35,10 +37,12 @@ interface Options {
   warmup: number;
   connections: number;
   batchConnections: number;
+  /** HEDGEROW_WORKERS; 0: unset (one per CPU). */
+  workers: number;
 }
 
 function parseOptions(args: string[]): Options {
-  const options: Options = { rounds: 3, duration: 10, warmup: 3, connections: 50, batchConnections: 8 };
+  const options: Options = { rounds: 3, duration: 10, warmup: 3, connections: 50, batchConnections: 8, workers: 0 };
   for (let index = 0; index < args.length; index += 2) {
     const key = args[index]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof Options;
     const value = Number(args[index + 1]);
@@ -100,11 +104,16 @@ export async function stop(child: Child): Promise<void> {
   await exited;
 }
 
-/** Resident memory of a process, from /proc (Linux): current and peak, in MB. */
+/**
+ * Resident memory of a process and of its children (the supervisor's workers), from /proc (Linux): current and
+ * peak, in MB. The peak adds each process's own peak, which need not have been reached at the same moment.
+ */
 export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean).map(Number);
+  const theirs = await Promise.all(children.map((child) => memoryOf(child).catch(() => ({ rss: 0, peak: 0 }))));
+  return theirs.reduce((sum, one) => ({ rss: sum.rss + one.rss, peak: sum.peak + one.peak }), { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -315,7 +324,10 @@ export async function run(args: string[]): Promise<void> {
   let removeBuild = () => undefined as void;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   try {
-    log(`capture benchmark: ${options.rounds} rounds of ${options.duration} s (+${options.warmup} s warm-up), load from ${hasWrk ? 'wrk' : 'autocannon'}`);
+    log(
+      `capture benchmark: ${options.rounds} rounds of ${options.duration} s (+${options.warmup} s warm-up), load from ${hasWrk ? 'wrk' : 'autocannon'}, ` +
+        `${options.workers > 0 ? `HEDGEROW_WORKERS=${options.workers}` : 'default workers'}`,
+    );
     const bare = await start(process.execPath, ['--import', 'tsx', 'scripts/bench/_bare-server.ts'], {}, /listening on (\d+)/);
     children.push(bare);
     const server = await privateBuild('bench');
@@ -323,7 +335,13 @@ export async function run(args: string[]): Promise<void> {
     const hedgerow = await start(
       server.command,
       server.args,
-      { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' },
+      {
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        HEDGEROW_RATE_LIMIT_PER_MINUTE: '0',
+        ...(options.workers > 0 ? { HEDGEROW_WORKERS: String(options.workers) } : {}),
+      },
       /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     );
     children.push(hedgerow);
@@ -409,7 +427,7 @@ function printTable(options: Options, rounds: Round[], peakMb: number): void {
   add('Hedgerow POST /batch/, p99 ms', rounds.map((r) => r.batch.p99), 2);
   add(`raw binary COPY through pg (${COPY_ROWS_PER_TRANSACTION} rows/tx), events/s`, rounds.map((r) => r.copy.perSecond), 0);
   add('/batch/ / raw COPY (ratio)', batchRatio, 3, '≥ 0.60', verdict(median(batchRatio) >= 0.6));
-  add('Hedgerow peak RSS during the round, MB', rounds.map((r) => r.rss), 0, '< 200', verdict(peakMb < 200));
+  add('Hedgerow peak RSS during the round (all its processes), MB', rounds.map((r) => r.rss), 0, '< 200', verdict(peakMb < 200));
   add('non-2xx answers (single + batch)', rounds.map((r) => r.single.errors + r.batch.errors), 0);
   add(
     'events stored / events acknowledged',
@@ -432,7 +450,7 @@ function printTable(options: Options, rounds: Round[], peakMb: number): void {
     `|${widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|')}|`,
     ...lines.map(render),
     '',
-    `Peak RSS of the Hedgerow process over the whole run (VmHWM): ${format(peakMb)} MB. Load generator: ${hasWrk ? 'wrk -t1' : 'autocannon'}.`,
+    `Peak RSS of the Hedgerow processes over the whole run (sum of their VmHWM): ${format(peakMb)} MB. Workers: ${options.workers || 'default'}. Load generator: ${hasWrk ? 'wrk -t1' : 'autocannon'}.`,
     `Each round: per HTTP measurement ${options.warmup} s of warm-up, then ${options.duration} s measured; all back to back.`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
