@@ -85,7 +85,13 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     }
 
     it('while the same statement otherwise runs in parallel (the check can tell)', async () => {
-      expect(await processes({ prepare: false })).to.be.greaterThan(1);
+      // Parallel workers are shared by the whole server: another session may hold them all for a moment.
+      let most = 0;
+      for (let attempt = 0; attempt < 10 && most <= 1; attempt += 1) {
+        most = Math.max(most, await processes({ prepare: false }));
+        if (most <= 1) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(most).to.be.greaterThan(1);
     });
 
     const workersSetting = () =>
