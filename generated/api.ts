@@ -3109,6 +3109,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["ServerError"];
+            default: components["responses"]["OtherError"];
         };
     };
     readiness_retrieve: {
@@ -3146,6 +3147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     metrics_retrieve: {
@@ -3167,6 +3169,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["ServerError"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_event_retrieve: {
@@ -3336,6 +3339,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_e_retrieve: {
@@ -3505,6 +3509,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_capture_retrieve: {
@@ -3674,6 +3679,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_track_retrieve: {
@@ -3843,6 +3849,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_engage_retrieve: {
@@ -4012,6 +4019,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     capture_batch_retrieve: {
@@ -4181,6 +4189,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     flags_create: {
@@ -4291,6 +4300,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["CapturePreflight"];
+            default: components["responses"]["OtherError"];
         };
     };
     remote_config_retrieve: {
