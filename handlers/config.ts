@@ -66,7 +66,7 @@ export function readConfig(): Config {
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
-    captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 256)) * 1024 * 1024,
+    captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),
     dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),

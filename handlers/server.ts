@@ -55,7 +55,12 @@ async function runPrimary(config: Config): Promise<void> {
   const port = config.port === 0 ? await freePort(config.host) : config.port;
   const supervisor = new Supervisor({
     count: plan.count,
-    workerEnv: { DATABASE_URL: runtime.databaseUrl, PORT: String(port) },
+    workerEnv: {
+      DATABASE_URL: runtime.databaseUrl,
+      PORT: String(port),
+      // Capture's memory budget is the whole server's: each worker holds its share.
+      HEDGEROW_CAPTURE_MEMORY_MB: String(Math.max(1, Math.floor(config.captureMemoryBytes / (1024 * 1024) / plan.count))),
+    },
     logger,
     rateLimitPerMinute: config.rateLimitPerMinute,
   });

@@ -7,7 +7,7 @@
  * and their parsed events several times that. With it, memory is bounded whatever arrives: a request that
  * does not fit waits (its socket paused, so TCP pushes back on the sender) until earlier ones finish, and
  * after `maxWaitMs` is answered 503 with `Retry-After`, which the SDKs retry. A single request larger than the
- * whole budget still runs, alone, so the budget never refuses what the size limits accept.
+ * whole budget still runs, beside small ones only, so the budget never refuses what the size limits accept.
  */
 import { ApiError } from '../errors.js';
 
@@ -94,8 +94,13 @@ export class MemoryBudget {
     this.wake();
   }
 
+  /**
+   * A request that fits; or one larger than the whole budget when no other large one holds any of it (what
+   * others hold then is small requests' coming and going: waiting for none at all would never end under load).
+   */
   private fits(bytes: number, alreadyHeld: number): boolean {
-    return this.used === alreadyHeld || this.used + bytes <= this.capacityBytes;
+    if (this.used + bytes <= this.capacityBytes) return true;
+    return alreadyHeld + bytes > this.capacityBytes && this.used - alreadyHeld <= this.capacityBytes / 8;
   }
 
   private take(bytes: number): void {

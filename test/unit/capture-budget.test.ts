@@ -47,6 +47,20 @@ describe('capture memory budget (handlers/capture/budget.ts)', () => {
     expect(budget.inUse).to.equal(8 * MB);
   });
 
+  it('lets a request larger than the whole budget run beside small ones only', async () => {
+    const budget = new MemoryBudget(8 * MB, 1000);
+    const small = budget.lease();
+    small.grow(1 * MB);
+    expect(await outcome(budget.lease().grow(12 * MB))).to.equal('granted');
+    const crowded = new MemoryBudget(8 * MB, 1000);
+    const medium = crowded.lease();
+    medium.grow(2 * MB);
+    const large = crowded.lease().grow(12 * MB);
+    expect(await outcome(large)).to.equal('waiting');
+    medium.shrinkTo(1 * MB);
+    expect(await outcome(large)).to.equal('granted');
+  });
+
   it('lets a request larger than the whole budget run alone, and grow while alone', async () => {
     const budget = new MemoryBudget(4 * MB, 1000);
     const alone = budget.lease();
