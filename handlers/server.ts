@@ -58,8 +58,9 @@ async function runPrimary(config: Config): Promise<void> {
     workerEnv: {
       DATABASE_URL: runtime.databaseUrl,
       PORT: String(port),
-      // Capture's memory budget is the whole server's: each worker holds its share.
+      // Capture's memory budget and its large payloads at once are the whole server's: each worker holds its share.
       HEDGEROW_CAPTURE_MEMORY_MB: String(Math.max(1, Math.floor(config.captureMemoryBytes / (1024 * 1024) / plan.count))),
+      HEDGEROW_WORKERS: String(plan.count),
     },
     logger,
     rateLimitPerMinute: config.rateLimitPerMinute,

@@ -2,6 +2,7 @@
  * What the capture-lane operations share for the life of the app: the capture pipeline and the group commit
  * that stores its events, the project-key cache, the counters and the validators compiled from the spec.
  */
+import { availableParallelism } from 'node:os';
 import { GroupCommit, type Transaction } from '../../db/group-commit.js';
 import type { SpecValidators } from '../spec-validators.js';
 import type { AppDeps } from '../types.js';
@@ -42,8 +43,13 @@ const OVERLAP_FROM_EVENTS = 400;
  */
 const COMMIT_MS_PER_EVENT = 0.25;
 
-/** Large payloads inflated or read at once: two keep both cores busy and the event loop's turns short. */
-const LARGE_WORK_AT_ONCE = 2;
+/**
+ * Large payloads inflated or read at once, in this process: as many in the whole server as it has cores keep
+ * them busy and the event loop's turns short (with a worker per core, one each).
+ */
+function largeWorkAtOnce(workers: number | undefined): number {
+  return Math.max(1, Math.floor(availableParallelism() / (workers ?? 1)));
+}
 
 export function createCaptureServices(deps: AppDeps, validators: SpecValidators): CaptureServices {
   const metrics = new CaptureMetrics();
@@ -87,7 +93,7 @@ export function createCaptureServices(deps: AppDeps, validators: SpecValidators)
     tokens,
     metrics,
     validators,
-    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs, LARGE_WORK_AT_ONCE),
+    budget: new MemoryBudget(deps.config.captureMemoryBytes, deps.config.captureBudgetWaitMs, largeWorkAtOnce(deps.config.workers)),
     drain: () => writer.drain(),
   };
 }
