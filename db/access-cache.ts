@@ -1,9 +1,9 @@
 /**
  * Who a personal API key is, and what it may reach, remembered between requests.
  *
- * Why: every API request asks the database who is calling (one prepared statement, a round trip of about
- * 0.75 ms on this project's machines, measured in the running server: a seventh of an event-listing page). The
- * answer changes only when a key, a user, a membership, an environment or an organization does.
+ * Why: every API request asks the database who is calling (one prepared statement and a round trip, a
+ * noticeable share of a simple request). The answer changes only when a key, a user, a membership, an
+ * environment or an organization does.
  *
  * Why it stays exact: PostgreSQL tells. Triggers on those tables (db/migrations/…_notify_access_changes) send a
  * notification on the channel below whenever any of them changes, whoever changed it (this server, the admin

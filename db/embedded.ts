@@ -181,6 +181,12 @@ async function assertReachable(runAs: RunAs, paths: string[]): Promise<void> {
 const OWNER_FILE = 'hedgerow.pid';
 
 /**
+ * The data directory belongs to another live Hedgerow (a running server, or an admin command). Its own type so
+ * that the admin CLI can tell the user in one line instead of failing with a stack trace.
+ */
+export class DataDirInUseError extends Error {}
+
+/**
  * Records this process as the owner of the data directory. A live owner means another Hedgerow is using this
  * database right now, and its postmaster must not be stopped from here.
  */
@@ -188,7 +194,7 @@ async function claimDataDir(dataDir: string): Promise<void> {
   const ownerFile = join(dataDir, OWNER_FILE);
   const owner = Number((await readFile(ownerFile, 'utf8').catch(() => '')).trim());
   if (owner && owner !== process.pid && isAlive(owner)) {
-    throw new Error(
+    throw new DataDirInUseError(
       `Another Hedgerow process (pid ${owner}) is using the embedded database in ${dataDir}. Stop it first, or set HEDGEROW_DATA_DIR.`,
     );
   }

@@ -6,8 +6,8 @@
  *
  * Why flush eagerly rather than on a timer: with one batch in flight at a time the batch size adapts to the
  * load by itself (everything that arrived while the previous commit was running goes into the next one), so a
- * lone request waits for one commit and not for a timer, and under load batches grow without a knob (measured:
- * waiting up to 1-2 ms for bigger batches gained nothing). A batch also closes at `maxBatchSize` (counted by the
+ * lone request waits for one commit and not for a timer, and under load batches grow without a knob (waiting
+ * a little for bigger batches was tried and gained nothing). A batch also closes at `maxBatchSize` (counted by the
  * caller's `size`) so that one huge queue does not become one huge transaction; an item is never split.
  *
  * Failures: when the database cannot be reached, or an item would wait longer than `commitTimeoutMs`, every item

@@ -2,11 +2,11 @@
  * The one way Hedgerow runs a statement on a `pg` connection it holds: through `pg`'s callback API, settled as a
  * promise of our own.
  *
- * Why not `pg`'s own promise (`client.query(config)` without a callback): measured here on Node 20, the rows of
- * results awaited through it survived young-generation collections in bulk (about 1 MB a collection while
- * listing events, against about 70 kB this way), so every collection copied them, promoted them, and old space
- * then needed full collections. A Hedgerow server answering 3,000 listing pages one after another spent 625 ms
- * collecting garbage, against 191 ms this way. Why V8 keeps them is not established; the difference is measured.
+ * Why not `pg`'s own promise (`client.query(config)` without a callback): on Node 20, the rows of results
+ * awaited through it survived young-generation collections in bulk, so every collection copied them, promoted
+ * them, and old space then needed full collections; a server answering listing pages one after another spent
+ * about three times as long collecting garbage. Why V8 keeps them is not established; the difference is
+ * measured (scripts/bench/README.md).
  *
  * A failure keeps what `pg`'s promise gives it: a stack trace that leads back to the caller, not to the socket.
  * A statement that got no answer within the connection's `query_timeout` discards the connection (db/client.ts).

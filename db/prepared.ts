@@ -1,8 +1,8 @@
 /**
  * Named prepared statements, of two kinds:
  * - runPrepared: fixed statements that every API request runs (who is calling, may they see this project), by
- *   constant names. Through Knex, each of them was built, parsed and planned anew on every request, about
- *   0.5-1 ms apiece, most of it PostgreSQL's planning of a few joins; as a named statement `pg` prepares it once
+ *   constant names. Through Knex, each of them was built, parsed and planned anew on every request, most of the
+ *   cost being PostgreSQL's planning of a few joins; as a named statement `pg` prepares it once
  *   per pooled connection and later executions skip parsing and, once PostgreSQL settles on a generic plan,
  *   planning too.
  * - runCachedStatement: statements whose text is built per request (the event listing's reads), prepared from
@@ -62,7 +62,7 @@ let statementCounter = 0;
  * Runs `text` (with `$n` placeholders) on `session`: once unnamed, then as a named prepared statement; always
  * unnamed with `prepare: false`.
  *
- * Why: PostgreSQL plans an unnamed statement on every execution, about 0.6-0.9 ms of a 3.6 ms listing page. A
+ * Why: PostgreSQL plans an unnamed statement on every execution, a sizeable share of a listing page. A
  * prepared one is planned for its first five executions; then, if a generic plan costs about what the custom
  * ones did, that plan is kept and later executions skip planning. (Callers write row counts into the text: with
  * a parameterised LIMIT or OFFSET the generic plan's estimates differ from the custom plans' and PostgreSQL keeps
@@ -96,7 +96,7 @@ export interface StatementOptions {
   /**
    * false: plan and run without parallel workers. For a short statement that the planner's estimates make a
    * parallel plan of, starting the workers costs more than the work they share: the listing's person lookup
-   * (the first thousand distinct ids of a filter's persons) took 7 ms without them against 12 ms with two.
+   * (the first thousand distinct ids of a filter's persons) is faster without them.
    * Costs two round trips (the setting, set and reset). A statement that always runs so is planned so, also
    * when PostgreSQL keeps its plan.
    */

@@ -70,7 +70,7 @@ function answerClientError(deps: AppDeps, error: NodeJS.ErrnoException, socket: 
 
 /**
  * Logs each request once, after Koa has written its answer (later in the same turn of the event loop): the log
- * line is a synchronous write, about 0.1 ms here, that the caller need not wait for, and by then the status is the
+ * line is a synchronous write that the caller need not wait for, and by then the status is the
  * one the error middleware gave. An answer never written (the caller went away) is logged as aborted.
  */
 function requestLog(deps: AppDeps): Koa.Middleware {

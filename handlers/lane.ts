@@ -2,9 +2,9 @@
  * The capture lane: the operations spec/openapi.yaml marks `x-hedgerow-lane: capture` (capture, the start-up
  * calls of posthog-js, their pre-flights, the metrics), served straight from node:http, before Koa.
  *
- * Why a lane of its own: capture is the hot path, and per request Koa costs about 2.5× a bare node:http server
- * and openapi-backend's request parsing about 90 µs more (docs: machine ceilings), which would cap single-event
- * capture near a fifth of what the machine can do. The lane keeps the spec canonical all the same: its routes
+ * Why a lane of its own: capture is the hot path, and the per-request cost of Koa and of openapi-backend's request
+ * parsing alone would cap single-event capture well below what the machine can do (scripts/bench/README.md).
+ * The lane keeps the spec canonical all the same: its routes
  * are the spec's paths and methods for those operations, each request's parameters are checked by Ajv
  * validators compiled from the operation's own parameters, payloads by validators compiled from the spec's
  * schemas (in the handlers), and the handlers are the registry's (handlers/index.ts) by operationId. Errors

@@ -42,8 +42,8 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     // Its own trailing-slash handling strips the request's slash but not the spec's; see canonicalPath().
     ignoreTrailingSlashes: false,
     // Quick mode compiles each operation's validators on its first request instead of all at start-up, and
-    // skips re-validating the document (`npm run spec:lint` does that): about 50 MB less resident memory, most
-    // of it for operations the capture lane serves without openapi-backend.
+    // skips re-validating the document (`npm run spec:lint` does that): much less resident memory, most of it
+    // for operations the capture lane serves without openapi-backend.
     quick: true,
     customizeAjv: (ajv: Ajv) => {
       addFormats.default(ajv);

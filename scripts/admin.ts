@@ -10,6 +10,7 @@ import { insertOrganizationWithOwner } from '../db/queries/organizations.js';
 import { createPersonalApiKey, revokePersonalApiKey } from '../db/queries/personal-api-keys.js';
 import { createProject } from '../db/queries/projects.js';
 import { createUser, findUserByEmail } from '../db/queries/users.js';
+import { DataDirInUseError } from '../db/embedded.js';
 import { MembershipLevel } from '../db/rows.js';
 import { ApiError } from '../handlers/errors.js';
 import { readConfig } from '../handlers/config.js';
@@ -192,7 +193,16 @@ async function main(): Promise<number> {
     return 1;
   }
   const config = { ...readConfig(), logLevel: process.env.LOG_LEVEL || 'warn' };
-  const runtime = await openRuntime(config, createLogger(config));
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  try {
+    runtime = await openRuntime(config, createLogger(config));
+  } catch (error) {
+    // The embedded database has one owner at a time: while the server runs, the admin CLI cannot open it.
+    if (!(error instanceof DataDirInUseError)) throw error;
+    if (values.json) process.stdout.write(`${JSON.stringify({ error: error.message })}\n`);
+    process.stderr.write(`admin ${commandName}: ${error.message}\n`);
+    return 1;
+  }
   try {
     print(await command(runtime.db, values, rest), Boolean(values.json));
     return 0;

@@ -3,9 +3,9 @@
  * `npm start` runs on node alone.
  *
  * Why not run the TypeScript through tsx as the tests do: tsx's loader is a second V8 isolate on a thread of its
- * own for the life of the process (about 30 MB of resident memory), and the memory it saves lets the server give
- * V8 a larger young generation, which is what capture's per-event cost is most sensitive to (README,
- * "Benchmarks"). esbuild only strips the types (each file on its own, no bundling); type checking is
+ * own for the life of the process, holding resident memory, and the memory it saves lets the server give V8 a
+ * larger young generation, which is what capture's per-event cost is most sensitive to (scripts/bench/README.md).
+ * esbuild only strips the types (each file on its own, no bundling); type checking is
  * `npm run typecheck`'s job.
  *
  * The output mirrors the source tree (`handlers/`, `db/` with its migrations), and `spec/openapi.yaml` is copied

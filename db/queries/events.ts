@@ -1,6 +1,6 @@
 /**
- * Writing stored events. Shared: the tests of the event listing (issue 5) insert events through here, and capture
- * (issue 3) may use it or write its own faster path (COPY, group commit); the table is the contract between them.
+ * Writing stored events directly: the tests of the event listing insert events through here, while capture has
+ * its own faster path (group commit, binary arrays, COPY); the table is the contract between them.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../client.js';

@@ -342,8 +342,8 @@ const selectRows = (json: string) => `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c,
  * the end of the statement. Compared with the same work as a script of statements (begin, call, insert, commit),
  * the database parses and plans nothing per batch. The rows come as one binary array per column
  * (`columnArrays`): PostgreSQL reads each value with its type's binary receive function, where a JSON document
- * of the whole batch had to be parsed, then each field found in it and parsed again from text (measured: about a
- * fifth less database CPU per event). The last two parameters are the environments, sorted, and the person
+ * of the whole batch had to be parsed, then each field found in it and parsed again from text (less database CPU
+ * per event). The last two parameters are the environments, sorted, and the person
  * epochs capture knew for them.
  */
 const QUICK_INSERT: PreparedStatement = (() => {
@@ -361,10 +361,9 @@ const QUICK_INSERT: PreparedStatement = (() => {
  * A batch that is a script of statements (the full path, or one with warnings) stores up to this many events
  * with one INSERT … SELECT FROM jsonb_to_recordset in the same message as the rest of its transaction (one round
  * trip), and more with a binary COPY (two round trips, as the database must accept the COPY before it takes the
- * data). Measured here: under load a round trip costs more than the INSERT's dearer rows for small batches
- * (about a third more single-event captures per second), while COPY's cheaper rows win for large ones. The quick
- * statement needs neither: its rows are binary and it is one round trip whatever the size (measured: about a
- * quarter more events a second than COPY for `/batch/` requests of 100 events).
+ * data). Under load a round trip costs more than the INSERT's dearer rows for small batches, while COPY's cheaper
+ * rows win for large ones. The quick statement needs neither: its rows are binary and it is one round trip
+ * whatever the size, which also beat COPY for `/batch/` requests of 100 events (scripts/bench/README.md).
  */
 const INSERT_AT_MOST_ROWS = 64;
 

@@ -1,6 +1,6 @@
 /**
- * Writing persons, their distinct ids and groups directly. Shared: the tests of the event listing (issue 5) set
- * up persons, merges and groups through here; capture (issue 3) may use these or keep its own.
+ * Writing persons, their distinct ids and groups directly: the tests of the event listing set up persons,
+ * merges and groups through here (capture writes its own, in its batches).
  */
 import type { Db } from '../client.js';
 import { translated } from '../errors.js';

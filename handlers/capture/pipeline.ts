@@ -56,8 +56,8 @@ export const MAX_WARNINGS_PER_REQUEST = 100;
 
 /**
  * What reading a payload event by event holds in memory, per byte of its JSON, beyond the bytes themselves:
- * the events normalised for storing and their rows for the database. Measured: three 19 MB batches of 90,000
- * small events at once took the server from about 110 MB to 670 MB, about ten bytes a byte in all.
+ * the events normalised for storing and their rows for the database. Measured with several large batches of
+ * small events at once: about ten bytes held per byte of JSON in all, the JSON's own byte included.
  */
 export const EVENT_MEMORY_FACTOR = 8;
 

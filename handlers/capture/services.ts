@@ -26,20 +26,20 @@ export interface CaptureServices {
 }
 
 /**
- * Measured on this project's machines. Single events (50 connections, about 20 events a commit): a second
- * transaction in flight made batches smaller without making them faster, each one's fixed cost in the database
- * being most of its time, so they wait for the commit in flight and grow (at 50 connections they never queue
- * this many). `/batch/` requests of 100 events on 8 connections: with one transaction at a time the server and
- * the database took turns (the server decoding the next requests while the database idled, then idling while
- * it committed them), and starting a second one from 400 queued events gave 20-25 % more events a second in
- * four interleaved rounds (200 and 600: less).
+ * When a second transaction starts beside the one in flight. Single events: a second transaction made batches
+ * smaller without making them faster, each one's fixed cost in the database being most of its time, so they
+ * wait for the commit in flight and grow (under single-event load they never queue this many). `/batch/` load:
+ * with one transaction at a time the server and the database took turns (the server decoding the next requests
+ * while the database idled, then idling while it committed them); from this many queued events a second
+ * transaction keeps both busy, and lower or higher thresholds did worse (scripts/bench/README.md).
  */
 const OVERLAP_FROM_EVENTS = 400;
 
 /**
- * The commit deadline's allowance per event: writing a batch takes about 0.05 ms an event here (a transaction
- * of 80,000 new events, persons included, about 4 s on a loaded 2-core machine); five times that keeps a slow
- * but working database from being taken for a stalled one, and a 10,000-event transaction gets 12.5 s more.
+ * The commit deadline's allowance per event: a legitimate batch of tens of thousands of new events (persons
+ * included) takes seconds to write on a loaded machine, longer than the fixed deadline. About five times the
+ * rate observed keeps a slow but working database from being taken for a stalled one; a 10,000-event
+ * transaction gets 2.5 s more.
  */
 const COMMIT_MS_PER_EVENT = 0.25;
 

@@ -14,7 +14,10 @@
  *   http:  `GET …/events/` on a Hedgerow server process (default configuration, rate limit off), through
  *          node:http on one kept-alive connection, the body read whole.
  * Prints p50/p95 per way, the ratios db/hand, floor/hand, http/hand and http/floor (the share of Hedgerow's
- * framework), and the targets (http at most 1.5× hand; first page p50 under 50 ms).
+ * framework), and a verdict per target: listEvents() at most 1.5× the hand-written query; over HTTP at most 1.3×
+ * the floor; a first page's p50 over HTTP under 50 ms. HTTP is judged against the floor, not against the
+ * hand-written query: the floor runs the same code behind a bare server, so http/floor is what Hedgerow's own
+ * server adds, while http/hand also counts the HTTP round trip that no server can avoid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +41,20 @@ const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@1
 const PAGE = 100;
 const DEEP_STEPS = 5;
 const TIMEOUT_MS = 15_000;
+
+interface Medians {
+  hand: number;
+  db: number;
+  floor: number;
+  http: number;
+}
+
+/** The listing's targets, each printed as a verdict beside the page it judges. */
+const TARGETS: { label: string; firstPageOnly?: boolean; met: (p50: Medians) => boolean }[] = [
+  { label: 'db ≤1.5× hand', met: (p50) => p50.db <= 1.5 * p50.hand },
+  { label: 'http ≤1.3× floor', met: (p50) => p50.http <= 1.3 * p50.floor },
+  { label: 'http <50ms', firstPageOnly: true, met: (p50) => p50.http < 50 },
+];
 
 interface Options {
   events: number;
@@ -369,14 +386,14 @@ export async function run(args: string[]): Promise<void> {
       }
     }
 
-    const header = ['case', 'page', 'hand p50', 'db p50', 'floor p50', 'http p50', 'http p95', 'db/hand', 'floor/hand', 'http/hand', 'http/floor', 'target'];
+    const header = ['case', 'page', 'hand p50', 'db p50', 'floor p50', 'http p50', 'http p95', 'db/hand', 'floor/hand', 'http/hand', 'http/floor', 'targets'];
     const rows: string[][] = [];
     for (const page of pages) {
       const s = samples.get(page)!;
-      const p50 = { hand: percentile(s.hand, 50), db: percentile(s.db, 50), floor: percentile(s.floor, 50), http: percentile(s.http, 50) };
-      const ratio = p50.http / p50.hand;
-      const checks = [ratio <= 1.5 ? 'ratio ok' : 'ratio MISSED'];
-      if (page.depth === 'first') checks.push(p50.http < 50 ? '<50ms ok' : '<50ms MISSED');
+      const p50: Medians = { hand: percentile(s.hand, 50), db: percentile(s.db, 50), floor: percentile(s.floor, 50), http: percentile(s.http, 50) };
+      const verdicts = TARGETS.filter((target) => target.firstPageOnly !== true || page.depth === 'first').map(
+        (target) => `${target.label} ${target.met(p50) ? 'ok' : 'MISSED'}`,
+      );
       rows.push([
         page.case.name,
         page.depth,
@@ -387,9 +404,9 @@ export async function run(args: string[]): Promise<void> {
         `${percentile(s.http, 95).toFixed(2)} ms`,
         `${(p50.db / p50.hand).toFixed(2)}×`,
         `${(p50.floor / p50.hand).toFixed(2)}×`,
-        `${ratio.toFixed(2)}×`,
+        `${(p50.http / p50.hand).toFixed(2)}×`,
         `${(p50.http / p50.floor).toFixed(2)}×`,
-        checks.join(', '),
+        verdicts.join(', '),
       ]);
     }
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));

@@ -1,7 +1,11 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDb, type Db } from '../../db/client.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
-import { runAdmin } from '../helpers/processes.js';
+import { HttpClient } from '../helpers/http.js';
+import { runAdmin, startServerProcess, type ServerProcess } from '../helpers/processes.js';
 
 describe('admin CLI (npm run admin)', function () {
   this.timeout(60_000);
@@ -88,5 +92,33 @@ describe('admin CLI (npm run admin)', function () {
     expect(duplicate.stderr).to.include('already exists');
     const unknown = await runAdmin(['frobnicate'], env);
     expect(unknown.code).to.equal(1);
+  });
+
+  describe('on the embedded database of a running server', () => {
+    let dataDir: string;
+    let server: ServerProcess | null = null;
+
+    before(async function () {
+      this.timeout(120_000);
+      dataDir = await mkdtemp(join(tmpdir(), 'hedgerow-admin-embedded-'));
+      server = await startServerProcess({ HEDGEROW_DATA_DIR: dataDir });
+    });
+    after(async function () {
+      this.timeout(60_000);
+      if (server && server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('refuses in one line on stderr with exit code 1, and leaves the server serving', async () => {
+      const result = await runAdmin(['create-user', '--email', 'grace@example.com'], { HEDGEROW_DATA_DIR: dataDir });
+      expect(result.code, result.stderr).to.equal(1);
+      expect(result.stderr.trimEnd().split('\n'), result.stderr).to.have.length(1);
+      expect(result.stderr).to.match(/^admin create-user: Another Hedgerow process \(pid \d+\) is using the embedded database in /);
+      expect(result.stderr).to.include('Stop it first');
+      expect((await new HttpClient(server!.baseUrl).get('/_readiness')).status).to.equal(200);
+    });
   });
 });

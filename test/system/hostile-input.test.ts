@@ -3,8 +3,8 @@
  * (test/helpers/hostile.ts), several at once: gzips of about 25 KB that inflate to 25 MiB of empty events
  * with a valid key, a wrong one or none, one 25 MiB event, an array of millions of empty arrays, and gzip
  * bombs. Each gets its answer (after any 503 `capture_busy`, sent again as the SDKs do), `/_health` keeps
- * answering meanwhile, the server stays up within its memory, and nothing of it is stored. The figures the
- * issue sets (RSS under 512 MB, `/_health` p99 under 100 ms) are the benchmark's (`npm run bench -- hostile`);
+ * answering meanwhile, the server stays up within its memory, and nothing of it is stored. The targets (RSS
+ * under 512 MB, `/_health` p99 under 100 ms) are the benchmark's (`npm run bench -- hostile`);
  * the bounds here are loose enough for a loaded machine and far below what the unbounded server took.
  */
 import { expect } from 'chai';
