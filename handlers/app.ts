@@ -6,12 +6,12 @@
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import { AccessCache } from '../db/access-cache.js';
-import { createReadDb, type ReadDb } from '../db/client.js';
+import { AccessCache } from '../db/queries/access-cache.js';
+import { createReadDb, type ReadDb } from '../db/pg/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
 import { renderProcessMetrics } from './capture/metrics.js';
 import { createCaptureServices, type CaptureServices } from './capture/services.js';
-import { ApiError, errors } from './errors.js';
+import { ApiError, errors } from '../db/core/errors.js';
 import { registry } from './index.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';

@@ -4,14 +4,14 @@
  *
  * A capture request is decoded, checked against the spec's `CapturePayload` and normalised
  * (handlers/capture/pipeline.ts), and its events are stored by the group commit (handlers/capture/ingest.ts,
- * db/group-commit.ts); it is answered 200 once they are committed.
+ * db/pg/group-commit.ts); it is answered 200 once they are committed.
  */
 import { randomUUID } from 'node:crypto';
 import { FLAGS_DECODED_LIMIT_BYTES, decodePayload } from './capture/decode.js';
 import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
 import { renderProcessMetrics } from './capture/metrics.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { payloadError } from './spec-validators.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
 

@@ -6,7 +6,7 @@ export interface Config {
   port: number;
   /** Address to listen on. */
   host: string;
-  /** External PostgreSQL; when unset the embedded one of db/embedded.ts is started. */
+  /** External PostgreSQL; when unset the embedded one of db/pg/embedded.ts is started. */
   databaseUrl: string | undefined;
   /** Where the embedded PostgreSQL keeps its data. */
   dataDir: string;

@@ -4,7 +4,7 @@
  */
 import { getEvent, listEvents, listPropertyValues, parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/event-listing.js';
 import { csvOfObjects, csvTable } from './csv.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { environmentOf, jsonText, type Handler } from './types.js';
 
 /** Events per page by default, as PostHog (CSV exports get more). */

@@ -1,5 +1,5 @@
-import { isReachable } from '../db/client.js';
-import { databaseUnavailable } from '../db/errors.js';
+import { isReachable } from '../db/pg/client.js';
+import { databaseUnavailable } from '../db/pg/errors.js';
 import type { Handler } from './types.js';
 
 /** Under `npm start`'s supervisor, also which worker answered and how many serve (the primary tells each one). */

@@ -18,7 +18,7 @@ import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend, Operation } from 'openapi-backend';
 import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
 import type { CaptureServices } from './capture/services.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { parameterError, type SpecValidators } from './spec-validators.js';
 import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from './types.js';
 

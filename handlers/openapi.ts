@@ -11,9 +11,9 @@ import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
 import { fileURLToPath } from 'node:url';
 import { parseJsonBody } from './body.js';
-import { stringifyExact } from './exact-json.js';
-import type { ApiError } from './errors.js';
-import { allowHeader, errors } from './errors.js';
+import { stringifyExact } from '../db/core/exact-json.js';
+import type { ApiError } from '../db/core/errors.js';
+import { allowHeader, errors } from '../db/core/errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
@@ -138,7 +138,7 @@ function allowedMethods(api: OpenAPIBackend, request: OperationRequest): string[
 
 export const CHANGES_ACCESS_EXTENSION = 'x-hedgerow-changes-access';
 
-/** Whether the spec marks the operation as changing who may do what (db/access-cache.ts). */
+/** Whether the spec marks the operation as changing who may do what (db/queries/access-cache.ts). */
 function changesAccess(operation: object): boolean {
   return (operation as Record<string, unknown>)[CHANGES_ACCESS_EXTENSION] === true;
 }

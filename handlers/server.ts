@@ -7,7 +7,7 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../db/client.js';
+import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../db/pg/client.js';
 import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../db/queries/connection-budget.js';
 import { readConfig, type Config } from './config.js';

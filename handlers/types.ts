@@ -5,8 +5,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import type { AccessCache } from '../db/access-cache.js';
-import type { Db, ReadDb } from '../db/client.js';
+import type { AccessCache } from '../db/queries/access-cache.js';
+import type { Db, ReadDb } from '../db/pg/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
@@ -70,8 +70,8 @@ export interface BaseDeps {
 }
 
 /**
- * What the whole app shares: the above, the pool of read-only sessions (db/client.ts) and the memory of who
- * the API keys are (db/access-cache.ts), both opened by the app.
+ * What the whole app shares: the above, the pool of read-only sessions (db/pg/client.ts) and the memory of who
+ * the API keys are (db/queries/access-cache.ts), both opened by the app.
  */
 export interface AppDeps extends BaseDeps {
   reader: ReadDb;

@@ -3,7 +3,7 @@
  * first (the one DATABASE_URL names, else the embedded one). With --json each prints one JSON object.
  */
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/pg/client.js';
 import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
 import { setMembership } from '../db/queries/memberships.js';
 import { insertOrganizationWithOwner } from '../db/queries/organizations.js';
@@ -11,7 +11,7 @@ import { createPersonalApiKey, revokePersonalApiKey } from '../db/queries/person
 import { createProject } from '../db/queries/projects.js';
 import { createUser, findUserByEmail } from '../db/queries/users.js';
 import { MembershipLevel } from '../db/rows.js';
-import { ApiError } from '../handlers/errors.js';
+import { ApiError } from '../db/core/errors.js';
 import { readConfig } from '../handlers/config.js';
 import { createLogger, openRuntime } from '../handlers/runtime.js';
 

@@ -3,7 +3,7 @@
  * (a property that is not a number, not a date) go through the `hogql_*` SQL functions of migration
  * 20261121140000_create_hogql_functions, which answer NULL instead of raising an error.
  */
-import { ExactInteger, exactInteger } from '../../handlers/exact-json.js';
+import { ExactInteger, exactInteger } from '../core/exact-json.js';
 import type { ConstantValue } from './ast.js';
 import { parseIsoDateTime } from './datetime.js';
 import { HogQLError } from './errors.js';

@@ -4,9 +4,9 @@
  * cannot probe for other organizations' ids.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../client.js';
+import type { Db } from '../pg/client.js';
 import type { EnvironmentRow, MembershipLevel, OrganizationRow, PersonalApiKeyRow, UserRow } from '../rows.js';
-import { runPrepared, type PreparedStatement } from '../prepared.js';
+import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import { principalOf, type Principal } from './personal-api-keys.js';
 import { hashPersonalApiKey } from '../tokens.js';
 
@@ -57,7 +57,7 @@ export function visibleEnvironments(query: Knex.QueryBuilder, principal: Princip
 /**
  * The organization, when the principal is a member and the key's scoped organizations (if any) include it, and
  * its scoped projects (if any) include one of the organization's (visibleOrganizations).
- * Prepared (db/prepared.ts): every request under /api/organizations/{id}/ runs it.
+ * Prepared (db/pg/prepared.ts): every request under /api/organizations/{id}/ runs it.
  */
 const FIND_ORGANIZATION_ACCESS: PreparedStatement = {
   name: 'hedgerow_find_organization_access',

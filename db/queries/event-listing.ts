@@ -1,18 +1,18 @@
 /**
  * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
  * by UUID, and recent values of a property. Request parameters are parsed and checked here; a bad one is a 400
- * whose `attr` names it. Every query runs on a read-only session with the query timeout (db/client.ts createReadDb).
+ * whose `attr` names it. Every query runs on a read-only session with the query timeout (db/pg/client.ts createReadDb).
  */
 import type { components } from '../../generated/api.js';
-import { ApiError, errors } from '../../handlers/errors.js';
-import { parseJson as parseExactJson } from '../../handlers/exact-json.js';
-import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
+import { ApiError, errors } from '../core/errors.js';
+import { parseJson as parseExactJson } from '../core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../core/json-limits.js';
 import type { ClientBase } from 'pg';
-import { discardConnection, type ReadDb } from '../client.js';
+import { discardConnection, type ReadDb } from '../pg/client.js';
 import { parseElementsChain } from '../elements-chain.js';
-import { translatePgError } from '../errors.js';
-import { runQuery } from '../pg-query.js';
-import { runCachedStatement, type StatementOptions } from '../prepared.js';
+import { translatePgError } from '../pg/errors.js';
+import { runQuery } from '../pg/query.js';
+import { runCachedStatement, type StatementOptions } from '../pg/prepared.js';
 import {
   compileEventsQuery,
   type CompiledEventsQuery,
@@ -147,7 +147,7 @@ type QueryRows = Record<string, unknown>[];
 /**
  * Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. A session's
  * statements run one after another, prepared from their second use unless `prepare: false`, and without
- * parallel workers with `parallel: false` (db/prepared.ts).
+ * parallel workers with `parallel: false` (db/pg/prepared.ts).
  */
 export type Reader = <Row = Record<string, unknown>>(
   text: string,
@@ -161,10 +161,10 @@ function positional(text: string): string {
 }
 
 /**
- * Runs read-only work on a session of the read pool (db/client.ts createReadDb: read-only, with the query
+ * Runs read-only work on a session of the read pool (db/pg/client.ts createReadDb: read-only, with the query
  * timeout), translating what PostgreSQL refuses. The session's settings bound each statement, so the work needs
  * no transaction: a page costs its query's round trip and nothing else. Statements run prepared, so that the
- * session plans a recurring one only until PostgreSQL settles on a plan for it (db/prepared.ts). `timeoutMs` is
+ * session plans a recurring one only until PostgreSQL settles on a plan for it (db/pg/prepared.ts). `timeoutMs` is
  * the pool's timeout: the deadline of the whole work, waiting for the session included (a 504 past it).
  */
 export async function onReadSession<T>(

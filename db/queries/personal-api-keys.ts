@@ -1,7 +1,7 @@
 /** Personal API keys: issue, look up by the presented key, revoke. */
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
-import { runPrepared, type PreparedStatement } from '../prepared.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
+import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import type { PersonalApiKeyRow, UserRow } from '../rows.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey } from '../tokens.js';
 

@@ -7,9 +7,9 @@
  */
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { errors } from '../../handlers/errors.js';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import { errors } from '../core/errors.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
 import { paginate, type Page } from '../pagination.js';
 import type { PlaylistType, SessionRecordingPlaylistRow, UserRow } from '../rows.js';
 import { newShortId } from '../tokens.js';

@@ -2,7 +2,7 @@
  * What the capture-lane operations share for the life of the app: the capture pipeline and the group commit
  * that stores its events, the project-key cache, the counters and the validators compiled from the spec.
  */
-import { GroupCommit, type Transaction } from '../../db/group-commit.js';
+import { GroupCommit, type Transaction } from '../../db/pg/group-commit.js';
 import type { SpecValidators } from '../spec-validators.js';
 import type { AppDeps } from '../types.js';
 import { MemoryBudget } from './budget.js';

@@ -7,7 +7,7 @@
  * composes it (with events_list's own functions). Prints its base URL.
  */
 import { createServer } from 'node:http';
-import { createDb, createReadDb } from '../../db/client.js';
+import { createDb, createReadDb } from '../../db/pg/client.js';
 import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { eventsPageJson, nextLink } from '../../handlers/events.js';

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
-import { BinaryCopyWriter } from '../../db/copy-binary.js';
+import { BinaryCopyWriter } from '../../db/pg/copy-binary.js';
 import { privateBuild } from '../build.js';
 import { uuidv7 } from '../../handlers/capture/uuid.js';
 

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, type Db } from '../../db/client.js';
-import { migrateLatest } from '../../db/migrate.js';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
 
 /** A maintenance connection to the server the tests may create databases on. */
 export const ADMIN_URL = process.env.HEDGEROW_TEST_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

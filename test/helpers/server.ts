@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../../db/pg/client.js';
 import { createApp } from '../../handlers/app.js';
 import { readConfig, type Config } from '../../handlers/config.js';
 import { testDb } from './database.js';

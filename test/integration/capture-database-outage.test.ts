@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { createDb, type Db } from '../../db/client.js';
+import { createDb, type Db } from '../../db/pg/client.js';
 import { createApp, type HedgerowApp } from '../../handlers/app.js';
 import { readConfig } from '../../handlers/config.js';
 import { contractViolations } from '../helpers/contract.js';

@@ -5,12 +5,12 @@
  * every matching event exactly once, in order, whichever way each page took.
  */
 import { expect } from 'chai';
-import { createReadDb } from '../../db/client.js';
-import { ApiError } from '../../handlers/errors.js';
+import { createReadDb } from '../../db/pg/client.js';
+import { ApiError } from '../../db/core/errors.js';
 import { PERSON_FILTER_TUNING, listEvents, parseEventJson, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
 import type { EnvironmentRow } from '../../db/rows.js';
-import { insertEvents, type NewEvent } from '../../db/queries/events.js';
-import { insertPersons, type NewPerson } from '../../db/queries/persons.js';
+import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
+import { insertPersons, type NewPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
 import { micros, random, seededUuid } from '../helpers/event-data.js';
 import { newAccount } from '../helpers/fixtures.js';

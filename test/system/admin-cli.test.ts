@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createDb, type Db } from '../../db/client.js';
+import { createDb, type Db } from '../../db/pg/client.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { runAdmin } from '../helpers/processes.js';
 

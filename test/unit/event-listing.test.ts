@@ -4,7 +4,7 @@ import { parseElementsChain } from '../../db/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
-import { ExactInteger } from '../../handlers/exact-json.js';
+import { ExactInteger } from '../../db/core/exact-json.js';
 import { SPEC_PATH } from '../../handlers/openapi.js';
 import { specOperations } from '../helpers/spec-sync.js';
 

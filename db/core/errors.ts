@@ -6,7 +6,7 @@
  * only writer of error responses; the body is the spec's `Error` schema, `{type, code, detail, attr}`, as
  * PostHog's API answers.
  */
-import type { components } from '../generated/api.js';
+import type { components } from '../../generated/api.js';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorType = ErrorBody['type'];

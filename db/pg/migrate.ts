@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import type { Db } from './client.js';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = new URL('../migrations/', import.meta.url);
 export const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.ts$/;
 
 /** The modules of this tree: TypeScript beside the sources, JavaScript in the build. */

@@ -1,20 +1,20 @@
 /**
  * The one way to open the database: a Knex instance on the `pg` driver, whatever PostgreSQL is behind the URL
- * (the machine's, a managed one, or the embedded one of db/embedded.ts).
+ * (the machine's, a managed one, or the embedded one of db/pg/embedded.ts).
  *
  * Every wait for the database has a deadline (DatabaseDeadlines): opening a connection, waiting for one from the
  * pool, and each statement, twice over: PostgreSQL's `statement_timeout` cancels a statement that runs too long,
  * and `pg`'s `query_timeout` a little later gives up on a database that stopped answering at all (a silent peer
  * cannot cancel anything). A connection given up on that way is destroyed, never pooled again: its statement may
  * still be running, and its next answer would be read as the next statement's. Failures to reach the database
- * reject as ApiError 503 (db/errors.ts), from any Knex query and any pooled connection.
+ * reject as ApiError 503 (db/pg/errors.ts), from any Knex query and any pooled connection.
  */
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import type { ClientBase } from 'pg';
-import { parseJson } from '../handlers/exact-json.js';
-import { MAX_JSON_DEPTH } from '../handlers/json-limits.js';
+import { parseJson } from '../core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../core/json-limits.js';
 import { asUnavailable, isClientTimeout } from './errors.js';
 
 export type Db = Knex;
@@ -124,7 +124,7 @@ const JSON_OID = 114;
 const JSONB_OID = 3802;
 
 /**
- * `pg`'s type parsers, with json and jsonb read so that integers beyond 2^53 stay exact (handlers/exact-json.ts):
+ * `pg`'s type parsers, with json and jsonb read so that integers beyond 2^53 stay exact (db/core/exact-json.ts):
  * the listing shows stored values as capture stored them.
  */
 const EXACT_JSON_TYPES = {

@@ -2,8 +2,8 @@
  * Writing persons, their distinct ids and groups directly. Shared: the tests of the event listing (issue 5) set
  * up persons, merges and groups through here; capture (issue 3) may use these or keep its own.
  */
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import type { Db } from '../../db/pg/client.js';
+import { translated } from '../../db/pg/errors.js';
 
 export interface PersonRow {
   id: string;

@@ -4,7 +4,7 @@
  * again; nothing is wrong with the request), and errors PostgreSQL raises on values the caller wrote are 400s.
  * Anything not listed stays as it is and becomes a logged 500 in the error middleware.
  */
-import { ApiError, errors } from '../handlers/errors.js';
+import { ApiError, errors } from '../core/errors.js';
 
 interface PgError {
   code?: string;

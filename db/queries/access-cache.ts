@@ -24,7 +24,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { connectionStringOf, deadlinesOf, DEFAULT_DEADLINES, type Db } from './client.js';
+import { connectionStringOf, deadlinesOf, DEFAULT_DEADLINES, type Db } from '../pg/client.js';
 
 /** The channel the triggers notify (db/migrations/20261122100000_notify_access_changes.ts). */
 export const ACCESS_CHANNEL = 'hedgerow_access';

@@ -9,7 +9,7 @@
  * collecting garbage, against 191 ms this way. Why V8 keeps them is not established; the difference is measured.
  *
  * A failure keeps what `pg`'s promise gives it: a stack trace that leads back to the caller, not to the socket.
- * A statement that got no answer within the connection's `query_timeout` discards the connection (db/client.ts).
+ * A statement that got no answer within the connection's `query_timeout` discards the connection (db/pg/client.ts).
  */
 import type { ClientBase, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { discardConnection } from './client.js';

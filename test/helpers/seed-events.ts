@@ -3,8 +3,8 @@
  * (issue 3) may use it or write its own faster path (COPY, group commit); the table is the contract between them.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import type { Db } from '../../db/pg/client.js';
+import { translated } from '../../db/pg/errors.js';
 
 /** One event as stored; everything but the name, the distinct id and the time has the table's default. */
 export interface NewEvent {

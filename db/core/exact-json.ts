@@ -9,7 +9,7 @@
  * (stringifyExact, exactJsonText).
  *
  * JSON.parse stays the parser: the text is read again by the parser below only when JSON.parse's result holds a
- * number beyond ±2^53, which ordinary payloads do not (handlers/json-limits.ts scanJsonValue notices it in the
+ * number beyond ±2^53, which ordinary payloads do not (db/core/json-limits.ts scanJsonValue notices it in the
  * walk every payload gets anyway). That parser accepts exactly what JSON.parse accepts.
  */
 import { randomBytes } from 'node:crypto';
@@ -239,4 +239,9 @@ class ExactParser {
     // Beyond 64 bits it stays a double, as in serde_json (Infinity beyond the doubles' range, which is refused).
     return (integerLiteral && !Number.isSafeInteger(value) && exactInteger(match[0])) || value;
   }
+}
+
+/** A JSON object as parseJson returns it (an ExactInteger is a number, not an object). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactInteger);
 }

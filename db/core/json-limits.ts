@@ -14,7 +14,7 @@ export interface JsonScan {
   problem: string | null;
   /**
    * Whether it holds a number beyond ±2^53: where the text wrote it as an integer, JSON.parse has rounded it
-   * (handlers/exact-json.ts reads such a text again).
+   * (db/core/exact-json.ts reads such a text again).
    */
   largeNumbers: boolean;
 }

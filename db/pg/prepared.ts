@@ -11,7 +11,7 @@
 import type { ClientBase, QueryResultRow } from 'pg';
 import type { Db } from './client.js';
 import { asUnavailable } from './errors.js';
-import { runQuery } from './pg-query.js';
+import { runQuery } from './query.js';
 
 export interface PreparedStatement {
   /** Unique per statement text. */

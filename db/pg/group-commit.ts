@@ -18,10 +18,10 @@
 import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import type { Logger } from 'pino';
-import type { ApiError } from '../handlers/errors.js';
+import type { ApiError } from '../core/errors.js';
 import { discardConnection, type Db } from './client.js';
 import { databaseUnavailable, isUnavailable, translatePgError } from './errors.js';
-import { runQuery } from './pg-query.js';
+import { runQuery } from './query.js';
 
 const { from: copyFrom } = pgCopyStreams;
 
