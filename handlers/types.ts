@@ -10,10 +10,10 @@ import type { Db, ReadDb } from '../db/pg/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
-import type { Config } from './config.js';
+import type { Config } from './server/config.js';
 import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
-import type { SupervisorLink } from './supervisor-link.js';
+import type { SupervisorLink } from './server/supervisor-link.js';
 
 export type OperationId = keyof operations;
 
@@ -109,7 +109,7 @@ export type LaneResult<K extends OperationId> = {
     : never;
 }[keyof Responses<K>];
 
-/** The input of a capture-lane operation (see handlers/lane.ts). */
+/** The input of a capture-lane operation (see handlers/server/lane.ts). */
 export interface LaneInput<K extends OperationId> {
   operationId: K;
   /** Path and query parameters, checked and coerced against the operation's parameters in the spec. */

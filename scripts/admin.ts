@@ -12,8 +12,8 @@ import { createProject } from '../db/queries/projects.js';
 import { createUser, findUserByEmail } from '../db/queries/users.js';
 import { MembershipLevel } from '../db/rows.js';
 import { ApiError } from '../db/core/errors.js';
-import { readConfig } from '../handlers/config.js';
-import { createLogger, openRuntime } from '../handlers/runtime.js';
+import { readConfig } from '../handlers/server/config.js';
+import { createLogger, openRuntime } from '../handlers/server/runtime.js';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 

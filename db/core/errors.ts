@@ -2,7 +2,7 @@
  * The one error type of Hedgerow and the one place that turns it into a response body.
  *
  * Every failure a client can see is an ApiError: thrown by handlers, by db/ (translated Postgres errors), by the
- * openapi-backend lifecycle hooks and by the capture pipeline. The error middleware of handlers/app.ts is the
+ * openapi-backend lifecycle hooks and by the capture pipeline. The error middleware of handlers/server/app.ts is the
  * only writer of error responses; the body is the spec's `Error` schema, `{type, code, detail, attr}`, as
  * PostHog's API answers.
  */

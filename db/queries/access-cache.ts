@@ -11,7 +11,7 @@
  * while its listening session is up: from the moment that session is lost until it is back and listening again,
  * every lookup goes to the database, so a change can never be missed. The operations that change access
  * themselves (marked `x-hedgerow-changes-access` in the spec) also empty it before answering
- * (handlers/openapi.ts), so that the writer's next request never needs the notification. A lookup that was
+ * (handlers/server/openapi-backend.ts), so that the writer's next request never needs the notification. A lookup that was
  * already running when the cache was emptied does not store its answer (it may have read the old rows).
  * Entries also expire after `ttlMs`, a bound on anything unforeseen, and only
  * found answers are stored: unknown keys always ask the database. A listening session that died without a word

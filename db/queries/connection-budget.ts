@@ -1,6 +1,6 @@
 /**
  * How many more sessions the database will accept from ordinary roles: what the supervisor divides among its
- * worker processes (handlers/supervisor.ts).
+ * worker processes (handlers/server/supervisor.ts).
  */
 import type { Db } from '../pg/client.js';
 

@@ -2,9 +2,10 @@
  * What the capture-lane operations share for the life of the app: the capture pipeline and the group commit
  * that stores its events, the project-key cache, the counters and the validators compiled from the spec.
  */
+import type { Logger } from 'pino';
+import type { Db } from '../../db/pg/client.js';
 import { GroupCommit, type Transaction } from '../../db/pg/group-commit.js';
-import type { SpecValidators } from '../spec-validators.js';
-import type { AppDeps } from '../types.js';
+import type { SpecValidators } from '../openapi/validators.js';
 import { MemoryBudget } from './budget.js';
 import { IngestState, ingest } from './ingest.js';
 import { CaptureMetrics } from './metrics.js';
@@ -45,7 +46,22 @@ const COMMIT_MS_PER_EVENT = 0.25;
 /** Large payloads inflated or read at once: two keep both cores busy and the event loop's turns short. */
 const LARGE_WORK_AT_ONCE = 2;
 
-export function createCaptureServices(deps: AppDeps, validators: SpecValidators): CaptureServices {
+/**
+ * What the services need of the app's dependencies (handlers/types.ts AppDeps has it all): named here, and not
+ * imported, so that the registry's types may name CaptureServices without the two modules importing each other.
+ */
+export interface CaptureServiceDeps {
+  db: Db;
+  logger: Logger;
+  config: {
+    captureBatchEvents: number;
+    captureCommitTimeoutMs: number;
+    captureMemoryBytes: number;
+    captureBudgetWaitMs: number;
+  };
+}
+
+export function createCaptureServices(deps: CaptureServiceDeps, validators: SpecValidators): CaptureServices {
   const metrics = new CaptureMetrics();
   const state = new IngestState();
   const writer = new GroupCommit<IngestRequest>(

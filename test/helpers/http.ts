@@ -3,8 +3,8 @@
  * response breaks spec/openapi.yaml (see contract.ts).
  */
 import { jsonValueProblem } from '../../db/core/json-limits.js';
-import { wellEncodedPath } from '../../handlers/openapi-router.js';
-import { SECURITY_SCHEME } from '../../handlers/security.js';
+import { wellEncodedPath } from '../../handlers/openapi/router.js';
+import { SECURITY_SCHEME } from '../../handlers/server/security.js';
 import { contractViolations, loadSpec, operationFor } from './contract.js';
 
 export interface ApiResponse<T = any> {

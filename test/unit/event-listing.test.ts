@@ -5,7 +5,7 @@ import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
 import { ExactInteger } from '../../db/core/exact-json.js';
-import { SPEC_PATH } from '../../handlers/openapi.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
 import { specOperations } from '../helpers/spec-sync.js';
 
 describe('unit: event listing helpers', () => {

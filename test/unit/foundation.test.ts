@@ -5,8 +5,8 @@ import { slugify } from '../../db/queries/organizations.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey, newProjectApiToken, newShortId } from '../../db/tokens.js';
 import { ApiError } from '../../db/core/errors.js';
 import { pageLinks } from '../../handlers/pagination.js';
-import { RateLimiter } from '../../handlers/rate-limit.js';
-import { grantsScope } from '../../handlers/security.js';
+import { RateLimiter } from '../../handlers/server/rate-limit.js';
+import { grantsScope } from '../../handlers/server/security.js';
 
 describe('unit: foundation', () => {
   describe('grantsScope', () => {

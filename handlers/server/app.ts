@@ -1,23 +1,24 @@
 /**
- * The application. Each request is first offered to the capture lane (handlers/lane.ts: the operations the spec
+ * The application. Each request is first offered to the capture lane (handlers/server/lane.ts: the operations the spec
  * marks `x-hedgerow-lane: capture`, served straight from node:http for speed); every other request goes through
  * Koa: error middleware → request log → body reading (1 MB) → openapi-backend dispatch to the handler registry.
  */
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
-import { AccessCache } from '../db/queries/access-cache.js';
-import { createReadDb, type ReadDb } from '../db/pg/client.js';
+import { AccessCache } from '../../db/queries/access-cache.js';
+import { createReadDb, type ReadDb } from '../../db/pg/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
-import { renderProcessMetrics } from './capture/metrics.js';
-import { createCaptureServices, type CaptureServices } from './capture/services.js';
-import { ApiError, errors } from '../db/core/errors.js';
-import { registry } from './index.js';
+import { renderProcessMetrics } from '../capture/metrics.js';
+import { createCaptureServices, type CaptureServices } from '../capture/services.js';
+import { ApiError, errors } from '../../db/core/errors.js';
+import { registry } from '../index.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
-import { createOpenApiBackend, pathCanonicalizer, type DispatchRequest } from './openapi.js';
-import { hasEmptySegment, wellEncodedPath } from './openapi-router.js';
-import { SpecValidators } from './spec-validators.js';
-import type { AppDeps, BaseDeps, RequestState } from './types.js';
+import { pathCanonicalizer } from '../openapi/router.js';
+import { createOpenApiBackend, type DispatchRequest } from './openapi-backend.js';
+import { hasEmptySegment, wellEncodedPath } from '../openapi/router.js';
+import { SpecValidators } from '../openapi/validators.js';
+import type { AppDeps, BaseDeps, RequestState } from '../types.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

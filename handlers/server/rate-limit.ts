@@ -6,7 +6,7 @@ export interface RequestBudget {
 /**
  * A per-key request budget (a sliding one-minute window of counts), as PostHog's default personal-API-key
  * throttle. It lives in memory: under the supervisor only the primary keeps one, and workers ask it
- * (handlers/supervisor-link.ts), so that the budget is the same whatever the number of workers.
+ * (handlers/server/supervisor-link.ts), so that the budget is the same whatever the number of workers.
  */
 export class RateLimiter implements RequestBudget {
   private readonly windows = new Map<string, { startedAt: number; count: number }>();

@@ -1,5 +1,5 @@
 /**
- * The capture operations (capture lane, see handlers/lane.ts): the capture paths, the two start-up calls of
+ * The capture operations (capture lane, see handlers/server/lane.ts): the capture paths, the two start-up calls of
  * posthog-js (`/flags/`, `/array/{token}/config(.js)`), their CORS pre-flights, and the metrics.
  *
  * A capture request is decoded, checked against the spec's `CapturePayload` and normalised
@@ -12,7 +12,7 @@ import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capt
 import { capture as runCapture } from './capture/pipeline.js';
 import { renderProcessMetrics } from './capture/metrics.js';
 import { errors } from '../db/core/errors.js';
-import { payloadError } from './spec-validators.js';
+import { payloadError } from './openapi/validators.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
 
 type CaptureOperation =

@@ -9,18 +9,16 @@ import type { Ajv, ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
-import { fileURLToPath } from 'node:url';
 import { parseJsonBody } from './body.js';
-import { stringifyExact } from '../db/core/exact-json.js';
-import type { ApiError } from '../db/core/errors.js';
-import { allowHeader, errors } from '../db/core/errors.js';
+import { stringifyExact } from '../../db/core/exact-json.js';
+import type { ApiError } from '../../db/core/errors.js';
+import { allowHeader, errors } from '../../db/core/errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
-import { useIndexedRouter } from './openapi-router.js';
-import { NOT_BUILT, isLaneHandler, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from './types.js';
-
-export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+import { useIndexedRouter } from '../openapi/router.js';
+import { SPEC_PATH } from '../openapi/spec.js';
+import { NOT_BUILT, isLaneHandler, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from '../types.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -213,24 +211,4 @@ function valueAt(c: OperationContext, location: string | undefined, segments: st
   let value = location ? roots[location] : undefined;
   for (const segment of segments) value = (value as Record<string, unknown> | undefined)?.[segment];
   return value;
-}
-
-/**
- * The spec's paths end with "/" (PostHog's do). A request may leave it out, or add one to a path that has none:
- * answer it as the spec's spelling of the same path when only that one exists.
- */
-export function pathCanonicalizer(api: OpenAPIBackend): (path: string) => string {
-  const patterns = [...new Set(api.router.getOperations().map((operation) => operation.path))].map(
-    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
-  );
-  const exists = (path: string) => patterns.some((pattern) => pattern.test(path));
-  return (path) => {
-    if (exists(path)) return path;
-    const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    return exists(other) ? other : path;
-  };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

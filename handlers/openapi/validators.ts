@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Document, Operation } from 'openapi-backend';
-import { ApiError } from '../db/core/errors.js';
+import { ApiError } from '../../db/core/errors.js';
 
 type Schema = Record<string, unknown>;
 

@@ -8,12 +8,12 @@
  */
 import type Koa from 'koa';
 import type { Context as OperationContext } from 'openapi-backend';
-import { findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../db/queries/access.js';
-import { findPrincipal, type Principal } from '../db/queries/personal-api-keys.js';
-import { hashPersonalApiKey } from '../db/tokens.js';
-import { errors } from '../db/core/errors.js';
+import { findOrganizationAccess, findPrincipalAndEnvironment, type EnvironmentAccess } from '../../db/queries/access.js';
+import { findPrincipal, type Principal } from '../../db/queries/personal-api-keys.js';
+import { hashPersonalApiKey } from '../../db/tokens.js';
+import { errors } from '../../db/core/errors.js';
 import type { RequestBudget } from './rate-limit.js';
-import type { AppDeps, RequestState } from './types.js';
+import type { AppDeps, RequestState } from '../types.js';
 
 export const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
 

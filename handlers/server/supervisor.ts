@@ -6,8 +6,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import type { ConnectionBudget } from '../db/queries/connection-budget.js';
-import { combineWorkerMetrics } from './capture/metrics.js';
+import type { ConnectionBudget } from '../../db/queries/connection-budget.js';
+import { combineWorkerMetrics } from '../capture/metrics.js';
 import { RateLimiter } from './rate-limit.js';
 import { isHedgerowMessage, type PrimaryMessage, type WorkerMessage, type WorkersStatus } from './supervisor-link.js';
 

@@ -120,3 +120,19 @@ export function useIndexedRouter(api: OpenAPIBackend): void {
   api.router = router;
   if (api.validator) api.validator.router = router;
 }
+
+/**
+ * The spec's paths end with "/" (PostHog's do). A request may leave it out, or add one to a path that has none:
+ * answer it as the spec's spelling of the same path when only that one exists.
+ */
+export function pathCanonicalizer(api: OpenAPIBackend): (path: string) => string {
+  const patterns = [...new Set(api.router.getOperations().map((operation) => operation.path))].map(
+    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
+  );
+  const exists = (path: string) => patterns.some((pattern) => pattern.test(path));
+  return (path) => {
+    if (exists(path)) return path;
+    const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+    return exists(other) ? other : path;
+  };
+}

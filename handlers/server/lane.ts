@@ -8,7 +8,7 @@
  * are the spec's paths and methods for those operations, each request's parameters are checked by Ajv
  * validators compiled from the operation's own parameters, payloads by validators compiled from the spec's
  * schemas (in the handlers), and the handlers are the registry's (handlers/index.ts) by operationId. Errors
- * go through the app's one error writer (handlers/app.ts).
+ * go through the app's one error writer (handlers/server/app.ts).
  *
  * Per request: route → CORS headers (mirroring the Origin) → read the body (20 MB limit, counted as it
  * arrives) → check the parameters → handler (which decodes the body: handlers/capture/decode.ts) → response.
@@ -17,10 +17,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend, Operation } from 'openapi-backend';
 import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
-import type { CaptureServices } from './capture/services.js';
-import { errors } from '../db/core/errors.js';
-import { parameterError, type SpecValidators } from './spec-validators.js';
-import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from './types.js';
+import type { CaptureServices } from '../capture/services.js';
+import { errors } from '../../db/core/errors.js';
+import { parameterError, type SpecValidators } from '../openapi/validators.js';
+import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from '../types.js';
 
 export const LANE_EXTENSION = 'x-hedgerow-lane';
 
@@ -35,7 +35,7 @@ export interface ErrorResponse {
   body: unknown;
 }
 
-/** Turns anything thrown into the error response (handlers/app.ts owns the format). */
+/** Turns anything thrown into the error response (handlers/server/app.ts owns the format). */
 export type ErrorWriter = (error: unknown, where: { method: string; path: string }) => ErrorResponse;
 
 /** Any operation's lane handler, as the router holds them (each is typed by its operationId in the registry). */

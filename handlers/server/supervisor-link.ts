@@ -1,5 +1,5 @@
 /**
- * A worker's side of the supervisor (handlers/supervisor.ts): what the primary tells it about the workers (for
+ * A worker's side of the supervisor (handlers/server/supervisor.ts): what the primary tells it about the workers (for
  * `/_health`), and the rate limit, which the primary counts for every worker so that a key's budget does not
  * grow with their number. Messages go over the IPC channel that node:cluster opens to each worker.
  */

@@ -3,8 +3,8 @@
  * refused (413) without ever being buffered whole.
  */
 import type { IncomingMessage } from 'node:http';
-import { errors } from '../db/core/errors.js';
-import { jsonValueProblem } from '../db/core/json-limits.js';
+import { errors } from '../../db/core/errors.js';
+import { jsonValueProblem } from '../../db/core/json-limits.js';
 
 /** Management API bodies are small JSON documents. */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;

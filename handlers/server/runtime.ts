@@ -3,9 +3,9 @@
  * server and the admin CLI do before anything else.
  */
 import pino, { type Logger } from 'pino';
-import { createDb, type Db } from '../db/pg/client.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/pg/embedded.js';
-import { migrateLatest } from '../db/pg/migrate.js';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/pg/embedded.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
 import type { Config } from './config.js';
 
 export interface Runtime {

@@ -1,15 +1,15 @@
 /**
  * `npm start`. The primary process opens (or starts) the database, migrates, sets up a first organization on an
- * empty database, and runs worker processes (handlers/supervisor.ts) that serve the API and the capture
+ * empty database, and runs worker processes (handlers/server/supervisor.ts) that serve the API and the capture
  * endpoints on one shared port; it prints the start-up lines once they all listen.
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../db/pg/client.js';
-import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
-import { readConnectionBudget } from '../db/queries/connection-budget.js';
+import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../../db/pg/client.js';
+import { bootstrap, hasAnyOrganization } from '../../db/queries/bootstrap.js';
+import { readConnectionBudget } from '../../db/queries/connection-budget.js';
 import { readConfig, type Config } from './config.js';
 import { createLogger, openRuntime } from './runtime.js';
 import { Supervisor, planWorkers } from './supervisor.js';
