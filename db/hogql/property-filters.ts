@@ -4,9 +4,10 @@
  * HogQL compiler, so that filters and `where` expressions share one set of type and null rules.
  */
 import { ExactInteger } from '../core/exact-json.js';
+import { escapeLike } from '../core/text.js';
 import type { Compiler } from './compiler.js';
 import { parseDateTimeInput } from './datetime.js';
-import { elementCondition, escapeLike, type ElementOperator } from './elements.js';
+import { elementCondition, type ElementOperator } from './elements.js';
 import { HogQLError } from './errors.js';
 import { parseExpression } from './parser.js';
 import { postgresRegex } from './regex.js';

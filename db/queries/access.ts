@@ -9,6 +9,7 @@ import type { EnvironmentRow, MembershipLevel, OrganizationRow, PersonalApiKeyRo
 import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import { principalOf, type Principal } from './personal-api-keys.js';
 import { hashPersonalApiKey } from '../tokens.js';
+import { UUID_PATTERN } from '../core/text.js';
 
 export interface OrganizationAccess {
   organization: OrganizationRow;
@@ -20,7 +21,6 @@ export interface EnvironmentAccess {
   level: MembershipLevel;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Narrows a query on `organizations as o` to what the principal may see: with scoped projects, only the
@@ -72,7 +72,7 @@ export async function findOrganizationAccess(
   principal: Principal,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
-  if (!UUID.test(organizationId)) return null;
+  if (!UUID_PATTERN.test(organizationId)) return null;
   const [row] = await runPrepared<{ organization: OrganizationRow; level: MembershipLevel }>(db, FIND_ORGANIZATION_ACCESS, [
     organizationId,
     principal.user.id,

@@ -7,6 +7,7 @@ import type { components } from '../../generated/api.js';
 import { ApiError, errors } from '../core/errors.js';
 import { parseJson as parseExactJson } from '../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../core/json-limits.js';
+import { escapeLike, UUID_PATTERN } from '../core/text.js';
 import type { ClientBase } from 'pg';
 import { discardConnection, type ReadDb } from '../pg/client.js';
 import { parseElementsChain } from '../elements-chain.js';
@@ -60,7 +61,6 @@ export type EventPage =
   | { kind: 'events'; results: EventJson[]; nextCursor: string | null }
   | { kind: 'rows'; columns: string[]; results: unknown[][]; nextCursor: string | null };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEYSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 function invalid(attr: string, detail: string): ApiError {
@@ -131,7 +131,7 @@ function decodeCursor(text: string | undefined): Cursor | null {
     // reported below
   }
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  if (typeof record.t === 'string' && KEYSET_TIME.test(record.t) && typeof record.u === 'string' && UUID.test(record.u)) {
+  if (typeof record.t === 'string' && KEYSET_TIME.test(record.t) && typeof record.u === 'string' && UUID_PATTERN.test(record.u)) {
     return { keyset: { timestamp: record.t, uuid: record.u.toLowerCase() } };
   }
   // (Bounded so that the offset and the page's rows stay a safe integer: they are written into the query.)
@@ -332,7 +332,7 @@ function toApiError(error: unknown): unknown {
 /** The distinct ids of the person named by `person_id` (its numeric id or UUID). */
 async function distinctIdsOfPerson(read: Reader, teamId: number, personId: string): Promise<string[]> {
   const byId = /^\d{1,18}$/.test(personId);
-  if (!byId && !UUID.test(personId)) throw invalid('person_id', 'person_id must be a person’s id or UUID.');
+  if (!byId && !UUID_PATTERN.test(personId)) throw invalid('person_id', 'person_id must be a person’s id or UUID.');
   const { rows } = await read<{ distinct_id: string }>(
     `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
       where p.team_id = ?::int and ${byId ? 'p.id = ?::bigint' : 'p.uuid = ?::uuid'} order by pdi.distinct_id`,
@@ -640,7 +640,7 @@ export async function listPropertyValues(
   }
   if (request.value !== undefined && request.value !== '') {
     conditions.push(`(${source} #>> '{}') ilike ?::text`);
-    params.push(...sourceParams, `%${request.value.replace(/[\\%_]/g, '\\$&')}%`);
+    params.push(...sourceParams, `%${escapeLike(request.value)}%`);
   }
   const ordering = request.value ? "length(v #>> '{}'), count(*) desc, v #>> '{}'" : "count(*) desc, v #>> '{}'";
   return onReadSession(reader, timeoutMs, async (read) => {

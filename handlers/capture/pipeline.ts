@@ -41,7 +41,7 @@ import { parseTimestamp, sentAtFromQuery } from './timestamps.js';
 import type { ProjectTokens } from './tokens.js';
 import type { IngestionWarning } from '../../db/queries/ingestion-types.js';
 import type { DropReason, IngestRequest, Normalised, StoredEvent } from './types.js';
-import { uuidv7 } from './uuid.js';
+import { uuidv7 } from '../../db/core/uuid.js';
 
 /** Payloads up to this size are parsed whole; larger ones event by event. */
 export const WHOLE_PAYLOAD_MAX_BYTES = 64 * 1024;

@@ -14,6 +14,7 @@
  * every path of the spec.
  */
 import { OpenAPIRouter, type Document, type Operation, type OpenAPIBackend, type Request } from 'openapi-backend';
+import { escapeRegExp } from '../../db/core/text.js';
 
 /**
  * Whether every %-escape of a request path decodes: openapi-backend decodes path parameters and throws on one
@@ -40,10 +41,6 @@ export function hasEmptySegment(path: string): boolean {
 interface Template {
   pattern: RegExp;
   operation: Operation;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export class IndexedRouter extends OpenAPIRouter {

@@ -19,6 +19,7 @@ import type { OpenAPIBackend, Operation } from 'openapi-backend';
 import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
 import type { CaptureServices } from '../capture/services.js';
 import { errors } from '../../db/core/errors.js';
+import { escapeRegExp } from '../../db/core/text.js';
 import { parameterError, type SpecValidators } from '../openapi/validators.js';
 import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from '../types.js';
 
@@ -70,7 +71,7 @@ function templateOf(path: string): { pattern: RegExp; names: string[] } {
         names.push(part.slice(1, -1));
         return '([^/]+)';
       }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return escapeRegExp(part);
     })
     .join('');
   const bare = source.endsWith('/') ? source.slice(0, -1) : source;

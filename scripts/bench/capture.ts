@@ -23,7 +23,7 @@ import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import { BinaryCopyWriter } from '../../db/pg/copy-binary.js';
 import { privateBuild } from '../build.js';
-import { uuidv7 } from '../../handlers/capture/uuid.js';
+import { uuidv7 } from '../../db/core/uuid.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
