@@ -117,3 +117,62 @@ export async function translated<T>(work: () => Promise<T>): Promise<T> {
     throw translatePgError(error);
   }
 }
+
+/** SQLSTATE of a statement cancelled, here by the session's statement timeout. */
+const QUERY_CANCELED = '57014';
+
+/** The code of the 504 a query cancelled by the statement timeout answers. */
+const QUERY_TIMEOUT = 'query_timeout';
+
+/** Whether a read failed for the statement timeout (as onReadSession reports it). */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof ApiError && error.code === QUERY_TIMEOUT;
+}
+
+export function queryTimeout(timeoutMs: number): ApiError {
+  return new ApiError(
+    504,
+    'server_error',
+    QUERY_TIMEOUT,
+    `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
+  );
+}
+
+/**
+ * The errors of a query the caller wrote (the event listing's HogQL): a data error is named by the request
+ * parameter it came from, when only one could hold it; anything else as translatePgError answers it.
+ */
+export function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
+  const pg = error as { code?: string; message?: string };
+  switch (pg.code) {
+    case QUERY_CANCELED:
+      return queryTimeout(timeoutMs);
+    case '2201B':
+      return errors.validation(`A regular expression is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22025': // invalid_escape_sequence: a like pattern that ends with its escape character
+      return errors.validation('A like pattern cannot end with a backslash; write \\\\ for one.', dataErrorParameter);
+    case '22003':
+    case '22008':
+      return errors.validation('A number or date in the query is out of range.', dataErrorParameter);
+    case '42803':
+      return errors.validation(
+        'With aggregates, every other selected expression is grouped by: it cannot use a field outside an aggregate inside a larger expression.',
+        'select',
+      );
+    case '54001':
+      return errors.validation('The query is too deeply nested.');
+    case '54023':
+      return errors.validation('A function is given more than 100 arguments.', dataErrorParameter);
+    // An operator or function PostgreSQL has for none of the types the expression gives it.
+    case '42883':
+      return errors.validation(`An expression combines values of types that cannot be combined: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22012':
+    case '2201E':
+    case '2201F':
+    case '22023':
+    case '22019':
+      return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    default:
+      return translatePgError(error);
+  }
+}

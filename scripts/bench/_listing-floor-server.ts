@@ -8,7 +8,8 @@
  */
 import { createServer } from 'node:http';
 import { createDb, createReadDb } from '../../db/pg/client.js';
-import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
+import { listEvents } from '../../db/queries/events/listing.js';
+import type { EventListRequest } from '../../db/queries/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { eventsPageJson, nextLink } from '../../handlers/events.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createReadDb, type ReadDb } from '../../db/pg/client.js';
 import { PREPARED_PER_SESSION } from '../../db/pg/prepared.js';
-import { onReadSession } from '../../db/queries/event-listing.js';
+import { onReadSession } from '../../db/pg/read-session.js';
 import { ApiError } from '../../db/core/errors.js';
 import { testDb } from '../helpers/database.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { parseElementsChain } from '../../db/elements-chain.js';
+import { parseElementsChain } from '../../db/queries/events/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
