@@ -14,7 +14,7 @@
  * every path of the spec.
  */
 import { OpenAPIRouter, type Document, type Operation, type OpenAPIBackend, type Request } from 'openapi-backend';
-import { escapeRegExp } from '../../db/core/text.js';
+import { otherSpelling, PathIndex } from './paths.js';
 
 /**
  * Whether every %-escape of a request path decodes: openapi-backend decodes path parameters and throws on one
@@ -38,17 +38,12 @@ export function hasEmptySegment(path: string): boolean {
   return path.includes('//');
 }
 
-interface Template {
-  pattern: RegExp;
-  operation: Operation;
-}
-
 export class IndexedRouter extends OpenAPIRouter {
   private readonly operations: Operation[];
   private readonly byId = new Map<string, Operation>();
   private readonly byPath = new Map<string, Operation[]>();
-  /** Every operation as a template, most specific first (a stable sort keeps document order for ties). */
-  private readonly templates: Template[];
+  /** Every operation's template, compiled once, most specific first: the spec's one index of paths. */
+  readonly paths: PathIndex<Operation>;
 
   constructor(opts: { definition: Document; apiRoot?: string; ignoreTrailingSlashes?: boolean }) {
     super(opts);
@@ -59,13 +54,7 @@ export class IndexedRouter extends OpenAPIRouter {
       samePath.push(operation);
       this.byPath.set(operation.path, samePath);
     }
-    const specificity = (operation: Operation) => operation.path.replace(/\{.*?\}/g, '').length;
-    this.templates = this.operations
-      .map((operation) => ({
-        operation,
-        pattern: new RegExp(`^${operation.path.replace(/\{[^}]+\}/g, '\0').split('\0').map(escapeRegExp).join('[^/]+')}$`),
-      }))
-      .sort((a, b) => specificity(b.operation) - specificity(a.operation));
+    this.paths = new PathIndex(this.operations);
   }
 
   /** The stock router's check (private there): the path is the API root or below it, at a segment boundary. */
@@ -95,9 +84,9 @@ export class IndexedRouter extends OpenAPIRouter {
     const exact = this.byPath.get(path)?.find((operation) => operation.method === method);
     if (exact) return exact;
     let pathMatched = false;
-    for (const template of this.templates) {
+    for (const { operation, path: template } of this.paths.entries) {
       if (!template.pattern.test(path)) continue;
-      if (template.operation.method === method) return template.operation;
+      if (operation.method === method) return operation;
       pathMatched = true;
     }
     if (strict) {
@@ -118,18 +107,20 @@ export function useIndexedRouter(api: OpenAPIBackend): void {
   if (api.validator) api.validator.router = router;
 }
 
+/** The spec's index of paths: the IndexedRouter's, or one built from whatever router the backend has. */
+export function pathIndexOf(api: OpenAPIBackend): PathIndex<Operation> {
+  return api.router instanceof IndexedRouter ? api.router.paths : new PathIndex(api.router.getOperations());
+}
+
 /**
  * The spec's paths end with "/" (PostHog's do). A request may leave it out, or add one to a path that has none:
  * answer it as the spec's spelling of the same path when only that one exists.
  */
 export function pathCanonicalizer(api: OpenAPIBackend): (path: string) => string {
-  const patterns = [...new Set(api.router.getOperations().map((operation) => operation.path))].map(
-    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`),
-  );
-  const exists = (path: string) => patterns.some((pattern) => pattern.test(path));
+  const paths = pathIndexOf(api);
   return (path) => {
-    if (exists(path)) return path;
-    const other = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-    return exists(other) ? other : path;
+    if (paths.hasPath(path)) return path;
+    const other = otherSpelling(path);
+    return paths.hasPath(other) ? other : path;
   };
 }

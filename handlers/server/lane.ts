@@ -15,11 +15,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidateFunction } from 'ajv';
-import type { OpenAPIBackend, Operation } from 'openapi-backend';
+import type { OpenAPIBackend } from 'openapi-backend';
 import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
 import type { CaptureServices } from '../capture/services.js';
 import { errors } from '../../db/core/errors.js';
-import { escapeRegExp } from '../../db/core/text.js';
+import { otherSpelling, type CompiledPath } from '../openapi/paths.js';
+import { pathIndexOf } from '../openapi/router.js';
 import { parameterError, type SpecValidators } from '../openapi/validators.js';
 import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from '../types.js';
 
@@ -47,8 +48,8 @@ interface AnyLaneHandler {
 interface Route {
   operationId: OperationId;
   method: string;
-  /** Null for fixed paths; a matcher with the names of its `{parameters}` otherwise. */
-  template: { pattern: RegExp; names: string[] } | null;
+  /** Null for fixed paths; the compiled template (the spec's index of paths) otherwise. */
+  template: CompiledPath | null;
   handler: AnyLaneHandler;
   validateQuery: ValidateFunction;
   validatePath: ValidateFunction;
@@ -59,23 +60,12 @@ const DEFAULT_ALLOWED_HEADERS = 'Content-Type, Content-Encoding, X-Requested-Wit
 
 /** The two spellings of a path: with and without its trailing slash. */
 function spellings(path: string): string[] {
-  return path.endsWith('/') ? [path, path.slice(0, -1)] : [path, `${path}/`];
+  return [path, otherSpelling(path)];
 }
 
-function templateOf(path: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      if (part.startsWith('{')) {
-        names.push(part.slice(1, -1));
-        return '([^/]+)';
-      }
-      return escapeRegExp(part);
-    })
-    .join('');
-  const bare = source.endsWith('/') ? source.slice(0, -1) : source;
-  return { pattern: new RegExp(`^${bare}/?$`), names };
+/** A templated path's match in either spelling: the lane answers both, as it does for fixed paths. */
+function matchEitherSpelling(template: CompiledPath, path: string): RegExpExecArray | null {
+  return template.pattern.exec(path) ?? template.pattern.exec(otherSpelling(path));
 }
 
 /** A path segment with its %-escapes decoded, or as it is when they are malformed. */
@@ -111,8 +101,7 @@ export class CaptureLane {
     private readonly writeError: ErrorWriter,
   ) {
     const laneOperations = new Set<string>();
-    for (const operation of api.router.getOperations() as Operation[]) {
-      if (!isLaneOperation(operation)) continue;
+    for (const { operation, path: compiled } of pathIndexOf(api).subset(isLaneOperation).entries) {
       const operationId = operation.operationId as OperationId;
       laneOperations.add(operationId);
       const handler = registry[operationId];
@@ -122,7 +111,7 @@ export class CaptureLane {
       const route: Route = {
         operationId,
         method: operation.method.toUpperCase(),
-        template: operation.path.includes('{') ? templateOf(operation.path) : null,
+        template: compiled.names.length > 0 ? compiled : null,
         handler: handler as unknown as AnyLaneHandler,
         validateQuery: validators.parameters(operation, 'query'),
         validatePath: validators.parameters(operation, 'path'),
@@ -156,7 +145,7 @@ export class CaptureLane {
     if (!route) {
       for (const candidate of this.templated) {
         if (candidate.method !== routeMethod || !candidate.template) continue;
-        const match = candidate.template.pattern.exec(path);
+        const match = matchEitherSpelling(candidate.template, path);
         if (!match) continue;
         route = candidate;
         params = Object.fromEntries(candidate.template.names.map((name, index) => [name, decodedSegment(match[index + 1]!)]));
@@ -166,7 +155,7 @@ export class CaptureLane {
     if (!route) {
       const methods =
         this.fixedMethods.get(path) ??
-        new Set(this.templated.filter((candidate) => candidate.template?.pattern.test(path)).map((candidate) => candidate.method));
+        new Set(this.templated.filter((candidate) => candidate.template && matchEitherSpelling(candidate.template, path)).map((candidate) => candidate.method));
       if (methods.size === 0) return false;
       this.refuseMethod(req, res, method, path, methods);
       return true;
