@@ -34,9 +34,11 @@ import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
+import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The PostgreSQL server the benchmark database is made on (the tests' harness, test/helpers/postgres.ts). */
+const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_ADMIN_URL);
 const PAGE = 100;
 const DEEP_STEPS = 5;
 const TIMEOUT_MS = 15_000;
@@ -63,22 +65,6 @@ function parseOptions(args: string[]): Options {
   }
   if (options.database !== null && !/^[a-z0-9_]+$/.test(options.database)) throw new Error('--database must be a plain name');
   return options;
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 function log(line: string): void {
@@ -244,9 +230,8 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const name = options.database ?? `hedgerow_bench_events_${randomBytes(4).toString('hex')}`;
-  const url = databaseUrl(name);
-  if (!options.database) await admin(`create database ${name}`);
+  const name = options.database ?? (await postgres.createDatabase('hedgerow_bench_events'));
+  const url = postgres.databaseUrl(name);
   const db: Db = createDb(url, { poolMax: 4 });
   const reader = createReadDb(db, TIMEOUT_MS, { poolMax: 4 });
   const hand = new pg.Client({ connectionString: url });
@@ -415,6 +400,6 @@ export async function run(args: string[]): Promise<void> {
     await reader.destroy();
     await db.destroy();
     if (options.keep) log(`kept database ${name} (reuse with --database ${name}; drop it when done)`);
-    else await admin(`drop database if exists ${name} with (force)`);
+    else await postgres.dropDatabase(name);
   }
 }
