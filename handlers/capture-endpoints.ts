@@ -1,6 +1,6 @@
 /**
  * The capture operations (capture lane, see handlers/server/lane.ts): the capture paths, the two start-up calls of
- * posthog-js (`/flags/`, `/array/{token}/config(.js)`), their CORS pre-flights, and the metrics.
+ * posthog-js (`/flags/`, `/array/{token}/config(.js)`), and their CORS pre-flights.
  *
  * A capture request is decoded, checked against the spec's `CapturePayload` and normalised
  * (handlers/capture/pipeline.ts), and its events are stored by the group commit (handlers/capture/ingest.ts,
@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { FLAGS_DECODED_LIMIT_BYTES, decodePayload } from './capture/decode.js';
 import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
 import { capture as runCapture } from './capture/pipeline.js';
-import { renderProcessMetrics } from './capture/metrics.js';
 import { errors } from '../db/core/errors.js';
 import { payloadError } from './openapi/validators.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
@@ -161,9 +160,3 @@ export const remote_config_js_retrieve = laneHandler<'remote_config_js_retrieve'
   return { status: 200, contentType: 'application/javascript', body: script };
 });
 
-/** Under the supervisor, every worker's counters together (the primary gathers them). */
-export const metrics_retrieve = laneHandler<'metrics_retrieve'>(async ({ capture: services, deps }) => ({
-  status: 200,
-  contentType: 'text/plain',
-  body: deps.supervisor ? await deps.supervisor.metrics() : renderProcessMetrics(services.metrics, deps.access),
-}));

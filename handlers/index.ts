@@ -31,11 +31,10 @@ import {
   capture_track_retrieve,
   flags_create,
   flags_options,
-  metrics_retrieve,
   remote_config_js_retrieve,
   remote_config_retrieve,
 } from './capture-endpoints.js';
-import { health_retrieve, readiness_retrieve } from './operations.js';
+import { health_retrieve, metrics_retrieve, readiness_retrieve } from './operations.js';
 import {
   organizations_create,
   organizations_destroy,
