@@ -2,8 +2,7 @@
  * The listing's request parameters, parsed and checked: a bad one is a 400 whose `attr` names it. HogQL text is
  * parsed here too (its errors are named by inParameter), so that the query is compiled from values only.
  */
-import type { ApiError } from '../../core/errors.js';
-import { errors } from '../../core/errors.js';
+import { errors, type ApiError } from '../../core/errors.js';
 import { parseJson as parseExactJson } from '../../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import {
