@@ -1308,7 +1308,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The one error format of every endpoint (written by `handlers/errors.ts`). */
+        /** @description The one error format of every endpoint (built by `db/core/errors.ts`, written by `handlers/server/app.ts`). */
         Error: {
             /**
              * @description The family of the error.

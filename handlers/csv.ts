@@ -3,7 +3,7 @@
  * columns as PostHog's CSV renderer does: `properties.$browser`, `person.distinct_ids.0`, `elements.0.tag_name`.
  */
 
-import { ExactInteger, stringifyExact } from './exact-json.js';
+import { ExactInteger, stringifyExact } from '../db/core/exact-json.js';
 
 /**
  * What a spreadsheet reads as the start of a formula (OWASP's CSV Injection list, line feed included): anyone

@@ -2,9 +2,10 @@
  * The deprecated event listing (events_list, events_retrieve, events_values_retrieve) and its twins under
  * /api/environments/, which answer the same.
  */
-import { getEvent, listEvents, listPropertyValues, parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/event-listing.js';
+import { getEvent, listEvents, listPropertyValues } from '../db/queries/events/listing.js';
+import { parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/events/shape.js';
 import { csvOfObjects, csvTable } from './csv.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { environmentOf, jsonText, type Handler } from './types.js';
 
 /** Events per page by default, as PostHog (CSV exports get more). */
@@ -57,7 +58,7 @@ export function nextLink(requestUrl: URL, cursor: string): string {
   return url.toString();
 }
 
-/** A page of events as the listing's JSON: each event is JSON text already (db/queries/event-listing.ts). */
+/** A page of events as the listing's JSON: each event is JSON text already (db/queries/events/shape.ts). */
 export function eventsPageJson(next: string | null, results: readonly EventJson[]): string {
   return `{"next":${JSON.stringify(next)},"results":[${results.join(',')}]}`;
 }

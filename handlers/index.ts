@@ -31,11 +31,10 @@ import {
   capture_track_retrieve,
   flags_create,
   flags_options,
-  metrics_retrieve,
   remote_config_js_retrieve,
   remote_config_retrieve,
-} from './capture.js';
-import { health_retrieve, readiness_retrieve } from './health.js';
+} from './capture-endpoints.js';
+import { health_retrieve, metrics_retrieve, readiness_retrieve } from './operations.js';
 import {
   organizations_create,
   organizations_destroy,
@@ -71,7 +70,7 @@ export const registry: HandlerRegistry = {
   projects_list,
   projects_retrieve,
 
-  // The capture lane (x-hedgerow-lane: capture in the spec; dispatched by handlers/lane.ts).
+  // The capture lane (x-hedgerow-lane: capture in the spec; dispatched by handlers/server/lane.ts).
   capture_event_create,
   capture_event_retrieve,
   capture_event_options,

@@ -8,7 +8,7 @@ import {
   updateOrganization,
 } from '../db/queries/organizations.js';
 import { MembershipLevel } from '../db/rows.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { pageLinks, pageOf } from './pagination.js';
 import { organizationOf, principalOf, type Handler, type RequestState } from './types.js';
 

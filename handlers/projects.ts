@@ -1,5 +1,5 @@
 import { getProject, listProjects } from '../db/queries/projects.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { pageLinks, pageOf } from './pagination.js';
 import { environmentOf, principalOf, type Handler } from './types.js';
 

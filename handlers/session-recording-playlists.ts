@@ -17,9 +17,9 @@ import {
   updatePlaylist,
   type PlaylistChanges,
 } from '../db/queries/session-recording-playlists.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/pg/client.js';
 import type { PlaylistType, SessionRecordingPlaylistRow } from '../db/rows.js';
-import { errors } from './errors.js';
+import { errors } from '../db/core/errors.js';
 import { pageLinks, pageOf } from './pagination.js';
 import { environmentOf, principalOf, type Handler, type RequestState } from './types.js';
 

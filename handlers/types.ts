@@ -5,15 +5,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import type { AccessCache } from '../db/access-cache.js';
-import type { Db, ReadDb } from '../db/client.js';
+import type { AccessCache } from '../db/queries/access-cache.js';
+import type { Db, ReadDb } from '../db/pg/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { operations } from '../generated/api.js';
-import type { Config } from './config.js';
+import type { Config } from './server/config.js';
 import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
-import type { SupervisorLink } from './supervisor-link.js';
+import type { SupervisorLink } from './server/supervisor-link.js';
 
 export type OperationId = keyof operations;
 
@@ -70,8 +70,8 @@ export interface BaseDeps {
 }
 
 /**
- * What the whole app shares: the above, the pool of read-only sessions (db/client.ts) and the memory of who
- * the API keys are (db/access-cache.ts), both opened by the app.
+ * What the whole app shares: the above, the pool of read-only sessions (db/pg/client.ts) and the memory of who
+ * the API keys are (db/queries/access-cache.ts), both opened by the app.
  */
 export interface AppDeps extends BaseDeps {
   reader: ReadDb;
@@ -109,7 +109,7 @@ export type LaneResult<K extends OperationId> = {
     : never;
 }[keyof Responses<K>];
 
-/** The input of a capture-lane operation (see handlers/lane.ts). */
+/** The input of a capture-lane operation (see handlers/server/lane.ts). */
 export interface LaneInput<K extends OperationId> {
   operationId: K;
   /** Path and query parameters, checked and coerced against the operation's parameters in the spec. */

@@ -3,18 +3,18 @@
  * first (the one DATABASE_URL names, else the embedded one). With --json each prints one JSON object.
  */
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/pg/client.js';
 import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
 import { setMembership } from '../db/queries/memberships.js';
 import { insertOrganizationWithOwner } from '../db/queries/organizations.js';
 import { createPersonalApiKey, revokePersonalApiKey } from '../db/queries/personal-api-keys.js';
 import { createProject } from '../db/queries/projects.js';
 import { createUser, findUserByEmail } from '../db/queries/users.js';
-import { DataDirInUseError } from '../db/embedded.js';
+import { DataDirInUseError } from '../db/pg/embedded.js';
 import { MembershipLevel } from '../db/rows.js';
-import { ApiError } from '../handlers/errors.js';
-import { readConfig } from '../handlers/config.js';
-import { createLogger, openRuntime } from '../handlers/runtime.js';
+import { ApiError } from '../db/core/errors.js';
+import { readConfig } from '../handlers/server/config.js';
+import { createLogger, openRuntime } from '../handlers/server/runtime.js';
 
 const HELP = `Usage: npm run admin -- <command> [options]
 

@@ -17,6 +17,7 @@ import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { uuidv7 } from '../db/core/uuid.js';
 
 export interface GenerateOptions {
   databaseUrl: string;
@@ -40,23 +41,6 @@ function generator(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-const HEX = Array.from({ length: 256 }, (_, index) => index.toString(16).padStart(2, '0'));
-
-/** A UUID v7 (time-ordered, as PostHog's SDKs make them) for `ms`, its random bits from `random`. */
-function uuidv7(ms: number, random: () => number): string {
-  const bytes = new Array<number>(16);
-  let time = ms;
-  for (let index = 5; index >= 0; index -= 1) {
-    bytes[index] = time % 256;
-    time = Math.floor(time / 256);
-  }
-  for (let index = 6; index < 16; index += 1) bytes[index] = Math.floor(random() * 256);
-  bytes[6] = 0x70 | (bytes[6]! & 0x0f);
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = bytes.map((byte) => HEX[byte]!).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function pick<T>(random: () => number, weighted: readonly (readonly [T, number])[]): T {

@@ -3,6 +3,7 @@
  * separated by `;`, each `tag.class1.class2:attr="value"…` with `"` inside values escaped as `\"`. Values are
  * read out of the chain with regular expressions that are bound parameters, never SQL text.
  */
+import { escapeLike, escapeRegExp } from '../core/text.js';
 import { HogQLError } from './errors.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
@@ -16,21 +17,12 @@ const EXTRACTORS: Readonly<Record<string, string>> = {
 
 export const ELEMENT_KEYS = [...Object.keys(EXTRACTORS), 'selector'];
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** A value as the chain writes it. */
 export function escapeChainValue(text: string): string {
   return text.replace(/"/g, '\\"');
 }
 
 export type ElementOperator = 'exact' | 'is_not' | 'icontains' | 'not_icontains' | 'regex' | 'not_regex' | 'is_set' | 'is_not_set';
-
-/** Escapes LIKE's wildcards so that `text` matches only itself. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
-}
 
 /**
  * The condition of one element filter. `values` holds one or more values (any of them matches); it is empty
@@ -96,13 +88,13 @@ function parseCompound(text: string): Compound {
 
 /** A regular expression matching one element of the chain that satisfies the compound selector. */
 function elementRegex(compound: Compound): string {
-  let regex = `(?:^|;)${compound.tag ? escapeRegex(compound.tag) : '[^.:;]*'}(?=[.:;]|$)`;
-  for (const name of compound.classes) regex += `(?=[^:;]*\\.${escapeRegex(name)}(?:[.:;]|$))`;
-  if (compound.id !== null) regex += `(?=[^;]*attr_id="${escapeRegex(escapeChainValue(compound.id))}")`;
+  let regex = `(?:^|;)${compound.tag ? escapeRegExp(compound.tag) : '[^.:;]*'}(?=[.:;]|$)`;
+  for (const name of compound.classes) regex += `(?=[^:;]*\\.${escapeRegExp(name)}(?:[.:;]|$))`;
+  if (compound.id !== null) regex += `(?=[^;]*attr_id="${escapeRegExp(escapeChainValue(compound.id))}")`;
   for (const { name, value } of compound.attributes) {
     regex += value === null
-      ? `(?=[^;]*attr__${escapeRegex(name)}=")`
-      : `(?=[^;]*attr__${escapeRegex(name)}="${escapeRegex(escapeChainValue(value))}")`;
+      ? `(?=[^;]*attr__${escapeRegExp(name)}=")`
+      : `(?=[^;]*attr__${escapeRegExp(name)}="${escapeRegExp(escapeChainValue(value))}")`;
   }
   return regex;
 }

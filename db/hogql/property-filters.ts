@@ -3,10 +3,11 @@
  * `{type: AND|OR, values: [...]}` nested to any depth. Each filter is validated here and compiled through the
  * HogQL compiler, so that filters and `where` expressions share one set of type and null rules.
  */
-import { ExactInteger } from '../../handlers/exact-json.js';
+import { ExactInteger } from '../core/exact-json.js';
+import { escapeLike } from '../core/text.js';
 import type { Compiler } from './compiler.js';
 import { parseDateTimeInput } from './datetime.js';
-import { elementCondition, escapeLike, type ElementOperator } from './elements.js';
+import { elementCondition, type ElementOperator } from './elements.js';
 import { HogQLError } from './errors.js';
 import { parseExpression } from './parser.js';
 import { postgresRegex } from './regex.js';
@@ -108,7 +109,7 @@ function parseFilter(raw: Record<string, unknown>): PropertyFilter {
   }
   if (type === 'hogql' || operator === 'is_set' || operator === 'is_not_set') return filter;
   const value = raw.value;
-  // An integer beyond 2^53 (read exactly: handlers/exact-json.ts) is compared as its digits, which is how a value
+  // An integer beyond 2^53 (read exactly: db/core/exact-json.ts) is compared as its digits, which is how a value
   // given as text matches a stored number.
   const values = (Array.isArray(value) ? value : [value]).map((item: unknown) => (item instanceof ExactInteger ? item.text : item));
   if (value === undefined || value === null || !values.every(isScalar)) {

@@ -38,7 +38,7 @@ export function param(value: string | number | boolean | bigint, cast: ParamCast
 /**
  * A row count (LIMIT, OFFSET) written into the text, not bound: PostgreSQL estimates a parameterised one as a
  * tenth of the rows, so a prepared statement's generic plan would never match its custom plans and every
- * execution would be planned again (db/prepared.ts). Only a non-negative safe integer is accepted.
+ * execution would be planned again (db/pg/prepared.ts). Only a non-negative safe integer is accepted.
  */
 export function rowCount(value: number): Fragment {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`a row count must be a non-negative integer: ${value}`);

@@ -3,7 +3,8 @@
  * (a property that is not a number, not a date) go through the `hogql_*` SQL functions of migration
  * 20261121140000_create_hogql_functions, which answer NULL instead of raising an error.
  */
-import { ExactInteger, exactInteger } from '../../handlers/exact-json.js';
+import { ExactInteger, exactInteger } from '../core/exact-json.js';
+import { UUID_PATTERN } from '../core/text.js';
 import type { ConstantValue } from './ast.js';
 import { parseIsoDateTime } from './datetime.js';
 import { HogQLError } from './errors.js';
@@ -46,7 +47,6 @@ export const TYPE_NAMES: Readonly<Record<HogQLType, string>> = {
   interval: 'Interval',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function typed(fragment: Fragment, type: HogQLType, nullable: boolean, aggregate = false): Typed {
   return { sql: fragment, type, nullable, aggregate };
@@ -223,7 +223,7 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
           return unconvertible(value, target);
       }
     case 'uuid':
-      if (value.type === 'string' && typeof c === 'string' && UUID.test(c)) return keep(param(c.toLowerCase(), 'uuid'));
+      if (value.type === 'string' && typeof c === 'string' && UUID_PATTERN.test(c)) return keep(param(c.toLowerCase(), 'uuid'));
       return unconvertible(value, target);
     case 'json':
       if (JSON_COMPATIBLE.includes(value.type)) return keep(sql`to_jsonb(${value.sql})`);
@@ -263,7 +263,7 @@ export function comparisonType(left: Typed, right: Typed, ordering: boolean): Ho
   if (has('boolean', 'int') || has('boolean', 'float')) return 'float';
   if (has('string', 'uuid')) {
     const text = a === 'string' ? left.constant : right.constant;
-    return typeof text === 'string' && UUID.test(text) ? 'uuid' : 'string';
+    return typeof text === 'string' && UUID_PATTERN.test(text) ? 'uuid' : 'string';
   }
   return null;
 }

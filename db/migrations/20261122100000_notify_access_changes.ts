@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The API remembers who a personal API key is and what it may reach (db/access-cache.ts). Any change to the
+// The API remembers who a personal API key is and what it may reach (db/queries/access-cache.ts). Any change to the
 // tables that decide it notifies channel hedgerow_access, whoever makes it, and the cache is emptied. Triggers
 // are per statement (a change of many rows is one notification; PostgreSQL also folds a transaction's equal
 // notifications into one). A key's last_used_at, which the API itself refreshes, decides nothing: updates of it

@@ -4,11 +4,12 @@
  * cannot probe for other organizations' ids.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../client.js';
+import type { Db } from '../pg/client.js';
 import type { EnvironmentRow, MembershipLevel, OrganizationRow, PersonalApiKeyRow, UserRow } from '../rows.js';
-import { runPrepared, type PreparedStatement } from '../prepared.js';
+import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import { principalOf, type Principal } from './personal-api-keys.js';
 import { hashPersonalApiKey } from '../tokens.js';
+import { UUID_PATTERN } from '../core/text.js';
 
 export interface OrganizationAccess {
   organization: OrganizationRow;
@@ -20,7 +21,6 @@ export interface EnvironmentAccess {
   level: MembershipLevel;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Narrows a query on `organizations as o` to what the principal may see: with scoped projects, only the
@@ -57,7 +57,7 @@ export function visibleEnvironments(query: Knex.QueryBuilder, principal: Princip
 /**
  * The organization, when the principal is a member and the key's scoped organizations (if any) include it, and
  * its scoped projects (if any) include one of the organization's (visibleOrganizations).
- * Prepared (db/prepared.ts): every request under /api/organizations/{id}/ runs it.
+ * Prepared (db/pg/prepared.ts): every request under /api/organizations/{id}/ runs it.
  */
 const FIND_ORGANIZATION_ACCESS: PreparedStatement = {
   name: 'hedgerow_find_organization_access',
@@ -72,7 +72,7 @@ export async function findOrganizationAccess(
   principal: Principal,
   organizationId: string,
 ): Promise<OrganizationAccess | null> {
-  if (!UUID.test(organizationId)) return null;
+  if (!UUID_PATTERN.test(organizationId)) return null;
   const [row] = await runPrepared<{ organization: OrganizationRow; level: MembershipLevel }>(db, FIND_ORGANIZATION_ACCESS, [
     organizationId,
     principal.user.id,

@@ -1,5 +1,5 @@
 /** First-run set-up: an organization with a project, its owner, and an all-scopes personal API key. */
-import type { Db } from '../client.js';
+import type { Db } from '../pg/client.js';
 import { insertOrganizationWithOwner } from './organizations.js';
 import { createPersonalApiKey } from './personal-api-keys.js';
 import { createUser } from './users.js';

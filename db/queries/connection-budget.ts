@@ -1,8 +1,8 @@
 /**
  * How many more sessions the database will accept from ordinary roles: what the supervisor divides among its
- * worker processes (handlers/supervisor.ts).
+ * worker processes (handlers/server/supervisor.ts).
  */
-import type { Db } from '../client.js';
+import type { Db } from '../pg/client.js';
 
 export interface ConnectionBudget {
   /** `max_connections`. */

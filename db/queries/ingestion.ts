@@ -1,21 +1,19 @@
 /**
  * The SQL of capture: finding a project by its API key, and the statements of one group-commit transaction
  * (handlers/capture/ingest.ts decides which). They run on the raw `pg` connection the group commit holds
- * (db/group-commit.ts `Transaction`), because the events go in with one binary COPY, which Knex cannot issue,
+ * (db/pg/group-commit.ts `Transaction`), because the events go in with one binary COPY, which Knex cannot issue,
  * and because several statements share one message wherever they can: under load a round trip to the database
  * costs far more than a small statement.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { jsonbText } from '../../handlers/capture/normalise.js';
-import { parseJson } from '../../handlers/exact-json.js';
-import { MAX_JSON_DEPTH } from '../../handlers/json-limits.js';
-import type { EventRow } from '../../handlers/capture/types.js';
-import type { GroupPlan, GroupTypeIndexes } from '../../handlers/capture/groups.js';
-import type { PersonPlan, StoredDistinctId } from '../../handlers/capture/persons.js';
-import type { Db } from '../client.js';
-import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '../copy-binary.js';
-import type { Transaction } from '../group-commit.js';
-import type { PreparedStatement } from '../prepared.js';
+import { jsonbText } from '../core/jsonb-text.js';
+import { parseJson } from '../core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../core/json-limits.js';
+import type { GroupPlan, GroupTypeIndexes, NewEventRow, PersonPlan, StoredDistinctId } from './ingestion-types.js';
+import type { Db } from '../pg/client.js';
+import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '../pg/copy-binary.js';
+import type { Transaction } from '../pg/group-commit.js';
+import type { PreparedStatement } from '../pg/prepared.js';
 
 /** The id of the environment whose project API key this is, or null. */
 export async function findEnvironmentIdByApiToken(db: Db, token: string): Promise<number | null> {
@@ -258,11 +256,11 @@ export async function applyGroupPlan(transaction: Transaction, plan: GroupPlan):
 type ValueOf<T extends CopyType> = Extract<NonNullable<CopyValue>, { type: T }>['value'];
 
 /** A column of `events` that capture writes: its name, its type, and how an event's value for it is read. */
-function column<T extends CopyType>(name: string, type: T, pick: (row: EventRow) => ValueOf<T> | null) {
+function column<T extends CopyType>(name: string, type: T, pick: (row: NewEventRow) => ValueOf<T> | null) {
   return {
     name,
     type,
-    field: (row: EventRow): CopyValue => {
+    field: (row: NewEventRow): CopyValue => {
       const value = pick(row);
       return value === null ? null : ({ type, value } as CopyValue);
     },
@@ -286,7 +284,7 @@ const EVENT_TABLE = [
 const EVENT_COLUMNS = EVENT_TABLE.map((entry) => entry.name).join(', ');
 
 /** One event's values, in `EVENT_COLUMNS` order, typed for the binary forms. */
-const eventFields = (row: EventRow): CopyValue[] => EVENT_TABLE.map((entry) => entry.field(row));
+const eventFields = (row: NewEventRow): CopyValue[] => EVENT_TABLE.map((entry) => entry.field(row));
 
 /** Rows of a COPY encoded between two turns of the event loop. */
 const COPY_PIECE_ROWS = 2000;
@@ -295,7 +293,7 @@ const COPY_PIECE_ROWS = 2000;
  * The rows in COPY's binary format, in pieces of COPY_PIECE_ROWS rows with the event loop let in between: a
  * batch of a hundred thousand events takes a second or more to encode, which would hold every other request.
  */
-async function copyData(rows: readonly EventRow[]): Promise<Buffer[]> {
+async function copyData(rows: readonly NewEventRow[]): Promise<Buffer[]> {
   const pieces: Buffer[] = [];
   for (let start = 0; start < rows.length; start += COPY_PIECE_ROWS) {
     if (start > 0) await nextTurn();
@@ -308,7 +306,7 @@ async function copyData(rows: readonly EventRow[]): Promise<Buffer[]> {
 }
 
 /** The rows as one binary array per column, the quick statement's first fourteen parameters. */
-function columnArrays(rows: readonly EventRow[]): Buffer[] {
+function columnArrays(rows: readonly NewEventRow[]): Buffer[] {
   const fields = rows.map(eventFields);
   return EVENT_TABLE.map((entry, index) => binaryArray(entry.type, fields.map((row) => row[index]!)));
 }
@@ -317,7 +315,7 @@ function columnArrays(rows: readonly EventRow[]): Buffer[] {
  * A batch's rows as the JSON array `selectRows` reads (one object per event, short keys), for a batch that is a
  * script of statements (simple query protocol: no parameters, so no binary arrays).
  */
-function rowsJson(rows: readonly EventRow[]): string {
+function rowsJson(rows: readonly NewEventRow[]): string {
   const objects = rows.map((row) => {
     const groups = row.groups.map((key, index) => `"g${index}":${key === null ? 'null' : JSON.stringify(key)}`).join(',');
     return (
@@ -381,7 +379,7 @@ export async function finishBatch(
   transaction: Transaction,
   input: {
     locks: ReadonlyArray<{ teamId: number; epoch: number }>;
-    rows: readonly EventRow[];
+    rows: readonly NewEventRow[];
     warnings: ReadonlyArray<{ teamId: number; type: string; details: Record<string, unknown> }>;
     newlyIngested: readonly number[];
   },

@@ -1,5 +1,5 @@
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
 import type { MembershipLevel } from '../rows.js';
 
 /** Makes `userId` a member of the organization at `level`, or changes their level. */

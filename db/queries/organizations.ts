@@ -1,9 +1,9 @@
 /** Organizations: the API resource, creation with its first project, updates, deletion, environment rollback. */
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { errors } from '../../handlers/errors.js';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import { errors } from '../core/errors.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
 import { paginate, type Page } from '../pagination.js';
 import { MembershipLevel, type EnvironmentRow, type OrganizationRow, type ProjectRow } from '../rows.js';
 import { holdsScopedEnvironment, visibleOrganizations, type OrganizationAccess } from './access.js';

@@ -1,7 +1,8 @@
 /** Personal API keys: issue, look up by the presented key, revoke. */
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
-import { runPrepared, type PreparedStatement } from '../prepared.js';
+import { UUID_PATTERN } from '../core/text.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
+import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import type { PersonalApiKeyRow, UserRow } from '../rows.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey } from '../tokens.js';
 
@@ -79,7 +80,7 @@ export async function principalOf(db: Db, key: PersonalApiKeyRow, user: UserRow)
 
 /** Deletes a key named by the key itself, its id, or its mask (`phx_...abcd`); returns how many keys went. */
 export async function revokePersonalApiKey(db: Db, keyIdOrMask: string): Promise<number> {
-  const where = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(keyIdOrMask)
+  const where = UUID_PATTERN.test(keyIdOrMask)
     ? { id: keyIdOrMask }
     : keyIdOrMask.includes('...')
       ? { mask_value: keyIdOrMask }

@@ -1,7 +1,7 @@
 /** Projects and their environments. A project's id is the id of its first environment, as in PostHog. */
 import type { components } from '../../generated/api.js';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
 import { paginate, type Page } from '../pagination.js';
 import type { EnvironmentRow, ProjectRow } from '../rows.js';
 import { newProjectApiToken } from '../tokens.js';

@@ -7,9 +7,10 @@
  */
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { errors } from '../../handlers/errors.js';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import { errors } from '../core/errors.js';
+import type { Db } from '../pg/client.js';
+import { escapeLike } from '../core/text.js';
+import { translated } from '../pg/errors.js';
 import { paginate, type Page } from '../pagination.js';
 import type { PlaylistType, SessionRecordingPlaylistRow, UserRow } from '../rows.js';
 import { newShortId } from '../tokens.js';
@@ -66,7 +67,7 @@ export function playlistOrder(order: string): PlaylistOrder | null {
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards in `text` taken literally. */
 function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `%${escapeLike(text)}%`;
 }
 
 /** Whether a `filters` value counts as "no filters": null, or an empty object, array or string. */

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
-import type { Db } from '../client.js';
-import { translated } from '../errors.js';
+import type { Db } from '../pg/client.js';
+import { translated } from '../pg/errors.js';
 import type { UserRow } from '../rows.js';
 
 export type UserBasic = NonNullable<components['schemas']['UserBasic']>;

@@ -9,7 +9,7 @@
  * after `maxWaitMs` is answered 503 with `Retry-After`, which the SDKs retry. A single request larger than the
  * whole budget still runs, beside small ones only, so the budget never refuses what the size limits accept.
  */
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../db/core/errors.js';
 
 /** How long a capture SDK is told to wait before sending a refused request again. */
 export const RETRY_AFTER_SECONDS = 1;

@@ -15,9 +15,9 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { ApiError } from '../errors.js';
-import { parseJsonExactly } from '../exact-json.js';
-import { MAX_JSON_DEPTH, scanJsonValue } from '../json-limits.js';
+import { ApiError } from '../../db/core/errors.js';
+import { parseJsonExactly } from '../../db/core/exact-json.js';
+import { MAX_JSON_DEPTH, scanJsonValue } from '../../db/core/json-limits.js';
 import type { BudgetLease } from './budget.js';
 import { DecodedTooLarge, InvalidLzString, decompressLz64 } from './lz-string.js';
 

@@ -3,9 +3,8 @@
  * historical_migration}`, a bare array of events, or a single event. Also where the project API key comes
  * from and whether it is well-formed (PostHog's token checks), as pure functions.
  */
-import { ApiError } from '../errors.js';
-import { ExactInteger } from '../exact-json.js';
-import { isPlainObject } from './normalise.js';
+import { ApiError } from '../../db/core/errors.js';
+import { ExactInteger, isPlainObject } from '../../db/core/exact-json.js';
 import { parseTimestamp } from './timestamps.js';
 
 export interface Envelope {
@@ -92,7 +91,7 @@ function withPlainNumbers(record: Record<string, unknown>, except: ReadonlySet<s
  * The payload with integers beyond 2^53 as plain numbers again wherever they are not a value to store: the
  * payload or an event itself, the batch's own fields, and the events' fields other than the distinct id
  * (`offset`, or a number where an object or a string belongs). There the spec's checks and the reading of the
- * envelope take them as numbers, as before (handlers/exact-json.ts).
+ * envelope take them as numbers, as before (db/core/exact-json.ts).
  */
 export function withPlainNumbersOutsideValues(payload: unknown): unknown {
   const events = (list: unknown[]) => {

@@ -5,21 +5,12 @@
  * updates the group, its `$group_set` merged over the stored properties.
  */
 import { setProperty } from './properties.js';
-import type { EventEffects, IngestionWarning } from './types.js';
+import type { GroupPlan, GroupTypeIndexes, IngestionWarning } from '../../db/queries/ingestion-types.js';
+import type { EventEffects } from './types.js';
 
 export const MAX_GROUP_TYPES = 5;
 
-/** Group type → index, per project. */
-export type GroupTypeIndexes = Map<number, Map<string, number>>;
 
-export interface GroupPlan {
-  newTypes: Array<{ teamId: number; type: string; index: number }>;
-  /** One entry per group, its `$group_set`s of the batch merged in event order. */
-  upserts: Array<{ teamId: number; index: number; key: string; properties: Record<string, unknown>; createdAt: Date }>;
-  /** Per event: the group key of each type index 0-4, or null. */
-  eventGroups: Array<Array<string | null>>;
-  warnings: IngestionWarning[];
-}
 
 /** The project ids whose group types the plan needs (those with an event that names a group). */
 export function teamsWithGroups(teamEvents: ReadonlyArray<{ teamId: number; event: EventEffects }>): number[] {

@@ -18,7 +18,7 @@
  *   4. the events (INSERT or COPY), warnings, `ingested_event`, commit (one message)
  */
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from '../../db/group-commit.js';
+import type { Transaction } from '../../db/pg/group-commit.js';
 import {
   STALE_PERSONS,
   applyGroupPlan,
@@ -27,9 +27,10 @@ import {
   loadGroupTypes,
   startBatch,
 } from '../../db/queries/ingestion.js';
-import { planGroups, teamsWithGroups, type GroupTypeIndexes } from './groups.js';
+import type { GroupTypeIndexes, NewEventRow } from '../../db/queries/ingestion-types.js';
+import { planGroups, teamsWithGroups } from './groups.js';
 import { planPersons, referencedDistinctIds } from './persons.js';
-import type { BatchPath, EventEffects, EventRow, IngestRequest, StoredEvent } from './types.js';
+import type { BatchPath, EventEffects, IngestRequest, StoredEvent } from './types.js';
 
 export interface IngestOutcome {
   stored: number;
@@ -127,7 +128,7 @@ function byTeam(teamEvents: readonly TeamEvent[]): Map<number, TeamEvent[]> {
   return teams;
 }
 
-function rowOf(teamId: number, event: StoredEvent, personId: string | null, groups: Array<string | null>): EventRow {
+function rowOf(teamId: number, event: StoredEvent, personId: string | null, groups: Array<string | null>): NewEventRow {
   return {
     teamId,
     uuid: event.uuid,
@@ -150,9 +151,9 @@ interface Batch {
 }
 
 /** The quick path's rows, or null when the batch needs the full path. */
-function quickRows(batch: Batch, state: IngestState): EventRow[] | null {
+function quickRows(batch: Batch, state: IngestState): NewEventRow[] | null {
   if (batch.teamIds.some((teamId) => state.epochOf(teamId) === undefined)) return null;
-  const rows: EventRow[] = [];
+  const rows: NewEventRow[] = [];
   for (const { teamId, event } of batch.all) {
     const person = state.quickPerson(teamId, event);
     if (person === undefined) return null;
@@ -239,7 +240,7 @@ async function fullIngest(
   let groupTypes = state.groupTypes;
   if (groupTeams.length > 0 && !state.knowsAllGroupTypes(fresh)) groupTypes = await loadGroupTypes(transaction, groupTeams);
 
-  const rows: EventRow[] = [];
+  const rows: NewEventRow[] = [];
   const learnedTypes: Array<{ teamId: number; type: string; index: number }> = [];
   const learnedPersons: Array<{ teamId: number; epoch: number; entries: Array<[string, string]> }> = [];
   const warnings = [...batch.warnings];

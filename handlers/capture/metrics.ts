@@ -103,7 +103,7 @@ export class CaptureMetrics {
   }
 }
 
-/** The API's key lookups by where they were answered, and whether the access cache may answer (db/access-cache.ts). */
+/** The API's key lookups by where they were answered, and whether the access cache may answer (db/queries/access-cache.ts). */
 export function renderAccessLookups(access: { lookups: { memory: number; database: number }; listens: number; isListening: boolean }): string {
   const name = 'hedgerow_api_key_lookups_total';
   const lines = [

@@ -6,9 +6,11 @@
  * An event that can never be ingested is dropped with a reason instead of failing the request: PostHog answers
  * such requests 200 so that SDKs do not retry them forever (see DropReason).
  */
-import { ExactInteger, exactJsonText, stringifyExact } from '../exact-json.js';
+import { ExactInteger, isPlainObject, stringifyExact } from '../../db/core/exact-json.js';
+import { cleanText, jsonbText } from '../../db/core/jsonb-text.js';
+import type { IngestionWarning } from '../../db/queries/ingestion-types.js';
 import { eventTimestamp } from './timestamps.js';
-import type { CapturedEvent, DropReason, IngestionWarning, Normalised, PersonUpdate, StoredEvent } from './types.js';
+import type { CapturedEvent, DropReason, Normalised, PersonUpdate, StoredEvent } from './types.js';
 
 /** PostHog keeps distinct ids and event names to 200 characters (code points). */
 export const MAX_DISTINCT_ID_LENGTH = 200;
@@ -34,16 +36,6 @@ export interface NormaliseContext {
 }
 
 type Json = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactInteger);
-}
-
-/** PostgreSQL text cannot hold NUL; PostHog replaces it with U+FFFD. Lone surrogates are made whole too. */
-export function cleanText(text: string): string {
-  const withoutNul = text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text;
-  return (withoutNul as string & { toWellFormed(): string }).toWellFormed();
-}
 
 /**
  * Cuts clean text (cleanText) to its first `max` characters, as PostHog does (Rust's `chars()` and Python's
@@ -310,28 +302,6 @@ export function normaliseEvent(raw: Json, context: NormaliseContext): Normalised
       groups,
     },
   };
-}
-
-const UNSAFE_JSON = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
-
-/**
- * JSON text that jsonb accepts: jsonb refuses `\u0000` and unpaired surrogates, which JSON.stringify writes as
- * escapes. Rare enough to check the text first and clean the value only when needed. Integers beyond 2^53 are
- * written exact (handlers/exact-json.ts).
- */
-export function jsonbText(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (!text.includes('\\u') || !UNSAFE_JSON.test(text)) return exactJsonText(text);
-  return stringifyExact(cleanJson(value));
-}
-
-function cleanJson(value: unknown): unknown {
-  if (typeof value === 'string') return cleanText(value);
-  if (Array.isArray(value)) return value.map(cleanJson);
-  if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [cleanText(key), cleanJson(inner)]));
-  }
-  return value;
 }
 
 /** A normalised event as the group commit takes it: its properties serialised once, here. */

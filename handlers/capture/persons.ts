@@ -18,41 +18,11 @@
  *   events table defines them; `$groupidentify` changes no person and is stored with the one its distinct id
  *   has, if any.
  */
-import { stringifyExact } from '../exact-json.js';
+import { stringifyExact } from '../../db/core/exact-json.js';
 import { setProperty } from './properties.js';
-import type { EventEffects, IngestionWarning, PersonUpdate } from './types.js';
+import type { IngestionWarning, PersonPlan, StoredDistinctId } from '../../db/queries/ingestion-types.js';
+import type { EventEffects, PersonUpdate } from './types.js';
 
-/** A person as loaded from the database. */
-export interface StoredPerson {
-  id: string;
-  uuid: string;
-  properties: Record<string, unknown>;
-  isIdentified: boolean;
-  createdAt: Date;
-}
-
-/** One distinct id already in the database and its person. */
-export interface StoredDistinctId {
-  teamId: number;
-  distinctId: string;
-  person: StoredPerson;
-}
-
-export interface PersonPlan {
-  /** New persons to insert, with their final properties. */
-  created: Array<{ uuid: string; teamId: number; properties: Record<string, unknown>; isIdentified: boolean; createdAt: Date }>;
-  /** Existing persons whose properties or identified flag changed. */
-  updated: Array<{ id: string; properties: Record<string, unknown>; isIdentified: boolean }>;
-  /** Existing persons merged away, in order: move their distinct ids (and events) to the target, then delete. */
-  merges: Array<{ teamId: number; sourceId: string; targetUuid: string }>;
-  /** Distinct ids that are new to the database, with the person they end up with. */
-  links: Array<{ teamId: number; distinctId: string; personUuid: string }>;
-  /** The person uuid each event is stored with (null for a personless event). */
-  eventPersons: Array<string | null>;
-  /** Every distinct id the plan knows, with the person it has once the plan is applied. */
-  distinctIdPersons: Array<[distinctId: string, personUuid: string]>;
-  warnings: IngestionWarning[];
-}
 
 const ILLEGAL_ANY_CASE = new Set([
   'anonymous',
@@ -117,7 +87,7 @@ export function applyPersonUpdate(properties: Record<string, unknown>, update: P
   }
   for (const [key, value] of Object.entries(update.set)) {
     // Compared as stored: an integer of 64 bits read back from the database is exact where the event's value may
-    // be a double of the same digits (handlers/exact-json.ts).
+    // be a double of the same digits (db/core/exact-json.ts).
     if (!Object.hasOwn(properties, key) || stringifyExact(properties[key]) !== stringifyExact(value)) {
       setProperty(properties, key, value);
       changed = true;

@@ -21,9 +21,9 @@ import type { ValidateFunction } from 'ajv';
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ENVIRONMENT_GONE } from '../../db/queries/ingestion.js';
-import { ApiError } from '../errors.js';
-import { MAX_JSON_DEPTH } from '../json-limits.js';
-import { payloadError } from '../spec-validators.js';
+import { ApiError } from '../../db/core/errors.js';
+import { MAX_JSON_DEPTH } from '../../db/core/json-limits.js';
+import { payloadError } from '../openapi/validators.js';
 import type { BudgetLease } from './budget.js';
 import { captureErrors, decompressPayload, parseJsonText, parsePayload, type EncodedRequest } from './decode.js';
 import {
@@ -39,8 +39,9 @@ import type { CaptureMetrics } from './metrics.js';
 import { normaliseEvent, toStoredEvent, type NormaliseContext } from './normalise.js';
 import { parseTimestamp, sentAtFromQuery } from './timestamps.js';
 import type { ProjectTokens } from './tokens.js';
-import type { DropReason, IngestRequest, IngestionWarning, Normalised, StoredEvent } from './types.js';
-import { uuidv7 } from './uuid.js';
+import type { IngestionWarning } from '../../db/queries/ingestion-types.js';
+import type { DropReason, IngestRequest, Normalised, StoredEvent } from './types.js';
+import { uuidv7 } from '../../db/core/uuid.js';
 
 /** Payloads up to this size are parsed whole; larger ones event by event. */
 export const WHOLE_PAYLOAD_MAX_BYTES = 64 * 1024;

@@ -3,9 +3,10 @@
  * that stores its events, the project-key cache, the counters and the validators compiled from the spec.
  */
 import { availableParallelism } from 'node:os';
-import { GroupCommit, type Transaction } from '../../db/group-commit.js';
-import type { SpecValidators } from '../spec-validators.js';
-import type { AppDeps } from '../types.js';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/pg/client.js';
+import { GroupCommit, type Transaction } from '../../db/pg/group-commit.js';
+import type { SpecValidators } from '../openapi/validators.js';
 import { MemoryBudget } from './budget.js';
 import { IngestState, ingest } from './ingest.js';
 import { CaptureMetrics } from './metrics.js';
@@ -51,7 +52,23 @@ function largeWorkAtOnce(workers: number | undefined): number {
   return Math.max(1, Math.floor(availableParallelism() / (workers ?? 1)));
 }
 
-export function createCaptureServices(deps: AppDeps, validators: SpecValidators): CaptureServices {
+/**
+ * What the services need of the app's dependencies (handlers/types.ts AppDeps has it all): named here, and not
+ * imported, so that the registry's types may name CaptureServices without the two modules importing each other.
+ */
+export interface CaptureServiceDeps {
+  db: Db;
+  logger: Logger;
+  config: {
+    captureBatchEvents: number;
+    captureCommitTimeoutMs: number;
+    captureMemoryBytes: number;
+    captureBudgetWaitMs: number;
+    workers: number | undefined;
+  };
+}
+
+export function createCaptureServices(deps: CaptureServiceDeps, validators: SpecValidators): CaptureServices {
   const metrics = new CaptureMetrics();
   const state = new IngestState();
   const writer = new GroupCommit<IngestRequest>(

@@ -3,7 +3,7 @@
  * with `sent_at`, or `offset` milliseconds before the request arrived, or the time it arrived; never more than
  * 23 hours in the future.
  */
-import type { IngestionWarning } from './types.js';
+import type { IngestionWarning } from '../../db/queries/ingestion-types.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Events dated further ahead than this are clamped to the time they arrived. */

@@ -3,8 +3,8 @@
  * only when a project is created or deleted. Unknown keys are cached briefly too, so that a client sending a
  * wrong key cannot turn each of its requests into a query. Concurrent lookups of one key share one query.
  */
-import type { Db } from '../../db/client.js';
-import { isUnavailable, unavailableError } from '../../db/group-commit.js';
+import type { Db } from '../../db/pg/client.js';
+import { isUnavailable, unavailableError } from '../../db/pg/group-commit.js';
 import { findEnvironmentIdByApiToken } from '../../db/queries/ingestion.js';
 
 export interface ProjectTokenOptions {

@@ -1,10 +1,5 @@
 /** The values that flow through capture: from a normalised event to what the database stores. */
-
-/** A note for the project's ingestion warnings (PostHog's `ingestion_warnings`). */
-export interface IngestionWarning {
-  type: string;
-  details: Record<string, unknown>;
-}
+import type { IngestionWarning } from '../../db/queries/ingestion-types.js';
 
 /**
  * Why an event was answered 200 and not ingested. PostHog's capture answers these 200 so that SDKs do not
@@ -79,16 +74,3 @@ export interface IngestRequest {
   warnings: IngestionWarning[];
 }
 
-/** The row an event becomes in `events`. */
-export interface EventRow {
-  teamId: number;
-  uuid: string;
-  event: string;
-  distinctId: string;
-  propertiesJson: string;
-  timestamp: Date;
-  elementsChain: string;
-  personId: string | null;
-  groups: Array<string | null>;
-  historicalMigration: boolean;
-}

@@ -7,8 +7,9 @@
  * composes it (with events_list's own functions). Prints its base URL.
  */
 import { createServer } from 'node:http';
-import { createDb, createReadDb } from '../../db/client.js';
-import { listEvents, type EventListRequest } from '../../db/queries/event-listing.js';
+import { createDb, createReadDb } from '../../db/pg/client.js';
+import { listEvents } from '../../db/queries/events/listing.js';
+import type { EventListRequest } from '../../db/queries/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { eventsPageJson, nextLink } from '../../handlers/events.js';
 

@@ -14,19 +14,20 @@
  * autocannon when wrk is not installed. Prints one table: figures per round, medians, ratios and targets.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
-import { BinaryCopyWriter } from '../../db/copy-binary.js';
+import { BinaryCopyWriter } from '../../db/pg/copy-binary.js';
 import { privateBuild } from '../build.js';
-import { uuidv7 } from '../../handlers/capture/uuid.js';
+import { uuidv7 } from '../../db/core/uuid.js';
+import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The PostgreSQL server the benchmark databases are made on (the tests' harness, test/helpers/postgres.ts). */
+export const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_ADMIN_URL);
 const USERS = 1000;
 const BATCH_EVENTS = 100;
 const COPY_ROWS_PER_TRANSACTION = 1000;
@@ -271,16 +272,6 @@ async function rawCopy(databaseUrl: string, teamId: number, seconds: number): Pr
 
 // ---------------------------------------------------------------------------------------------------------
 
-export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function countEvents(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -314,11 +305,8 @@ interface Round {
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const name = `hedgerow_bench_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await admin((client) => client.query(`create database ${name}`));
+  const name = await postgres.createDatabase('hedgerow_bench');
+  const databaseUrl = postgres.databaseUrl(name);
   const scratch = await mkdtemp(join(tmpdir(), 'hedgerow-bench-'));
   const children: Child[] = [];
   let removeBuild = () => undefined as void;
@@ -404,7 +392,7 @@ export async function run(args: string[]): Promise<void> {
     for (const child of children.reverse()) await stop(child).catch(() => undefined);
     removeBuild();
     await rm(scratch, { recursive: true, force: true });
-    await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+    await postgres.dropDatabase(name);
   }
 }
 

@@ -27,17 +27,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createDb, createReadDb, type Db } from '../../db/client.js';
-import { migrateLatest } from '../../db/migrate.js';
+import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
-import { listEvents, parseEventJson, type EventListRequest } from '../../db/queries/event-listing.js';
+import { listEvents } from '../../db/queries/events/listing.js';
+import type { EventListRequest } from '../../db/queries/events/request.js';
+import { parseEventJson } from '../../db/queries/events/shape.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
+import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The PostgreSQL server the benchmark database is made on (the tests' harness, test/helpers/postgres.ts). */
+const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_ADMIN_URL);
 const PAGE = 100;
 const DEEP_STEPS = 5;
 const TIMEOUT_MS = 15_000;
@@ -78,22 +82,6 @@ function parseOptions(args: string[]): Options {
   }
   if (options.database !== null && !/^[a-z0-9_]+$/.test(options.database)) throw new Error('--database must be a plain name');
   return options;
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 function log(line: string): void {
@@ -259,9 +247,8 @@ async function stopServer(child: ChildProcess): Promise<void> {
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const name = options.database ?? `hedgerow_bench_events_${randomBytes(4).toString('hex')}`;
-  const url = databaseUrl(name);
-  if (!options.database) await admin(`create database ${name}`);
+  const name = options.database ?? (await postgres.createDatabase('hedgerow_bench_events'));
+  const url = postgres.databaseUrl(name);
   const db: Db = createDb(url, { poolMax: 4 });
   const reader = createReadDb(db, TIMEOUT_MS, { poolMax: 4 });
   const hand = new pg.Client({ connectionString: url });
@@ -430,6 +417,6 @@ export async function run(args: string[]): Promise<void> {
     await reader.destroy();
     await db.destroy();
     if (options.keep) log(`kept database ${name} (reuse with --database ${name}; drop it when done)`);
-    else await admin(`drop database if exists ${name} with (force)`);
+    else await postgres.dropDatabase(name);
   }
 }

@@ -8,7 +8,6 @@
  * be, on a connection of its own) and the server's resident memory (sampled every 100 ms, and its peak from
  * /proc). Targets: peak RSS under 512 MB, `/_health` p99 under 100 ms while attacked.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { privateBuild } from '../build.js';
@@ -20,9 +19,8 @@ import {
   hugeEvent,
   type HostilePayload,
 } from '../../test/helpers/hostile.js';
-import { admin, memoryOf, start, stop, type Child } from './capture.js';
+import { memoryOf, postgres, start, stop, type Child } from './capture.js';
 
-const ADMIN_URL = process.env.HEDGEROW_BENCH_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Options {
   duration: number;
@@ -89,11 +87,8 @@ const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toF
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const name = `hedgerow_bench_${randomBytes(4).toString('hex')}`;
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await admin((client) => client.query(`create database ${name}`));
+  const name = await postgres.createDatabase('hedgerow_bench');
+  const databaseUrl = postgres.databaseUrl(name);
   let server: Child | null = null;
   let removeBuild = () => undefined as void;
   try {
@@ -187,6 +182,6 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     if (server) await stop(server).catch(() => undefined);
     removeBuild();
-    await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+    await postgres.dropDatabase(name);
   }
 }

@@ -5,7 +5,7 @@
  * the examples and statuses hold together, which is what clients generated from the spec and QA mocks rely on.
  */
 import { expect } from 'chai';
-import { SECURITY_SCHEME } from '../../handlers/security.js';
+import { SECURITY_SCHEME } from '../../handlers/server/security.js';
 import { contractViolations } from '../helpers/contract.js';
 import { startPrism, type PrismProcess } from '../helpers/prism.js';
 import { specOperations, type SpecOperation as Operation } from '../helpers/spec-sync.js';

@@ -7,8 +7,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
-import { SPEC_PATH, pathCanonicalizer } from '../../handlers/openapi.js';
-import { hasEmptySegment } from '../../handlers/openapi-router.js';
+import { pathCanonicalizer } from '../../handlers/openapi/router.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
+import { hasEmptySegment } from '../../handlers/openapi/router.js';
 
 interface Spec {
   api: OpenAPIBackend;

@@ -2,38 +2,25 @@
  * One fresh PostgreSQL database per test run, on the machine's server (never the embedded one), created and
  * migrated before the first test and dropped after the last.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { createDb, type Db } from '../../db/client.js';
-import { migrateLatest } from '../../db/migrate.js';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
+import { DEFAULT_ADMIN_URL, postgresServer } from './postgres.js';
 
 /** A maintenance connection to the server the tests may create databases on. */
-export const ADMIN_URL = process.env.HEDGEROW_TEST_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_URL = process.env.HEDGEROW_TEST_ADMIN_URL || DEFAULT_ADMIN_URL;
+
+const server = postgresServer(ADMIN_URL);
 
 export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return server.databaseUrl(name);
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(ADMIN_URL);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+export function createDatabase(prefix = 'hedgerow_test'): Promise<string> {
+  return server.createDatabase(prefix);
 }
 
-export async function createDatabase(prefix = 'hedgerow_test'): Promise<string> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`create database ${name}`));
-  return name;
-}
-
-export async function dropDatabase(name: string): Promise<void> {
-  await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+export function dropDatabase(name: string): Promise<void> {
+  return server.dropDatabase(name);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Accounts for tests, made through db/ as the admin CLI makes them. */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../../db/pg/client.js';
 import { setMembership } from '../../db/queries/memberships.js';
 import { insertOrganizationWithOwner } from '../../db/queries/organizations.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';

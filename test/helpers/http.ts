@@ -2,9 +2,9 @@
  * The HTTP client of the tests: never throws on a status, returns the parsed body, and fails the test when the
  * response breaks spec/openapi.yaml (see contract.ts).
  */
-import { jsonValueProblem } from '../../handlers/json-limits.js';
-import { wellEncodedPath } from '../../handlers/openapi-router.js';
-import { SECURITY_SCHEME } from '../../handlers/security.js';
+import { jsonValueProblem } from '../../db/core/json-limits.js';
+import { wellEncodedPath } from '../../handlers/openapi/router.js';
+import { SECURITY_SCHEME } from '../../handlers/server/security.js';
 import { contractViolations, loadSpec, operationFor } from './contract.js';
 
 export interface ApiResponse<T = any> {

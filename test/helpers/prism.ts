@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { SPEC_PATH } from '../../handlers/openapi.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
 
 const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
 

@@ -4,9 +4,9 @@
  */
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
-import type { Db } from '../../db/client.js';
-import { createApp } from '../../handlers/app.js';
-import { readConfig, type Config } from '../../handlers/config.js';
+import type { Db } from '../../db/pg/client.js';
+import { createApp } from '../../handlers/server/app.js';
+import { readConfig, type Config } from '../../handlers/server/config.js';
 import { testDb } from './database.js';
 import { HttpClient } from './http.js';
 import { startPrism, type PrismProcess } from './prism.js';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
-import { SPEC_PATH } from '../../handlers/openapi.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
 
 export interface SpecOperation {
   operationId: string;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
-import { ACCESS_CHANNEL, ACCESS_LISTENER_NAME, AccessCache } from '../../db/access-cache.js';
-import { connectionStringOf } from '../../db/client.js';
+import { ACCESS_CHANNEL, ACCESS_LISTENER_NAME, AccessCache } from '../../db/queries/access-cache.js';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';

@@ -5,7 +5,7 @@
  * spec later are covered without touching this file.
  */
 import { expect } from 'chai';
-import { SECURITY_SCHEME } from '../../handlers/security.js';
+import { SECURITY_SCHEME } from '../../handlers/server/security.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

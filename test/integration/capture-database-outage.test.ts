@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { createDb, type Db } from '../../db/client.js';
-import { createApp, type HedgerowApp } from '../../handlers/app.js';
-import { readConfig } from '../../handlers/config.js';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { createApp, type HedgerowApp } from '../../handlers/server/app.js';
+import { readConfig } from '../../handlers/server/config.js';
 import { contractViolations } from '../helpers/contract.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';

@@ -19,7 +19,7 @@ interface Answer {
   text: string;
 }
 
-interface EventRow {
+interface StoredEventRow {
   uuid: string;
   event: string;
   distinct_id: string;
@@ -59,7 +59,7 @@ describe('capture', () => {
     return server.http.request('POST', path, { rawBody, headers: { 'content-type': 'application/json', ...headers } });
   }
 
-  const events = (account: Account): Promise<EventRow[]> =>
+  const events = (account: Account): Promise<StoredEventRow[]> =>
     testDb()('events').where({ team_id: account.environment.id }).orderBy([{ column: 'timestamp' }, { column: 'event' }]);
   const personOf = async (account: Account, distinctId: string) =>
     testDb()('person_distinct_ids as d')
@@ -955,7 +955,7 @@ describe('capture', () => {
           },
         }));
       // Every column but the uuid and the insertion time, with the batch's tag taken out of the name.
-      const columns = (row: EventRow & Record<string, unknown>) => {
+      const columns = (row: StoredEventRow & Record<string, unknown>) => {
         const rest: Record<string, unknown> = { ...row, event: row.event.replace(/quick|full/, '…') };
         delete rest.uuid;
         delete rest.inserted_at;

@@ -4,8 +4,8 @@
  * answers 504 within that timeout and half a second, however many statements its page runs.
  */
 import { expect } from 'chai';
-import { insertEvents } from '../../db/queries/events.js';
-import { insertPersons } from '../../db/queries/persons.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { insertPersons } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

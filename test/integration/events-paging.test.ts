@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { insertEvents, type NewEvent } from '../../db/queries/events.js';
-import { insertPerson } from '../../db/queries/persons.js';
+import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
+import { insertPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
 import { micros, random } from '../helpers/event-data.js';
 import { newAccount } from '../helpers/fixtures.js';

@@ -1,16 +1,17 @@
 /**
  * Person filters that match more distinct ids than the listing looks up first: it probes the first events, then
  * reads on event by event or matches a hashed set of the persons' distinct ids (PersonFilterTuning in
- * db/queries/event-listing.ts). With the tuning shrunk, a small project takes each way; following `next` returns
+ * db/queries/events/listing.ts). With the tuning shrunk, a small project takes each way; following `next` returns
  * every matching event exactly once, in order, whichever way each page took.
  */
 import { expect } from 'chai';
-import { createReadDb } from '../../db/client.js';
-import { ApiError } from '../../handlers/errors.js';
-import { PERSON_FILTER_TUNING, listEvents, parseEventJson, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/event-listing.js';
+import { createReadDb } from '../../db/pg/client.js';
+import { ApiError } from '../../db/core/errors.js';
+import { PERSON_FILTER_TUNING, listEvents, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/events/listing.js';
+import { parseEventJson } from '../../db/queries/events/shape.js';
 import type { EnvironmentRow } from '../../db/rows.js';
-import { insertEvents, type NewEvent } from '../../db/queries/events.js';
-import { insertPersons, type NewPerson } from '../../db/queries/persons.js';
+import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
+import { insertPersons, type NewPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
 import { micros, random, seededUuid } from '../helpers/event-data.js';
 import { newAccount } from '../helpers/fixtures.js';

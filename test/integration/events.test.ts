@@ -4,8 +4,8 @@
  * (Paging through `next` over many equal timestamps is in events-paging.test.ts.)
  */
 import { expect } from 'chai';
-import { insertEvents, type NewEvent } from '../../db/queries/events.js';
-import { insertPerson, insertPersons, mergePersonInto, upsertGroup, type PersonRow } from '../../db/queries/persons.js';
+import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
+import { insertPerson, insertPersons, mergePersonInto, upsertGroup, type PersonRow } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';

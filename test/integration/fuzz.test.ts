@@ -24,7 +24,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { SECURITY_SCHEME } from '../../handlers/security.js';
+import { SECURITY_SCHEME } from '../../handlers/server/security.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { hostileValue, NASTY_STRINGS, nastyValue, validValue, type NastyOptions, type Schema } from '../helpers/schema-arbitrary.js';

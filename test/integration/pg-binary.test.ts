@@ -1,9 +1,9 @@
 /**
- * db/copy-binary.ts's binary arrays, read back by PostgreSQL itself: each is sent as a statement parameter (pg
+ * db/pg/copy-binary.ts's binary arrays, read back by PostgreSQL itself: each is sent as a statement parameter (pg
  * sends a Buffer in binary) and must come back as the values it was built from.
  */
 import { expect } from 'chai';
-import { binaryArray, type CopyValue } from '../../db/copy-binary.js';
+import { binaryArray, type CopyValue } from '../../db/pg/copy-binary.js';
 import { testDb } from '../helpers/database.js';
 
 type Type = NonNullable<CopyValue>['type'];
@@ -25,7 +25,7 @@ const cases: Array<{ type: Type; values: Array<string | number | boolean | Date 
   { type: 'text', values: [] },
 ];
 
-describe('binary arrays (db/copy-binary.ts binaryArray)', () => {
+describe('binary arrays (db/pg/copy-binary.ts binaryArray)', () => {
   for (const { type, values, back } of cases) {
     it(`reads back ${values.length} ${type} values${values.includes(null) ? ', nulls among them' : ''}`, async () => {
       const array = binaryArray(

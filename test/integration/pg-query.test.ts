@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { ClientBase } from 'pg';
-import { runQuery } from '../../db/pg-query.js';
+import { runQuery } from '../../db/pg/query.js';
 import { testDb } from '../helpers/database.js';
 
-describe('integration: runQuery (db/pg-query.ts), pg through its callback API', () => {
+describe('integration: runQuery (db/pg/query.ts), pg through its callback API', () => {
   let connection: ClientBase;
 
   before(async () => {

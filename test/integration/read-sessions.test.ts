@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { createReadDb, type ReadDb } from '../../db/client.js';
-import { PREPARED_PER_SESSION } from '../../db/prepared.js';
-import { onReadSession } from '../../db/queries/event-listing.js';
-import { ApiError } from '../../handlers/errors.js';
+import { createReadDb, type ReadDb } from '../../db/pg/client.js';
+import { PREPARED_PER_SESSION } from '../../db/pg/prepared.js';
+import { onReadSession } from '../../db/pg/read-session.js';
+import { ApiError } from '../../db/core/errors.js';
 import { testDb } from '../helpers/database.js';
 
-describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
+describe('integration: read-only sessions (db/pg/client.ts createReadDb)', () => {
   let reader: ReadDb;
 
   before(() => {
@@ -40,7 +40,7 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     expect((error as ApiError).toBody()).to.include({ type: 'server_error', code: 'query_timeout', attr: null });
   });
 
-  describe('parallel: false runs a statement without parallel workers (db/prepared.ts)', () => {
+  describe('parallel: false runs a statement without parallel workers (db/pg/prepared.ts)', () => {
     let single: ReadDb;
 
     before(async () => {
@@ -120,7 +120,7 @@ describe('integration: read-only sessions (db/client.ts createReadDb)', () => {
     }
   });
 
-  describe('statements run prepared from their second use, a bounded number of them a session (db/prepared.ts)', () => {
+  describe('statements run prepared from their second use, a bounded number of them a session (db/pg/prepared.ts)', () => {
     let single: ReadDb;
 
     beforeEach(() => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createDb } from '../../db/client.js';
+import { createDb } from '../../db/pg/client.js';
 import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
 import { startTestServer } from '../helpers/server.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, type Db } from '../../db/client.js';
+import { createDb, type Db } from '../../db/pg/client.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { HttpClient } from '../helpers/http.js';
 import { runAdmin, startServerProcess, type ServerProcess } from '../helpers/processes.js';

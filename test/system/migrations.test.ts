@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createDb } from '../../db/client.js';
-import type * as sourceTree from '../../db/migrate.js';
-import { MIGRATION_NAME, migrateLatest, rollbackAll } from '../../db/migrate.js';
+import { createDb } from '../../db/pg/client.js';
+import type * as sourceTree from '../../db/pg/migrate.js';
+import { MIGRATION_NAME, migrateLatest, rollbackAll } from '../../db/pg/migrate.js';
 import * as orderDistinctIds from '../../db/migrations/20261121170000_order_person_distinct_ids.js';
 import * as coverDistinctIds from '../../db/migrations/20261122110000_cover_person_distinct_ids.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
-import { insertPerson, mergePersonInto } from '../../db/queries/persons.js';
+import { insertPerson, mergePersonInto } from '../helpers/seed-persons.js';
 import { privateBuild } from '../../scripts/build.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 
@@ -47,7 +47,7 @@ describe('migrations', () => {
   it('record the same names from the sources and from the build npm start runs, so either tree finds the other up to date', async function () {
     this.timeout(60_000);
     const build = await privateBuild('migrations-test');
-    const built = (await import(pathToFileURL(join(build.dir, 'db/migrate.js')).href)) as typeof sourceTree;
+    const built = (await import(pathToFileURL(join(build.dir, 'db/pg/migrate.js')).href)) as typeof sourceTree;
     const name = await createDatabase('hedgerow_migrations');
     const db = createDb(databaseUrl(name));
     try {

@@ -1,5 +1,5 @@
 /**
- * `npm start`'s supervisor (handlers/supervisor.ts), run as a user runs it, on the run's test database: worker
+ * `npm start`'s supervisor (handlers/server/supervisor.ts), run as a user runs it, on the run's test database: worker
  * processes that share the port, one started again after it is killed under capture load (nothing acknowledged
  * lost, retries stored once), the rate limit counted once for all workers, and a graceful stop that stores
  * every acknowledged event.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
 import { MemoryBudget } from '../../handlers/capture/budget.js';
 import { decompressPayload } from '../../handlers/capture/decode.js';
-import { ApiError } from '../../handlers/errors.js';
+import { ApiError } from '../../db/core/errors.js';
 
 const MB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { ApiError } from '../../handlers/errors.js';
+import { ApiError } from '../../db/core/errors.js';
 import {
   compressionOf,
   decodePayload,

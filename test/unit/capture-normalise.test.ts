@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { ApiError } from '../../handlers/errors.js';
+import { ApiError } from '../../db/core/errors.js';
 import { readEnvelope, tokenProblem, withPlainNumbersOutsideValues } from '../../handlers/capture/envelope.js';
-import { ExactInteger, parseJson } from '../../handlers/exact-json.js';
-import { elementsToChain, jsonbText, normaliseEvent, type NormaliseContext } from '../../handlers/capture/normalise.js';
+import { ExactInteger, parseJson } from '../../db/core/exact-json.js';
+import { jsonbText } from '../../db/core/jsonb-text.js';
+import { elementsToChain, normaliseEvent, type NormaliseContext } from '../../handlers/capture/normalise.js';
 import { eventTimestamp, parseTimestamp, sentAtFromQuery } from '../../handlers/capture/timestamps.js';
 import type { CapturedEvent, Normalised } from '../../handlers/capture/types.js';
 

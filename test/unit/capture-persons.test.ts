@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { planGroups } from '../../handlers/capture/groups.js';
-import { applyPersonUpdate, isIllegalMergeId, planPersons, referencedDistinctIds, type StoredDistinctId } from '../../handlers/capture/persons.js';
+import { applyPersonUpdate, isIllegalMergeId, planPersons, referencedDistinctIds } from '../../handlers/capture/persons.js';
+import type { StoredDistinctId } from '../../db/queries/ingestion-types.js';
 import type { EventEffects } from '../../handlers/capture/types.js';
 
 const TEAM = 7;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { parseElementsChain } from '../../db/elements-chain.js';
+import { parseElementsChain } from '../../db/queries/events/elements-chain.js';
 import { parseDateTimeInput } from '../../db/hogql/datetime.js';
 import { selectorRegex } from '../../db/hogql/elements.js';
 import { csvOfObjects, csvTable } from '../../handlers/csv.js';
-import { ExactInteger } from '../../handlers/exact-json.js';
-import { SPEC_PATH } from '../../handlers/openapi.js';
+import { ExactInteger } from '../../db/core/exact-json.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
 import { specOperations } from '../helpers/spec-sync.js';
 
 describe('unit: event listing helpers', () => {

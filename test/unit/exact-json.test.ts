@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ExactInteger, JsonTooDeep, stringifyExact, parseJson, parseJsonExactly } from '../../handlers/exact-json.js';
+import { ExactInteger, JsonTooDeep, stringifyExact, parseJson, parseJsonExactly } from '../../db/core/exact-json.js';
 
 /** JSON.parse's result, with own `__proto__` keys made visible to deep equality. */
 const shape = (value: unknown): unknown => {
@@ -40,7 +40,7 @@ function* randomValues(count: number): Generator<unknown> {
   for (let n = 0; n < count; n += 1) yield value(0);
 }
 
-describe('JSON with exact large integers (handlers/exact-json.ts)', () => {
+describe('JSON with exact large integers (db/core/exact-json.ts)', () => {
   describe('reads what JSON.parse reads, as JSON.parse does', () => {
     const texts = [
       '{}', '[]', '0', '-0', '1.5e3', '-12.5e-3', '1E+2', 'true', 'false', 'null', '[[[]]]',

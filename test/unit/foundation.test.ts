@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
-import { translatePgError } from '../../db/errors.js';
+import { translatePgError } from '../../db/pg/errors.js';
 import { slugify } from '../../db/queries/organizations.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey, newProjectApiToken, newShortId } from '../../db/tokens.js';
-import { ApiError } from '../../handlers/errors.js';
+import { ApiError } from '../../db/core/errors.js';
 import { pageLinks } from '../../handlers/pagination.js';
-import { RateLimiter } from '../../handlers/rate-limit.js';
-import { grantsScope } from '../../handlers/security.js';
+import { RateLimiter } from '../../handlers/server/rate-limit.js';
+import { grantsScope } from '../../handlers/server/security.js';
 
 describe('unit: foundation', () => {
   describe('grantsScope', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
-import type { Db } from '../../db/client.js';
-import { GroupCommit, type GroupCommitOptions } from '../../db/group-commit.js';
+import type { Db } from '../../db/pg/client.js';
+import { GroupCommit, type GroupCommitOptions } from '../../db/pg/group-commit.js';
 
 /**
  * A group commit over a database that is never asked anything: each transaction's work records its items and
@@ -46,7 +46,7 @@ function harness(options: Partial<GroupCommitOptions<number>>, refuses: (item: n
   };
 }
 
-describe('group commit (db/group-commit.ts)', () => {
+describe('group commit (db/pg/group-commit.ts)', () => {
   it('with one transaction in flight, puts everything that queued meanwhile into the next one', async () => {
     const h = harness({ maxInFlight: 1 });
     h.submit(1);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { jsonValueProblem, MAX_JSON_DEPTH, scanJsonValue } from '../../handlers/json-limits.js';
+import { jsonValueProblem, MAX_JSON_DEPTH, scanJsonValue } from '../../db/core/json-limits.js';
 
 /** `depth` arrays, one inside the other, parsed as a client's JSON would be. */
 const nested = (depth: number, inner = '') => JSON.parse(`${'['.repeat(depth)}${inner}${']'.repeat(depth)}`) as unknown;
 
-describe('JSON a request may not hold (handlers/json-limits.ts)', () => {
+describe('JSON a request may not hold (db/core/json-limits.ts)', () => {
   const cases: Array<{ name: string; given: unknown; want: string | null }> = [
     { name: 'a primitive', given: 'text', want: null },
     { name: 'null', given: null, want: null },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { OpenAPIBackend, OpenAPIRouter, type Document } from 'openapi-backend';
-import { SPEC_PATH } from '../../handlers/openapi.js';
-import { IndexedRouter } from '../../handlers/openapi-router.js';
+import { SPEC_PATH } from '../../handlers/openapi/spec.js';
+import { IndexedRouter } from '../../handlers/openapi/router.js';
 
 type Answer = { operationId: string | undefined } | { error: string };
 

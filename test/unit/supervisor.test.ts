@@ -3,7 +3,7 @@
  */
 import { expect } from 'chai';
 import { combineWorkerMetrics } from '../../handlers/capture/metrics.js';
-import { planWorkers } from '../../handlers/supervisor.js';
+import { planWorkers } from '../../handlers/server/supervisor.js';
 
 describe('unit: planWorkers', () => {
   const cases: Array<{ name: string; requested: number | undefined; cpus: number; max: number; reserved: number; used: number; count: number }> = [

@@ -1,0 +1,77 @@
+/**
+ * Configuration, read once from environment variables. Each has a default, listed in the README.
+ */
+export interface Config {
+  /** TCP port for the API and the capture endpoints. */
+  port: number;
+  /** Address to listen on. */
+  host: string;
+  /** External PostgreSQL; when unset the embedded one of db/pg/embedded.ts is started. */
+  databaseUrl: string | undefined;
+  /** Where the embedded PostgreSQL keeps its data. */
+  dataDir: string;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** Requests a personal API key may make per minute; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Reported in organizations' `metadata` as the instance tag. */
+  instanceTag: string;
+  /** Capture's group commit writes at most this many events (and warnings) per transaction. */
+  captureBatchEvents: number;
+  /**
+   * Bytes that capture requests in flight may hold at once (bodies, what they decode to, and what their events
+   * take while they are read and stored), across all of them; what does not fit waits, then is answered 503.
+   */
+  captureMemoryBytes: number;
+  /** Longest a capture request waits for room in that budget before its 503. */
+  captureBudgetWaitMs: number;
+  /** Worker processes `npm start` runs (HEDGEROW_WORKERS); undefined: one per CPU, as the database allows. */
+  workers: number | undefined;
+  /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
+  queryTimeoutMs: number;
+  /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
+  dbConnectTimeoutMs: number;
+  /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
+  dbStatementTimeoutMs: number;
+  /** Longest a captured request waits for its events' commit (in the queue, for a connection, the transaction) before it answers 503. */
+  captureCommitTimeoutMs: number;
+  /** Longest `/_readiness` waits for the database before answering 503, in milliseconds. */
+  readinessTimeoutMs: number;
+}
+
+function integer(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function positiveIntegerOrUnset(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function readConfig(): Config {
+  return {
+    port: integer('PORT', 8000),
+    host: process.env.HOST || '0.0.0.0',
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.HEDGEROW_DATA_DIR || '.hedgerow-data',
+    logLevel: process.env.LOG_LEVEL || 'info',
+    rateLimitPerMinute: integer('HEDGEROW_RATE_LIMIT_PER_MINUTE', 480),
+    instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
+    captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
+    queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
+    captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
+    captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
+    dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),
+    dbStatementTimeoutMs: Math.max(1, integer('HEDGEROW_DB_STATEMENT_TIMEOUT_MS', 30_000)),
+    captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 5_000)),
+    readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
+    workers: positiveIntegerOrUnset('HEDGEROW_WORKERS'),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Databases made and dropped on a PostgreSQL server through its maintenance connection: the one harness the
+ * tests (test/helpers/database.ts) and the benchmarks (scripts/bench/) start their databases with.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface PostgresServer {
+  /** The URL of a database of this server. */
+  databaseUrl(name: string): string;
+  /** A new empty database, named `<prefix>_<random hex>`. */
+  createDatabase(prefix: string): Promise<string>;
+  dropDatabase(name: string): Promise<void>;
+  /** Work on the maintenance connection, closed after it. */
+  admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
+}
+
+export function postgresServer(adminUrl: string): PostgresServer {
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    databaseUrl(name) {
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    async createDatabase(prefix) {
+      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+      await admin((client) => client.query(`create database ${name}`));
+      return name;
+    },
+    async dropDatabase(name) {
+      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+    },
+    admin,
+  };
+}
