@@ -1487,6 +1487,12 @@ export interface components {
             last_modified_by: components["schemas"]["UserBasic"];
             recordings_counts: components["schemas"]["RecordingsCounts"];
             type: components["schemas"]["PlaylistType"];
+            /**
+             * @description Whether the playlist is one the product makes up (PostHog's built-in lists, such as recordings with
+             *     comments) rather than one a user made. Hedgerow makes up none, so every playlist here answers false.
+             * @example false
+             */
+            readonly is_synthetic: boolean;
         };
         /**
          * @description The writable playlist fields, and `type`, which must be given here and cannot change afterwards. Other
