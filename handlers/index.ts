@@ -36,6 +36,7 @@ import {
   remote_config_retrieve,
 } from './capture.js';
 import { health_retrieve, readiness_retrieve } from './health.js';
+import { docs_renderer_retrieve, docs_retrieve, openapi_json_retrieve, openapi_yaml_retrieve } from './meta.js';
 import {
   organizations_create,
   organizations_destroy,
@@ -60,6 +61,11 @@ import { NOT_BUILT, type HandlerRegistry } from './types.js';
 export const registry: HandlerRegistry = {
   health_retrieve,
   readiness_retrieve,
+
+  openapi_yaml_retrieve,
+  openapi_json_retrieve,
+  docs_retrieve,
+  docs_renderer_retrieve,
 
   organizations_list,
   organizations_create,
