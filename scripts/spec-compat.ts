@@ -8,6 +8,8 @@
  * Schema's rules go; clients generated from our spec do read them, so any removed field or enum value is
  * breaking here too. Only the changes it finds under `paths` count: those under `components` are the same
  * changes again, seen without knowing whether a schema is read or written.
+ *
+ * Declaring a release: add its version and commit to spec/releases.json, and empty spec/intended-changes.yaml.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
