@@ -47,6 +47,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI document (YAML)
+         * @description This document, byte for byte as the server was started with it.
+         */
+        get: operations["openapi_yaml_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI document (JSON)
+         * @description This document as JSON, with the same content as `GET /openapi.yaml` (references unresolved).
+         */
+        get: operations["openapi_json_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference page
+         * @description A page that renders this document with Redoc, whose script is served by `GET /docs/redoc.standalone.js`:
+         *     the page loads nothing from anywhere else.
+         */
+        get: operations["docs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference page's renderer
+         * @description Redoc's standalone bundle, from the `redoc` package the server is installed with.
+         */
+        get: operations["docs_renderer_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_metrics": {
         parameters: {
             query?: never;
@@ -1487,6 +1568,12 @@ export interface components {
             last_modified_by: components["schemas"]["UserBasic"];
             recordings_counts: components["schemas"]["RecordingsCounts"];
             type: components["schemas"]["PlaylistType"];
+            /**
+             * @description Whether the playlist is one the product makes up (PostHog's built-in lists, such as recordings with
+             *     comments) rather than one a user made. Hedgerow makes up none, so every playlist here answers false.
+             * @example false
+             */
+            readonly is_synthetic: boolean;
         };
         /**
          * @description The writable playlist fields, and `type`, which must be given here and cannot change afterwards. Other
@@ -3148,6 +3235,115 @@ export interface operations {
                 };
             };
             default: components["responses"]["OtherError"];
+        };
+    };
+    openapi_yaml_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example openapi: 3.0.3
+                     *     info:
+                     *       title: Hedgerow product-analytics API
+                     */
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    openapi_json_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 3.0.3 */
+                        openapi: string;
+                        /**
+                         * @example {
+                         *       "title": "Hedgerow product-analytics API",
+                         *       "version": "0.1.0"
+                         *     }
+                         */
+                        info: Record<string, never>;
+                        /** @example {} */
+                        paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    docs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html><head><title>Hedgerow API reference</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    docs_renderer_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example /*! For license information please see redoc.standalone.js.LICENSE.txt *\/ */
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["ServerError"];
         };
     };
     metrics_retrieve: {

@@ -35,6 +35,7 @@ import {
   remote_config_retrieve,
 } from './capture-endpoints.js';
 import { health_retrieve, metrics_retrieve, readiness_retrieve } from './operations.js';
+import { docs_renderer_retrieve, docs_retrieve, openapi_json_retrieve, openapi_yaml_retrieve } from './meta.js';
 import {
   organizations_create,
   organizations_destroy,
@@ -59,6 +60,11 @@ import { NOT_BUILT, type HandlerRegistry } from './types.js';
 export const registry: HandlerRegistry = {
   health_retrieve,
   readiness_retrieve,
+
+  openapi_yaml_retrieve,
+  openapi_json_retrieve,
+  docs_retrieve,
+  docs_renderer_retrieve,
 
   organizations_list,
   organizations_create,

@@ -31,8 +31,13 @@ export type RequestBody<K extends OperationId> = Operation<K> extends {
 
 type Responses<K extends OperationId> = Operation<K>['responses'];
 
-/** A success answered in another documented media type than JSON: the event listing's `text/csv`. */
-type TextResult<R, S> = R extends { content: { 'text/csv': infer T } } ? { status: S; body: T; contentType: 'text/csv' } : never;
+/**
+ * A success answered in a documented media type other than JSON (the event listing's `text/csv`, the spec's
+ * YAML, the reference page), named by contentType.
+ */
+type TextResult<R, S> = R extends { content: infer C }
+  ? { [M in Exclude<keyof C & string, 'application/json'>]: { status: S; body: C[M]; contentType: M } }[Exclude<keyof C & string, 'application/json'>]
+  : never;
 
 /**
  * A JSON body already serialised, with the shape B: written out as it is, as `application/json`. For answers

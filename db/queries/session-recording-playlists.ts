@@ -112,6 +112,8 @@ async function toPlaylists(db: Db, rows: SessionRecordingPlaylistRow[]): Promise
     last_modified_by: userOf(row.last_modified_by),
     recordings_counts: recordingsCounts(countById.get(row.id) ?? 0),
     type: row.type,
+    // PostHog's synthetic playlists are lists it makes up on the fly and never stores; every stored one is a user's.
+    is_synthetic: false,
   }));
 }
 

@@ -21,6 +21,7 @@ const PLAYLIST_KEYS = [
   'last_modified_by',
   'recordings_counts',
   'type',
+  'is_synthetic',
 ].sort();
 
 const NO_COUNTS = {
@@ -97,6 +98,7 @@ describe('session recording playlists', () => {
         filters: {},
         type: 'collection',
         recordings_counts: NO_COUNTS,
+        is_synthetic: false,
         created_by: userBasic(owner.user),
         last_modified_by: userBasic(owner.user),
       });
@@ -136,6 +138,7 @@ describe('session recording playlists', () => {
         filters,
         type: 'filters',
         recordings_counts: NO_COUNTS,
+        is_synthetic: false,
       });
     });
 
@@ -349,6 +352,7 @@ describe('session recording playlists', () => {
         id: 1,
         created_at: LONG_AGO,
         recordings_counts: {},
+        is_synthetic: true,
         _create_in_folder: 'Folder B',
         name: 'updated name',
         pinned: true,
@@ -361,6 +365,7 @@ describe('session recording playlists', () => {
         created_at: created.created_at,
         name: 'updated name',
         pinned: true,
+        is_synthetic: false,
       });
       expect((await playlistRow(created.short_id)).create_in_folder).to.equal('Folder A');
     });
