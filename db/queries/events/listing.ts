@@ -96,9 +96,9 @@ export interface PersonFilterTuning {
 }
 
 /**
- * Measured on 10 M events of 240 k distinct ids: reading the person of an event costs about 10 µs, so the probe
- * 2 to 4 ms; the hashed set costs about 4 µs a distinct id. The two ways after the probe cost about the same for
- * a filter whose full page takes some 3,000 events (3 % of persons): the join is chosen below that with a margin,
+ * Reading the person of an event costs two to three times what adding a distinct id to the hashed set does, so
+ * the probe stays short (a couple of hundred events). The two ways after the probe cost about the same for a
+ * filter whose full page takes some 3,000 events (3 % of persons): the join is chosen below that with a margin,
  * as its cost grows with every event more that the probe's rough estimate missed, and the set's does not.
  */
 export const PERSON_FILTER_TUNING: PersonFilterTuning = { lookupLimit: PERSON_LOOKUP_LIMIT, probeEvents: 200, joinEvents: 2000 };
