@@ -44,6 +44,11 @@ export class MemoryBudget {
    * inflate side by side, and the event loop would then give each of them a slice before any small request.
    */
   readonly largeWork: MemoryBudget | null;
+  /**
+   * The buffers large work inflates into, one per turn at large work at most, kept for the next: a new one per
+   * request left tens of megabytes of freed buffers waiting for the garbage collector in every worker.
+   */
+  private readonly spareBuffers: Buffer[] = [];
 
   constructor(
     readonly capacityBytes: number,
@@ -55,6 +60,29 @@ export class MemoryBudget {
 
   get inUse(): number {
     return this.used;
+  }
+
+  /** A buffer of at least `bytes` (a spare one when it is large enough), for a request that has its turn at large work. */
+  takeBuffer(bytes: number): Buffer {
+    const index = this.spareBuffers.findIndex((buffer) => buffer.length >= bytes);
+    return index === -1 ? Buffer.allocUnsafe(bytes) : this.spareBuffers.splice(index, 1)[0]!;
+  }
+
+  /**
+   * Keeps a buffer for the next large request, once its request is answered: one per turn at most, the largest
+   * seen (so that they soon fit any payload).
+   */
+  giveBackBuffer(buffer: Buffer): void {
+    const turns = this.largeWork?.capacityBytes ?? 0;
+    if (this.spareBuffers.length < turns) {
+      this.spareBuffers.push(buffer);
+      return;
+    }
+    let smallest = -1;
+    this.spareBuffers.forEach((spare, index) => {
+      if (spare.length < buffer.length && (smallest === -1 || spare.length < this.spareBuffers[smallest]!.length)) smallest = index;
+    });
+    if (smallest !== -1) this.spareBuffers[smallest] = buffer;
   }
 
   /** A lease that starts empty; grow it as the request holds more, release it once answered. */
@@ -126,6 +154,8 @@ export class BudgetLease {
 
   /** Its turn at large work (MemoryBudget.largeWork), once taken. */
   private largeWork: BudgetLease | null = null;
+  /** The buffer its large work inflates into, given back with the lease. */
+  private buffer: Buffer | null = null;
 
   constructor(private readonly budget: MemoryBudget) {}
 
@@ -138,6 +168,17 @@ export class BudgetLease {
     if (this.released || this.largeWork || !this.budget.largeWork) return null;
     this.largeWork = this.budget.largeWork.lease();
     return this.largeWork.grow(1);
+  }
+
+  /**
+   * `bytes` of a buffer to inflate into, kept by the budget between large requests once this one is answered
+   * (nothing may hold on to it then: what is read from it is copied out). Needs a turn at large work.
+   */
+  bufferForLargeWork(bytes: number): Buffer {
+    if (!this.largeWork || this.released) return Buffer.allocUnsafe(bytes);
+    this.buffer ??= this.budget.takeBuffer(bytes);
+    if (this.buffer.length < bytes) this.buffer = Buffer.allocUnsafe(bytes);
+    return this.buffer.subarray(0, bytes);
   }
 
   /** Holds `bytes` more: null when granted at once, else a promise that resolves when granted (or rejects 503). */
@@ -167,5 +208,7 @@ export class BudgetLease {
     this.budget.release(this.held);
     this.held = 0;
     this.largeWork?.release();
+    if (this.buffer) this.budget.giveBackBuffer(this.buffer);
+    this.buffer = null;
   }
 }

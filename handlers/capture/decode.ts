@@ -151,7 +151,7 @@ async function inflateStreaming(bytes: Buffer, maxBytes: number, lease: BudgetLe
   await lease?.grow(announced);
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
   // Written into one buffer of the announced size, not gathered and copied again at the end (twice the memory).
-  const whole = Buffer.allocUnsafe(announced);
+  const whole = lease ? lease.bufferForLargeWork(announced) : Buffer.allocUnsafe(announced);
   const chunks: Buffer[] = [];
   let total = 0;
   return new Promise<Buffer>((resolve, reject) => {

@@ -116,6 +116,32 @@ describe('capture memory budget (handlers/capture/budget.ts)', () => {
     expect(bomb.bytes).to.equal(2 * MB);
   });
 
+  it('inflates large payloads into a buffer kept for the next one, once the request is answered', async () => {
+    const budget = new MemoryBudget(64 * MB, 1000, 1);
+    const request = (text: Buffer) =>
+      ({ body: gzipSync(text), query: {}, contentType: 'application/json', contentEncoding: 'gzip' }) as const;
+    const first = budget.lease();
+    await first.turnForLargeWork();
+    const firstText = Buffer.alloc(2 * MB, '{},');
+    const decoded = await decompressPayload(request(firstText), 25 * MB, first);
+    expect(decoded.equals(firstText)).to.equal(true);
+    first.release();
+
+    const second = budget.lease();
+    await second.turnForLargeWork();
+    const secondText = Buffer.alloc(1 * MB, '[],');
+    const again = await decompressPayload(request(secondText), 25 * MB, second);
+    expect(again.equals(secondText)).to.equal(true);
+    expect(again.buffer).to.equal(decoded.buffer);
+    // While it is in use, another large request (with a turn of its own) inflates elsewhere.
+    const wider = new MemoryBudget(64 * MB, 1000, 2);
+    const [one, two] = [wider.lease(), wider.lease()];
+    const [a, b] = await Promise.all([decompressPayload(request(firstText), 25 * MB, one), decompressPayload(request(secondText), 25 * MB, two)]);
+    expect(a.buffer).to.not.equal(b.buffer);
+    expect([a.equals(firstText), b.equals(secondText)]).to.deep.equal([true, true]);
+    second.release();
+  });
+
   it('makes an inflating request wait for room, and refuses it when none comes', async () => {
     const budget = new MemoryBudget(4 * MB, 40);
     budget.lease().grow(3 * MB);
