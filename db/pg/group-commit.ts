@@ -176,8 +176,6 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-export { isUnavailable };
-
 export function unavailableError(): ApiError {
   return databaseUnavailable('The events could not be stored because the database is unavailable; retry later.');
 }

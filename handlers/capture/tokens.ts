@@ -4,7 +4,8 @@
  * wrong key cannot turn each of its requests into a query. Concurrent lookups of one key share one query.
  */
 import type { Db } from '../../db/pg/client.js';
-import { isUnavailable, unavailableError } from '../../db/pg/group-commit.js';
+import { unavailableError } from '../../db/pg/group-commit.js';
+import { isUnavailable } from '../../db/pg/errors.js';
 import { findEnvironmentIdByApiToken } from '../../db/queries/ingestion.js';
 
 export interface ProjectTokenOptions {

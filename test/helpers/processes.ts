@@ -75,3 +75,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   return { child, baseUrl, output: () => output, exited };
 }
+
+/** Stops a server started by startServerProcess (SIGTERM, as an operator would), unless it has already exited. */
+export async function stopServerProcess(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}

@@ -10,6 +10,7 @@ import { createDb, type Db } from '../../db/pg/client.js';
 import { createApp, type HedgerowApp } from '../../handlers/server/app.js';
 import { readConfig } from '../../handlers/server/config.js';
 import { contractViolations } from '../helpers/contract.js';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -25,7 +26,7 @@ describe('capture while the database is unreachable', function () {
   let unseen: Account;
 
   before(async () => {
-    const url = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    const url = connectionStringOf(testDb());
     const target = new URL(url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     db = createDb(proxy.urlFor(url), { poolMax: 4 });

@@ -15,6 +15,7 @@ import { runQuery } from '../../db/pg/query.js';
 import { createApp, type HedgerowApp } from '../../handlers/server/app.js';
 import { readConfig } from '../../handlers/server/config.js';
 import type { ApiError } from '../../db/core/errors.js';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient, type ApiResponse } from '../helpers/http.js';
@@ -37,7 +38,7 @@ describe('a database that stalls or goes away: deadlines, 503s and recovery', fu
   let account: Account;
 
   before(async () => {
-    const url = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    const url = connectionStringOf(testDb());
     const target = new URL(url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     db = createDb(proxy.urlFor(url), { poolMax: 4, deadlines: DEADLINES });

@@ -5,9 +5,10 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
 
 describe('capture durability across SIGKILL', function () {
   this.timeout(120_000);
@@ -17,16 +18,11 @@ describe('capture durability across SIGKILL', function () {
 
   before(async () => {
     account = await newAccount(testDb());
-    databaseUrl = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    databaseUrl = connectionStringOf(testDb());
   });
 
   after(async () => {
-    for (const server of servers) {
-      if (server.child.exitCode === null && server.child.signalCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-    }
+    for (const server of servers) await stopServerProcess(server);
   });
 
   const start = async () => {

@@ -9,6 +9,7 @@
  */
 import { expect } from 'chai';
 import { readFile, readdir } from 'node:fs/promises';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import {
@@ -19,7 +20,7 @@ import {
   hugeEvent,
   type HostilePayload,
 } from '../helpers/hostile.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
 
 /** Resident memory of a process and all its descendants, in MB (Linux /proc). */
 async function treeRssMb(pid: number): Promise<number> {
@@ -43,16 +44,11 @@ describe('capture under hostile input', function () {
 
   before(async () => {
     account = await newAccount(testDb());
-    const databaseUrl = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    const databaseUrl = connectionStringOf(testDb());
     server = await startServerProcess({ DATABASE_URL: databaseUrl, HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' });
   });
 
-  after(async () => {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-  });
+  after(() => stopServerProcess(server));
 
   async function post(payload: HostilePayload): Promise<{ status: number; code: string | undefined; retryAfter: string | null }> {
     const response = await fetch(new URL('/batch/', server.baseUrl), {

@@ -6,23 +6,22 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { SPEC_PATH } from '../../handlers/openapi/spec.js';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { HttpClient } from '../helpers/http.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
 
 describe('system: the spec served by the built server', function () {
   this.timeout(120_000);
   let server: ServerProcess;
 
   before(async () => {
-    const databaseUrl = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    const databaseUrl = connectionStringOf(testDb());
     server = await startServerProcess({ DATABASE_URL: databaseUrl, HEDGEROW_WORKERS: '1' });
   });
 
   after(async () => {
-    if (!server || server.child.exitCode !== null) return;
-    server.child.kill('SIGTERM');
-    await server.exited;
+    if (server) await stopServerProcess(server);
   });
 
   const cases = [

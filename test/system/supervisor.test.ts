@@ -7,11 +7,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { contractViolations } from '../helpers/contract.js';
 import { HttpClient } from '../helpers/http.js';
-import { startServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
 
 interface Health {
   status: 'ok';
@@ -40,16 +41,11 @@ describe('system: the supervisor of npm start', function () {
 
   before(async () => {
     account = await newAccount(testDb());
-    databaseUrl = (testDb().client.config.connection as { connectionString: string }).connectionString;
+    databaseUrl = connectionStringOf(testDb());
   });
 
   after(async () => {
-    for (const server of servers) {
-      if (server.child.exitCode === null && server.child.signalCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-    }
+    for (const server of servers) await stopServerProcess(server);
   });
 
   const start = async (env: Record<string, string>) => {
