@@ -1,0 +1,99 @@
+/**
+ * The rows of the batch export tables (db/migrations/20261126100000_create_batch_exports.ts) and the values their
+ * text columns take. What the API shows is built from these by db/queries/batch-exports/; the engine
+ * (handlers/jobs/) schedules and runs from the same rows, so the tables are the whole contract between the two.
+ */
+export const BATCH_EXPORT_MODELS = ['events', 'persons', 'sessions'] as const;
+export type BatchExportModel = (typeof BATCH_EXPORT_MODELS)[number];
+
+export const BATCH_EXPORT_INTERVALS = ['hour', 'day', 'week', 'every 5 minutes', 'every 15 minutes'] as const;
+export type BatchExportInterval = (typeof BATCH_EXPORT_INTERVALS)[number];
+
+/** Destination types this server runs; any other PostHog type is refused when an export is written. */
+export const DESTINATION_TYPES = ['S3', 'AwsS3', 'S3Compatible', 'Postgres', 'HTTP', 'NoOp'] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+export const RUN_STATUSES = [
+  'Cancelled',
+  'Completed',
+  'ContinuedAsNew',
+  'Failed',
+  'FailedRetryable',
+  'FailedBilling',
+  'Terminated',
+  'TimedOut',
+  'Running',
+  'Starting',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run or backfill in one of these is over: nothing will change it but a retry. */
+export const FINAL_STATUSES: readonly RunStatus[] = [
+  'Cancelled',
+  'Completed',
+  'Failed',
+  'FailedRetryable',
+  'FailedBilling',
+  'Terminated',
+  'TimedOut',
+];
+
+export interface BatchExportRow {
+  id: string;
+  team_id: number;
+  name: string;
+  model: BatchExportModel;
+  destination_type: DestinationType;
+  /** Every setting of the destination, secrets included: never answered as it is. */
+  destination_config: Record<string, unknown>;
+  interval: BatchExportInterval;
+  /** Seconds after the interval's natural start: offset_day * 86400 + offset_hour * 3600. */
+  interval_offset: number;
+  timezone: string;
+  paused: boolean;
+  deleted: boolean;
+  created_at: Date;
+  last_updated_at: Date;
+  last_paused_at: Date | null;
+  start_at: Date | null;
+  end_at: Date | null;
+  hogql_query: string | null;
+  schema: unknown;
+  filters: unknown;
+  created_by: number | null;
+}
+
+export interface BatchExportBackfillRow {
+  id: string;
+  batch_export_id: string;
+  team_id: number;
+  start_at: Date | null;
+  end_at: Date | null;
+  adjusted_start_at: Date | null;
+  status: RunStatus;
+  /** bigint columns arrive as strings from pg. */
+  total_records_count: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  last_updated_at: Date;
+}
+
+export interface BatchExportRunRow {
+  id: string;
+  batch_export_id: string;
+  backfill_id: string | null;
+  status: RunStatus;
+  data_interval_start: Date | null;
+  data_interval_end: Date;
+  records_completed: string | null;
+  records_failed: string | null;
+  records_total_count: string | null;
+  bytes_exported: string | null;
+  latest_error: string | null;
+  cursor: string | null;
+  attempts: number;
+  job_id: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  last_updated_at: Date;
+}
