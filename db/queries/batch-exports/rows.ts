@@ -38,6 +38,12 @@ export const FINAL_STATUSES: readonly RunStatus[] = [
   'TimedOut',
 ];
 
+/**
+ * One exported row, as the records source (db/queries/batch-exports/records.ts) reads it: column name to value
+ * (Date for timestamps, plain objects for JSON columns). Each destination picks the columns it writes.
+ */
+export type ExportRecord = Record<string, unknown>;
+
 export interface BatchExportRow {
   id: string;
   team_id: number;

@@ -9,8 +9,7 @@
 import type { Db } from '../../../db/pg/client.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../../db/queries/batch-exports/rows.js';
 
-/** One exported row: column name to value (Date for timestamps, plain objects for JSON columns). */
-export type ExportRecord = Record<string, unknown>;
+export type { ExportRecord } from '../../../db/queries/batch-exports/rows.js';
 
 export interface ExportRun {
   /** The export as stored, with its destination's secrets. */
