@@ -1327,7 +1327,7 @@ export interface paths {
         /**
          * Backfill a batch export of an environment
          * @deprecated
-         * @description (Deprecated in favour of `POST …/backfills/`, which it equals.) Starts a backfill of the window `start_at`..`end_at` (ISO 8601 with an offset): the window is cut into
+         * @description (Deprecated in favour of `POST .../backfills/`, which it equals.) Starts a backfill of the window `start_at`..`end_at` (ISO 8601 with an offset): the window is cut into
          *     the export's intervals, which run one after another, by event time. A start before the environment's earliest
          *     data is moved forward to it (aligned to the interval: `adjusted_start_at`). Only HTTP and NoOp exports may
          *     omit `end_at`. Answers the id of the backfill, to be read at `backfills/{backfill_id}/` of the environment.

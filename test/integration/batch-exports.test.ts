@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import pg from 'pg';
+import { connectionStringOf } from '../../db/pg/client.js';
+import { ENGINE_CHANNEL } from '../../db/queries/batch-exports/notify.js';
 import { createProject } from '../../db/queries/projects.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
@@ -537,6 +540,59 @@ describe('batch exports', () => {
       expect(backfill.start_at.toISOString()).to.equal('2026-11-20T02:00:00.000Z');
       expect(backfill.end_at.toISOString()).to.equal('2026-11-20T03:00:00.000Z');
       expect((await http.get(`${runsPath}${randomUUID()}/`)).status).to.equal(404);
+    });
+  });
+
+  describe('waking the engine', () => {
+    it('notifies the engine channel once per committed write, and not for a refused one', async () => {
+      const listener = new pg.Client({ connectionString: connectionStringOf(testDb()) });
+      await listener.connect();
+      try {
+        const heard: string[] = [];
+        let markerHeard: () => void = () => {};
+        const marker = new Promise<void>((resolve) => (markerHeard = resolve));
+        listener.on('notification', (notification) => {
+          if (notification.channel !== ENGINE_CHANNEL) return;
+          if (notification.payload === 'end of test') markerHeard();
+          else heard.push(notification.payload ?? '');
+        });
+        await listener.query(`listen ${ENGINE_CHANNEL}`);
+        const created = await create(s3Export({ destination: { type: 'NoOp', config: {} } }));
+        const path = `${envPath(owner)}${created.id}/`;
+        expect((await http.patch(path, { name: 'Renamed' })).status).to.equal(200);
+        expect((await http.patch(path, { interval: 'fortnight' })).status).to.equal(400);
+        expect((await http.post(`${path}pause/`)).status).to.equal(200);
+        expect((await http.post(`${path}unpause/`)).status).to.equal(200);
+        const run = await insertRun(created.id, { status: 'Running' });
+        expect((await http.post(`${path}runs/${run}/cancel/`)).status).to.equal(200);
+        expect((await http.post(`${path}runs/${run}/retry/`)).status).to.equal(200);
+        expect((await http.delete(path)).status).to.equal(204);
+        await testDb().raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, 'end of test']);
+        await marker;
+        // create, patch, pause, unpause, cancel, retry, delete; the refused patch said nothing.
+        expect(heard).to.have.length(7);
+      } finally {
+        await listener.end();
+      }
+    });
+  });
+
+  describe('sessions backfill', () => {
+    it('starts from the earliest event that has a session', async () => {
+      const account = await newAccount(testDb());
+      const client = server.http.withKey(account.key);
+      await insertEvents(testDb(), account.environment.id, [{ event: 'e', distinct_id: 'd', timestamp: new Date('2026-11-01T00:30:00Z') }]);
+      const sessions = await create(s3Export({ model: 'sessions' }), envPath(account), client);
+      const path = `${envPath(account)}${sessions.id}/backfills/`;
+      const window = { start_at: '2026-10-01T00:00:00Z', end_at: '2026-11-03T00:00:00Z' };
+      expect((await client.post(path, window)).body).to.deep.equal(invalid('There is no data to backfill for this model.'));
+      await insertEvents(testDb(), account.environment.id, [
+        { event: 'e', distinct_id: 'd', timestamp: new Date('2026-11-02T05:10:00Z'), properties: { $session_id: 's1' } },
+      ]);
+      const res = await client.post(path, window);
+      expect(res.status, res.text).to.equal(200);
+      const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
+      expect(row.adjusted_start_at.toISOString()).to.equal('2026-11-02T05:00:00.000Z');
     });
   });
 });

@@ -185,7 +185,7 @@ export async function earliestData(db: Db, row: BatchExportRow): Promise<Date | 
   let query: Knex.QueryBuilder;
   if (row.model === 'persons') query = db('persons').min('created_at as earliest').where('team_id', row.team_id);
   else if (row.model === 'sessions') {
-    query = db('events').min('timestamp as earliest').where('team_id', row.team_id).whereRaw("properties ? '$session_id'");
+    query = db('events').min('timestamp as earliest').where('team_id', row.team_id).whereRaw("properties ->> '$session_id' is not null");
   } else query = db('events').min('timestamp as earliest').where('team_id', row.team_id);
   const result = (await query.first()) as { earliest: Date | null } | undefined;
   return result?.earliest ?? null;
