@@ -199,6 +199,16 @@ describe('batch exports', () => {
       expect((await exportRow(created.id)).filters).to.deep.equal(filters);
     });
 
+    it('answers what PostgreSQL refuses of the values as a 400, storing nothing', async () => {
+      const long = await http.post(envPath(owner), s3Export({ name: 'n'.repeat(300) }));
+      expect(long.status, long.text).to.equal(400);
+      expect(long.body).to.deep.equal(invalid('A value is longer than allowed.', null, 'max_length'));
+      const nul = await http.post(envPath(owner), s3Export({ destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'a\u0000b' } } }));
+      expect(nul.status, nul.text).to.equal(400);
+      expect(nul.body).to.deep.equal(invalid('Null characters are not allowed.', null, 'null_characters_not_allowed'));
+      expect(await testDb()('batch_exports').where('name', 'n'.repeat(300))).to.have.length(0);
+    });
+
     const refusals: [string, Record<string, unknown>, ReturnType<typeof invalid>][] = [
       ['an unsupported PostHog type', { destination: { type: 'Snowflake', config: {} } }, invalid("Destination type 'Snowflake' is not supported by this server. Supported types are: S3, AwsS3, S3Compatible, Postgres, HTTP, NoOp.", 'destination')],
       ['BigQuery', { destination: { type: 'BigQuery', config: {} } }, invalid("Destination type 'BigQuery' is not supported by this server. Supported types are: S3, AwsS3, S3Compatible, Postgres, HTTP, NoOp.", 'destination')],

@@ -8,6 +8,7 @@ import type { Db } from '../../pg/client.js';
 import { paginate, type Page } from '../../pagination.js';
 import { uuidv7 } from '../../core/uuid.js';
 import { UUID_PATTERN } from '../../core/text.js';
+import { translated } from '../../pg/errors.js';
 import { notifyEngine } from './notify.js';
 import { INTERVAL_SECONDS } from './validation.js';
 import type {
@@ -76,27 +77,28 @@ export async function environmentIdsOf(db: Db, organizationId: string): Promise<
 
 export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at'>;
 
+/** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
 export async function createExport(db: Db, values: NewExport): Promise<BatchExportRow> {
-  return db.transaction(async (trx) => {
+  return translated(() => db.transaction(async (trx) => {
     const [row] = (await trx('batch_exports')
       .insert({ ...jsonColumns(values), id: uuidv7() })
       .returning('*')) as BatchExportRow[];
     await notifyEngine(trx);
     return row!;
-  });
+  }));
 }
 
 export type ExportChanges = Partial<Omit<NewExport, 'team_id' | 'created_by'>>;
 
 export async function updateExport(db: Db, id: string, changes: ExportChanges): Promise<BatchExportRow> {
-  return db.transaction(async (trx) => {
+  return translated(() => db.transaction(async (trx) => {
     const [row] = (await trx('batch_exports')
       .where({ id })
       .update({ ...jsonColumns(changes), last_updated_at: trx.fn.now() })
       .returning('*')) as BatchExportRow[];
     await notifyEngine(trx);
     return row!;
-  });
+  }));
 }
 
 /** JSON columns are written as JSON text: a bare array would otherwise be taken for a PostgreSQL array. */
