@@ -310,6 +310,22 @@ describe('batch exports', () => {
     });
   });
 
+  describe('keys scoped to environments', () => {
+    it('list at organization level only the exports of their environments, and may not write there', async () => {
+      const account = await newAccount(testDb());
+      const client = server.http.withKey(account.key);
+      const { environment: second } = await createProject(testDb(), account.organization.id, 'Second');
+      const mine = await create(s3Export(), envPath(account), client);
+      const other = await create(s3Export(), `/api/environments/${second.id}/batch_exports/`, client);
+      const scoped = await newMember(testDb(), account.organization, MembershipLevel.member, { scopedTeams: [second.id] });
+      const scopedClient = server.http.withKey(scoped.key);
+      const listed = await scopedClient.get(orgPath(account));
+      expect(listed.body.results.map((item: { id: string }) => item.id)).to.deep.equal([other.id]);
+      expect((await scopedClient.get(`${orgPath(account)}${mine.id}/`)).status).to.equal(404);
+      expect((await scopedClient.post(orgPath(account), s3Export({ team_id: second.id }))).status).to.equal(403);
+    });
+  });
+
   describe('list', () => {
     it('pages newest first with limit and offset', async () => {
       const account = await newAccount(testDb());
@@ -497,6 +513,24 @@ describe('batch exports', () => {
       const again = await client.post(`${backfillsPath}${row.id}/cancel/`);
       expect(again.body).to.deep.equal(invalid("Cannot cancel a backfill that is in 'Cancelled' status"));
       expect((await client.get(`${backfillsPath}${randomUUID()}/`)).status).to.equal(404);
+    });
+
+    it('aligns the earliest data to days and weeks in the export time zone, after its offsets', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        // 10:30Z on the day New York leaves summer time: local midnight was still EDT.
+        [{ interval: 'day', timezone: 'America/New_York' }, '2026-11-01T04:00:00.000Z'],
+        [{ interval: 'day', offset_hour: 12 }, '2026-10-31T12:00:00.000Z'],
+        // Weeks that begin on Mondays at 02:00: the Sunday's data belongs to the week from Monday 26 October.
+        [{ interval: 'week', offset_day: 1, offset_hour: 2 }, '2026-10-26T02:00:00.000Z'],
+        [{ interval: 'every 15 minutes' }, '2026-11-01T10:30:00.000Z'],
+      ];
+      for (const [schedule, aligned] of cases) {
+        const scheduled = await create(s3Export(schedule), envPath(account), client);
+        const res = await client.post(`${envPath(account)}${scheduled.id}/backfills/`, { start_at: '2026-10-01T00:00:00Z', end_at: '2026-11-10T00:00:00Z' });
+        expect(res.status, res.text).to.equal(200);
+        const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
+        expect(row.adjusted_start_at.toISOString(), JSON.stringify(schedule)).to.equal(aligned);
+      }
     });
 
     it('the deprecated backfill endpoint inserts the same row at both levels', async () => {
