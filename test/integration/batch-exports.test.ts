@@ -188,6 +188,8 @@ describe('batch exports', () => {
         values: {},
         hogql_query: 'SELECT event, properties.$browser AS browser, upper(distinct_id), _inserted_at FROM events',
       });
+      const filtered = await create(s3Export({ hogql_query: "SELECT event AS name FROM events WHERE event = 'signup'" }));
+      expect(filtered.schema.fields).to.deep.equal([{ expression: 'event', alias: 'name' }]);
       const empty = await create(s3Export({ hogql_query: '' }));
       expect(empty).to.deep.include({ hogql_query: '', schema: null });
     });
@@ -240,6 +242,7 @@ describe('batch exports', () => {
       ['no FROM', { hogql_query: 'SELECT 1' }, invalid('Query must SELECT FROM events', 'hogql_query')],
       ['a subquery', { hogql_query: 'SELECT event FROM (SELECT event FROM events)' }, invalid('Subqueries or CTEs are not supported', 'hogql_query')],
       ['another table', { hogql_query: 'SELECT event FROM persons' }, invalid('Query must only SELECT FROM events', 'hogql_query')],
+      ['a WHERE that does not parse', { hogql_query: 'SELECT event FROM events WHERE event = ' }, invalid('Failed to parse query', 'hogql_query')],
       ['a JOIN', { hogql_query: 'SELECT event FROM events JOIN persons ON 1 = 1' }, invalid('JOINs are not supported', 'hogql_query')],
     ];
     for (const [what, change, error] of refusals) {

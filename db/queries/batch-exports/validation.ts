@@ -5,7 +5,7 @@
  * earliest data a backfill could start from is looked up by the caller and handed in.
  */
 import { errors } from '../../core/errors.js';
-import { Compiler, HogQLError, parsePropertyFilters, parseSelectItem } from '../../hogql/index.js';
+import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelectItem } from '../../hogql/index.js';
 import { tokenize } from '../../hogql/parser.js';
 import {
   DESTINATION_TYPES,
@@ -330,7 +330,7 @@ export function describeHogqlQuery(text: string | null | undefined): ExportSchem
     const clauseEnd = rest.find(({ token, index }) => index > whereAt.index && ['group', 'order', 'limit', 'having'].some((word) => isWord(token, word)));
     const whereText = text.slice(tokens[whereAt.index + 1]!.pos, tokens[clauseEnd?.index ?? tokens.length - 1]!.pos);
     try {
-      parseSelectItem(whereText);
+      parseExpression(whereText);
     } catch {
       throw invalid('Failed to parse query');
     }
