@@ -1164,6 +1164,508 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{organization_id}/batch_exports/{id}/pause/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The UUID of the organization that owns the batch exports.
+                 * @example 0190f1c4-5b2a-7d1e-9a3f-2b8c6d4e1f00
+                 */
+                organization_id: components["parameters"]["BatchExportOrganizationId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a batch export
+         * @description Stops triggering runs and records when: sets `paused` and `last_paused_at`. Pausing a paused export changes
+         *     nothing. A body, if any, is ignored.
+         */
+        post: operations["batch_exports_pause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organization_id}/batch_exports/{id}/unpause/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The UUID of the organization that owns the batch exports.
+                 * @example 0190f1c4-5b2a-7d1e-9a3f-2b8c6d4e1f00
+                 */
+                organization_id: components["parameters"]["BatchExportOrganizationId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpause a batch export
+         * @description Resumes triggering runs. With `{"backfill": true}` it also starts a backfill of what the pause missed: from
+         *     `last_paused_at` to now, both floored to the interval (nothing when that window is empty). Unpausing an
+         *     export that is not paused changes nothing.
+         */
+        post: operations["batch_exports_unpause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the batch exports of an environment
+         * @description The environment's batch exports that are not deleted, newest first, 100 a page unless `limit` says otherwise.
+         */
+        get: operations["environments_batch_exports_list"];
+        put?: never;
+        /**
+         * Create a batch export in an environment
+         * @description Creates a batch export of the environment the path names (a `team_id` in the body is ignored). The rules
+         *     are those of the organization-level create.
+         */
+        post: operations["environments_batch_exports_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a batch export of an environment
+         * @description A batch export of the environment with its 10 most recent runs.
+         */
+        get: operations["environments_batch_exports_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a batch export of an environment
+         * @description Deletes the batch export (it disappears from list and retrieve) and cancels its unfinished backfills and
+         *     their unfinished runs.
+         */
+        delete: operations["environments_batch_exports_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a batch export of an environment
+         * @description Changes any subset of the writable fields; `destination.config` is merged into the stored one, so secrets
+         *     need not be sent again.
+         */
+        patch: operations["environments_batch_exports_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/backfill/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backfill a batch export of an environment
+         * @deprecated
+         * @description (Deprecated in favour of `POST .../backfills/`, which it equals.) Starts a backfill of the window `start_at`..`end_at` (ISO 8601 with an offset): the window is cut into
+         *     the export's intervals, which run one after another, by event time. A start before the environment's earliest
+         *     data is moved forward to it (aligned to the interval: `adjusted_start_at`). Only HTTP and NoOp exports may
+         *     omit `end_at`. Answers the id of the backfill, to be read at `backfills/{backfill_id}/` of the environment.
+         */
+        post: operations["environments_batch_exports_backfill_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/pause/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a batch export
+         * @description Stops triggering runs and records when: sets `paused` and `last_paused_at`. Pausing a paused export changes
+         *     nothing. A body, if any, is ignored.
+         */
+        post: operations["environments_batch_exports_pause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/unpause/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpause a batch export
+         * @description Resumes triggering runs. With `{"backfill": true}` it also starts a backfill of what the pause missed: from
+         *     `last_paused_at` to now, both floored to the interval (nothing when that window is empty). Unpausing an
+         *     export that is not paused changes nothing.
+         */
+        post: operations["environments_batch_exports_unpause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/backfills/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the backfills of a batch export
+         * @description The export's backfills, newest first. Pages are limit/offset ones as everywhere in this API (PostHog pages
+         *     these with a cursor), 100 a page unless `limit` says otherwise.
+         */
+        get: operations["environments_batch_exports_backfills_list"];
+        put?: never;
+        /**
+         * Start a backfill of a batch export
+         * @description Starts a backfill of the window `start_at`..`end_at` (ISO 8601 with an offset): the window is cut into
+         *     the export's intervals, which run one after another, by event time. A start before the environment's earliest
+         *     data is moved forward to it (aligned to the interval: `adjusted_start_at`). Only HTTP and NoOp exports may
+         *     omit `end_at`. Answers the id of the backfill, to be read at `backfills/{backfill_id}/` of the environment.
+         */
+        post: operations["environments_batch_exports_backfills_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/backfills/{backfill_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The backfill's UUID, as `backfill_id` answered when it was started.
+                 * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+                 */
+                backfill_id: components["parameters"]["BatchExportBackfillId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a backfill of a batch export
+         * @description One backfill with its progress: how many of its runs are expected and how many have finished.
+         */
+        get: operations["environments_batch_exports_backfills_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/backfills/{backfill_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The backfill's UUID, as `backfill_id` answered when it was started.
+                 * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+                 */
+                backfill_id: components["parameters"]["BatchExportBackfillId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a backfill
+         * @description Cancels the backfill and those of its runs that have not finished. A backfill that is already over is
+         *     left as it is (400).
+         */
+        post: operations["environments_batch_exports_backfills_cancel_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/runs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the runs of a batch export
+         * @description The export's runs, newest first (by `created_at`). Pages are limit/offset ones as everywhere in this API
+         *     (PostHog pages these with a cursor), 100 a page unless `limit` says otherwise.
+         */
+        get: operations["environments_batch_exports_runs_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/runs/{run_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a run of a batch export
+         * @description One run of the export.
+         */
+        get: operations["environments_batch_exports_runs_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/runs/{run_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Cancels a run that is `Starting` or `Running`; the worker running it stops soon after. Any other status
+         *     answers 400 `Cannot cancel a run that is in '<status>' status`.
+         */
+        post: operations["environments_batch_exports_runs_cancel_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/batch_exports/{id}/runs/{run_id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a run
+         * @description Runs the run's interval again, as a new backfill that covers exactly that interval; answers its id.
+         */
+        post: operations["environments_batch_exports_runs_retry_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/events/": {
         parameters: {
             query?: never;
@@ -1976,21 +2478,23 @@ export interface components {
          */
         BatchExportModel: "events" | "persons" | "sessions";
         /**
-         * @description How often a run is triggered.
+         * @description How often a run is triggered; each run exports one interval of data.
          * @example hour
          * @enum {string}
          */
-        BatchExportInterval: "hour" | "day" | "week" | "every 5 minutes";
+        BatchExportInterval: "hour" | "day" | "week" | "every 5 minutes" | "every 15 minutes";
         /**
-         * @description Where the data goes. `config` holds the destination's settings (for S3: `bucket_name`, `region`,
-         *     `prefix`, ...); secret settings are accepted but never returned.
+         * @description Where the data goes. `config` holds the destination's settings; its secret settings (S3
+         *     `aws_access_key_id` and `aws_secret_access_key`, Postgres `user` and `password`, HTTP `token`) are never
+         *     returned.
          */
         BatchExportDestination: {
             /**
-             * @example S3
+             * @description One of the destination types this server runs.
+             * @example AwsS3
              * @enum {string}
              */
-            type: "S3" | "Snowflake" | "Postgres" | "Redshift" | "BigQuery" | "Databricks" | "HTTP" | "NoOp";
+            type: "S3" | "AwsS3" | "S3Compatible" | "Postgres" | "HTTP" | "NoOp";
             /**
              * @example {
              *       "bucket_name": "analytics-exports",
@@ -1999,6 +2503,36 @@ export interface components {
              *     }
              */
             config: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description Where the data goes: `type` and its `config`. Hedgerow runs the types `S3` (legacy name of `AwsS3`),
+         *     `AwsS3`, `S3Compatible`, `Postgres`, `HTTP` and `NoOp`; any other type (PostHog's `Snowflake`, `Redshift`,
+         *     `BigQuery`, `Databricks`, `AzureBlob`, ...) answers 400 with attr `destination`.
+         *
+         *     Config keys, as PostHog's (required ones in bold). Every type: `include_events`, `exclude_events` (lists
+         *     of event names). `S3`/`AwsS3`/`S3Compatible`: **`bucket_name`**, **`region`**, **`prefix`**,
+         *     `aws_access_key_id`, `aws_secret_access_key`, `compression` (JSONLines: `gzip`, `brotli`; Parquet:
+         *     `snappy`, `gzip`, `brotli`; Parquet's `zstd` and `lz4` are refused, this server cannot write them),
+         *     `encryption`, `kms_key_id`, `endpoint_url` (required for `S3Compatible`), `file_format` (`JSONLines` or
+         *     `Parquet`), `max_file_size_mb` (integer), `use_virtual_style_addressing` (boolean). `Postgres`:
+         *     **`user`**, **`password`**, **`host`**, **`database`**, `schema`, `table_name`, `port` (integer),
+         *     `has_self_signed_cert` (boolean). `HTTP` (events only): **`url`** (an http or https URL), **`token`**.
+         *     `NoOp`: `arg`. Unknown keys, missing required keys (not on PATCH) and values of the wrong type answer 400
+         *     with PostHog's messages; strings are read as integers or booleans where they can be.
+         */
+        BatchExportDestinationInput: {
+            /** @example AwsS3 */
+            type: string;
+            /**
+             * @example {
+             *       "bucket_name": "analytics-exports",
+             *       "region": "eu-west-1",
+             *       "prefix": "events/"
+             *     }
+             */
+            config?: {
                 [key: string]: unknown;
             };
         };
@@ -2054,6 +2588,11 @@ export interface components {
              */
             records_total_count: number | null;
             /**
+             * @description The size of what was written, after format and compression.
+             * @example 183204
+             */
+            bytes_exported: number | null;
+            /**
              * Format: uuid
              * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
              */
@@ -2105,26 +2644,50 @@ export interface components {
              * @example null
              */
             end_at: string | null;
+            /** @description The 10 most recent runs, newest (by `created_at`) first. */
             readonly latest_runs: components["schemas"]["BatchExportRun"][];
-            /** @example  */
+            /**
+             * @description The HogQL query that chose the exported columns, as written; '' for the model's defaults.
+             * @example
+             */
             hogql_query: string;
             /**
-             * @description The exported columns, derived from `hogql_query`; null for the model's defaults.
+             * @description The exported columns, derived from `hogql_query`: `{fields: [{expression, alias}], values: {},
+             *     hogql_query}`, where `expression` is the HogQL text of a select item and `alias` its `AS` name (or the
+             *     expression); null for the model's defaults.
              * @example null
              */
             readonly schema: unknown;
             /**
-             * @description Property filters on what is exported; any JSON value, null for none.
+             * @description Property filters on what is exported (`[{key, operator, type, value}]`), or null for none.
              * @example null
              */
             filters: unknown;
+            /**
+             * @description The IANA time zone in which day and week intervals begin.
+             * @example UTC
+             */
+            timezone: string;
+            /**
+             * @description For weekly exports, the day the week begins (0 = Sunday ... 6); null for other intervals.
+             * @example null
+             */
+            offset_day: number | null;
+            /**
+             * @description For daily and weekly exports, the hour (0-23) the interval begins; null for shorter ones.
+             * @example null
+             */
+            offset_hour: number | null;
         };
-        /** @description The writable batch export fields. */
+        /**
+         * @description The writable batch export fields. `hogql_query` must be `SELECT ... FROM events` without JOIN, UNION or
+         *     subqueries; its select items become the exported columns.
+         */
         BatchExportCreate: {
             /** @example Events to S3 */
             name: string;
             model?: components["schemas"]["BatchExportModel"];
-            destination: components["schemas"]["BatchExportDestination"];
+            destination: components["schemas"]["BatchExportDestinationInput"];
             interval: components["schemas"]["BatchExportInterval"];
             /** @example false */
             paused?: boolean;
@@ -2147,13 +2710,34 @@ export interface components {
             hogql_query?: string;
             /** @example null */
             filters?: unknown;
+            /**
+             * @description An IANA time zone name (default `UTC`).
+             * @example UTC
+             */
+            timezone?: string;
+            /**
+             * @description Weekly exports only; 0 (Sunday) to 6.
+             * @example null
+             */
+            offset_day?: number | null;
+            /**
+             * @description Daily and weekly exports only; 0 to 23.
+             * @example null
+             */
+            offset_hour?: number | null;
+            /**
+             * @description Organization-level create only: the environment of the organization the export belongs to. It may be
+             *     left out when the organization has a single environment.
+             * @example 2
+             */
+            team_id?: number;
         };
-        /** @description Any subset of the writable batch export fields. */
+        /** @description Any subset of the writable batch export fields; `destination.config` is merged into the stored one. */
         PatchedBatchExport: {
             /** @example Events to S3 */
             name?: string;
             model?: components["schemas"]["BatchExportModel"];
-            destination?: components["schemas"]["BatchExportDestination"];
+            destination?: components["schemas"]["BatchExportDestinationInput"];
             interval?: components["schemas"]["BatchExportInterval"];
             /** @example true */
             paused?: boolean;
@@ -2176,27 +2760,117 @@ export interface components {
             hogql_query?: string;
             /** @example null */
             filters?: unknown;
+            /** @example UTC */
+            timezone?: string;
+            /** @example null */
+            offset_day?: number | null;
+            /** @example null */
+            offset_hour?: number | null;
         };
-        /** @description The window to backfill; the create fields are accepted too and ignored. */
+        /**
+         * @description The window to backfill, as ISO 8601 date-times with an offset; the create fields are accepted too and
+         *     ignored.
+         */
         BatchExportBackfillRequest: {
-            /**
-             * Format: date-time
-             * @example 2026-11-20T00:00:00Z
-             */
+            /** @example 2026-11-20T00:00:00Z */
             start_at?: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T00:00:00Z
-             */
+            /** @example 2026-11-21T00:00:00Z */
             end_at?: string | null;
         };
         /** @description The backfill that was started. */
         BatchExportBackfillStarted: {
-            /** @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d-Backfill-2026-11-20T00:00:00+00:00-2026-11-21T00:00:00+00:00 */
+            /** @example 0190f1c4-9b00-7c00-8000-0000000000b1 */
             backfill_id: string;
+        };
+        /** @description Whether to backfill what the pause missed. */
+        BatchExportUnpauseRequest: {
+            /** @example true */
+            backfill?: boolean;
+        };
+        /** @description Whether the export is now paused. */
+        BatchExportPaused: {
+            /** @example true */
+            paused: boolean;
+        };
+        /** @description The cancellation was recorded. */
+        BatchExportCancelled: {
+            /** @example true */
+            cancelled: boolean;
+        };
+        /** @description How far a backfill got; null while the number of its runs is not known. */
+        BatchExportBackfillProgress: {
+            /** @example 24 */
+            total_runs: number;
+            /** @example 6 */
+            finished_runs: number;
+            /**
+             * @description finished_runs / total_runs, from 0 to 1.
+             * @example 0.25
+             */
+            progress: number;
+        } | null;
+        /** @description A backfill of a batch export over a past window. */
+        BatchExportBackfill: {
+            /**
+             * Format: uuid
+             * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+             */
+            batch_export: string;
+            /** @example 2 */
+            team_id: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T00:00:00Z
+             */
+            start_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T00:00:00Z
+             */
+            end_at: string | null;
+            /**
+             * Format: date-time
+             * @description start_at moved forward to the earliest data, aligned to the interval.
+             * @example 2026-11-20T00:00:00Z
+             */
+            adjusted_start_at: string | null;
+            /**
+             * @example Running
+             * @enum {string}
+             */
+            status: "Cancelled" | "Completed" | "ContinuedAsNew" | "Failed" | "FailedRetryable" | "FailedBilling" | "Terminated" | "TimedOut" | "Running" | "Starting";
+            /** @example null */
+            total_records_count: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00Z
+             */
+            last_updated_at: string;
+            progress: components["schemas"]["BatchExportBackfillProgress"];
         };
         PaginatedBatchExportList: components["schemas"]["PageLinks"] & {
             results: components["schemas"]["BatchExport"][];
+        };
+        PaginatedBatchExportRunList: components["schemas"]["PageLinks"] & {
+            results: components["schemas"]["BatchExportRun"][];
+        };
+        PaginatedBatchExportBackfillList: components["schemas"]["PageLinks"] & {
+            results: components["schemas"]["BatchExportBackfill"][];
         };
         /** @description The person behind an event; null for an event without a person. */
         LegacyEventPerson: {
@@ -2947,6 +3621,16 @@ export interface components {
          * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
          */
         BatchExportId: string;
+        /**
+         * @description The backfill's UUID, as `backfill_id` answered when it was started.
+         * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+         */
+        BatchExportBackfillId: string;
+        /**
+         * @description The run's UUID.
+         * @example 0190f1c4-9a00-7c00-8000-000000000001
+         */
+        BatchExportRunId: string;
         /**
          * @description The query's id.
          * @example 4f1c2d3e5a6b7c8d9e0f1a2b3c4d5e6f
@@ -5579,6 +6263,784 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    batch_exports_pause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The UUID of the organization that owns the batch exports.
+                 * @example 0190f1c4-5b2a-7d1e-9a3f-2b8c6d4e1f00
+                 */
+                organization_id: components["parameters"]["BatchExportOrganizationId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportPaused"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    batch_exports_unpause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The UUID of the organization that owns the batch exports.
+                 * @example 0190f1c4-5b2a-7d1e-9a3f-2b8c6d4e1f00
+                 */
+                organization_id: components["parameters"]["BatchExportOrganizationId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BatchExportUnpauseRequest"];
+            };
+        };
+        responses: {
+            /** @description The export is unpaused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportPaused"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_list: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (default 100, at most 1000). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The index of the first result to return (default 0). */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batch exports. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedBatchExportList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchExportCreate"];
+            };
+        };
+        responses: {
+            /** @description The new batch export. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchedBatchExport"];
+            };
+        };
+        responses: {
+            /** @description The updated batch export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_backfill_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchExportBackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description The backfill was started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportBackfillStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_pause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is paused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportPaused"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_unpause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BatchExportUnpauseRequest"];
+            };
+        };
+        responses: {
+            /** @description The export is unpaused. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportPaused"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_backfills_list: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (default 100, at most 1000). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The index of the first result to return (default 0). */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of backfills. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedBatchExportBackfillList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_backfills_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchExportBackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description The backfill was started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportBackfillStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_backfills_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The backfill's UUID, as `backfill_id` answered when it was started.
+                 * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+                 */
+                backfill_id: components["parameters"]["BatchExportBackfillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backfill. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportBackfill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_backfills_cancel_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The backfill's UUID, as `backfill_id` answered when it was started.
+                 * @example 0190f1c4-9b00-7c00-8000-0000000000b1
+                 */
+                backfill_id: components["parameters"]["BatchExportBackfillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backfill is cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportCancelled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_runs_list: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (default 100, at most 1000). */
+                limit?: components["parameters"]["Limit"];
+                /** @description The index of the first result to return (default 0). */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedBatchExportRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_runs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportRun"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_runs_cancel_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run is cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportCancelled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_batch_exports_runs_retry_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The batch export's UUID.
+                 * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
+                 */
+                id: components["parameters"]["BatchExportId"];
+                /**
+                 * @description The run's UUID.
+                 * @example 0190f1c4-9a00-7c00-8000-000000000001
+                 */
+                run_id: components["parameters"]["BatchExportRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backfill that retries the run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchExportBackfillStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];

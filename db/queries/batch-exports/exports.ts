@@ -1,0 +1,298 @@
+/**
+ * The batch export API's statements: exports (create, read, change, pause, soft delete), their backfills and
+ * their runs. Every write that the engine (handlers/jobs/) must react to calls notifyEngine in its transaction;
+ * the API never runs anything itself.
+ */
+import type { Knex } from 'knex';
+import type { Db } from '../../pg/client.js';
+import { paginate, type Page } from '../../pagination.js';
+import { uuidv7 } from '../../core/uuid.js';
+import { UUID_PATTERN } from '../../core/text.js';
+import { translated } from '../../pg/errors.js';
+import { notifyEngine } from './notify.js';
+import { INTERVAL_SECONDS } from './validation.js';
+import type {
+  BatchExportBackfillRow,
+  BatchExportInterval,
+  BatchExportRow,
+  BatchExportRunRow,
+  RunStatus,
+} from './rows.js';
+
+/** Where an export is looked for: one environment, or every environment of an organization the caller may see. */
+export type ExportScope = { teamId: number } | { organizationId: string; teamIds: readonly number[] | null };
+
+/** How many runs an export shows as latest_runs. */
+export const LATEST_RUNS = 10;
+
+const UNFINISHED: readonly RunStatus[] = ['Starting', 'Running'];
+
+function scoped(db: Db | Knex.Transaction, scope: ExportScope): Knex.QueryBuilder {
+  const query = db('batch_exports as b').where('b.deleted', false);
+  if ('teamId' in scope) return query.where('b.team_id', scope.teamId);
+  query.whereIn('b.team_id', db('environments').select('id').where('organization_id', scope.organizationId));
+  if (scope.teamIds) query.whereIn('b.team_id', [...scope.teamIds]);
+  return query;
+}
+
+export async function listExports(db: Db, scope: ExportScope, page: Page): Promise<{ rows: BatchExportRow[]; count: number }> {
+  const query = scoped(db, scope).select('b.*').orderBy([{ column: 'b.created_at', order: 'desc' }, { column: 'b.id', order: 'desc' }]);
+  return paginate<BatchExportRow>(query, page);
+}
+
+/** The export, unless it is deleted or outside the scope. */
+export async function findExport(db: Db | Knex.Transaction, scope: ExportScope, id: string): Promise<BatchExportRow | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  const row = (await scoped(db, scope).select('b.*').where('b.id', id).first()) as BatchExportRow | undefined;
+  return row ?? null;
+}
+
+/** The 10 most recent runs of each export, newest (by created_at) first. */
+export async function latestRuns(db: Db, exportIds: readonly string[]): Promise<Map<string, BatchExportRunRow[]>> {
+  const byExport = new Map<string, BatchExportRunRow[]>(exportIds.map((id) => [id, []]));
+  if (exportIds.length === 0) return byExport;
+  const rows = (await db
+    .select('*')
+    .from(
+      db('batch_export_runs')
+        .select('*', db.raw('row_number() over (partition by batch_export_id order by created_at desc, id desc) as position'))
+        .whereIn('batch_export_id', [...exportIds])
+        .as('ranked'),
+    )
+    .where('position', '<=', LATEST_RUNS)
+    .orderBy([{ column: 'batch_export_id' }, { column: 'position' }])) as (BatchExportRunRow & { position: string })[];
+  for (const ranked of rows) {
+    const run: Partial<typeof ranked> = { ...ranked };
+    delete run.position;
+    byExport.get(ranked.batch_export_id)?.push(run as BatchExportRunRow);
+  }
+  return byExport;
+}
+
+/** The environments of an organization, oldest first. */
+export async function environmentIdsOf(db: Db, organizationId: string): Promise<number[]> {
+  const rows = await db('environments').select('id').where('organization_id', organizationId).orderBy('id');
+  return rows.map((row: { id: number }) => row.id);
+}
+
+export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at'>;
+
+/** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
+export async function createExport(db: Db, values: NewExport): Promise<BatchExportRow> {
+  return translated(() => db.transaction(async (trx) => {
+    const [row] = (await trx('batch_exports')
+      .insert({ ...jsonColumns(values), id: uuidv7() })
+      .returning('*')) as BatchExportRow[];
+    await notifyEngine(trx);
+    return row!;
+  }));
+}
+
+export type ExportChanges = Partial<Omit<NewExport, 'team_id' | 'created_by'>>;
+
+export async function updateExport(db: Db, id: string, changes: ExportChanges): Promise<BatchExportRow> {
+  return translated(() => db.transaction(async (trx) => {
+    const [row] = (await trx('batch_exports')
+      .where({ id })
+      .update({ ...jsonColumns(changes), last_updated_at: trx.fn.now() })
+      .returning('*')) as BatchExportRow[];
+    await notifyEngine(trx);
+    return row!;
+  }));
+}
+
+/** JSON columns are written as JSON text: a bare array would otherwise be taken for a PostgreSQL array. */
+function jsonColumns<T extends Partial<NewExport>>(values: T): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const column of ['destination_config', 'schema', 'filters'] as const) {
+    if (column in values) out[column] = values[column] === null ? null : JSON.stringify(values[column]);
+  }
+  return out;
+}
+
+/** Soft-deletes the export and cancels its unfinished backfills and their unfinished runs. */
+export async function deleteExport(db: Db, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('batch_exports').where({ id }).update({ deleted: true, last_updated_at: trx.fn.now() });
+    const backfills = trx('batch_export_backfills').select('id').where('batch_export_id', id).whereIn('status', UNFINISHED);
+    await trx('batch_export_runs')
+      .whereIn('backfill_id', backfills)
+      .whereIn('status', UNFINISHED)
+      .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    await trx('batch_export_backfills')
+      .where('batch_export_id', id)
+      .whereIn('status', UNFINISHED)
+      .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    await notifyEngine(trx);
+  });
+}
+
+/** Pauses the export, recording when; an export already paused is left as it is. */
+export async function pauseExport(db: Db, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const changed = await trx('batch_exports')
+      .where({ id, paused: false })
+      .update({ paused: true, last_paused_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    if (changed > 0) await notifyEngine(trx);
+  });
+}
+
+/**
+ * Unpauses the export. With `backfill`, what the pause missed is backfilled: from last_paused_at to now, both
+ * floored to the interval, when that window is not empty.
+ */
+export async function unpauseExport(db: Db, row: BatchExportRow, backfill: boolean): Promise<void> {
+  await db.transaction(async (trx) => {
+    const changed = await trx('batch_exports')
+      .where({ id: row.id, paused: true })
+      .update({ paused: false, last_updated_at: trx.fn.now() });
+    if (changed === 0) return;
+    if (backfill && row.last_paused_at) {
+      const start = await alignToInterval(trx, row, row.last_paused_at);
+      const end = await alignToInterval(trx, row, 'now');
+      if (start.getTime() < end.getTime()) await insertBackfillRow(trx, row, { start, end, adjustedStart: start });
+    }
+    await notifyEngine(trx);
+  });
+}
+
+/**
+ * The instant floored to the export's interval: minutes and hours to the epoch's multiples; days and weeks
+ * (Sunday first) in the export's time zone, after its offset.
+ */
+export async function alignToInterval(
+  db: Db | Knex.Transaction,
+  row: Pick<BatchExportRow, 'interval' | 'timezone' | 'interval_offset'>,
+  at: Date | 'now',
+): Promise<Date> {
+  const instant = at === 'now' ? db.raw('now()') : db.raw('?::timestamptz', [at.toISOString()]);
+  const step = INTERVAL_SECONDS[row.interval as BatchExportInterval];
+  let expression: Knex.Raw;
+  if (row.interval === 'day' || row.interval === 'week') {
+    const local = db.raw("((? at time zone ?) - make_interval(secs => ?))", [instant, row.timezone, row.interval_offset]);
+    const floored =
+      row.interval === 'day'
+        ? db.raw("date_trunc('day', ?)", [local])
+        : db.raw("date_trunc('day', ?) - make_interval(days => extract(dow from ?)::int)", [local, local]);
+    expression = db.raw('((? + make_interval(secs => ?)) at time zone ?)', [floored, row.interval_offset, row.timezone]);
+  } else {
+    expression = db.raw('to_timestamp(floor(extract(epoch from ?) / ?) * ?)', [instant, step, step]);
+  }
+  const { rows } = (await db.raw('select ? as aligned', [expression])) as { rows: { aligned: Date }[] };
+  return rows[0]!.aligned;
+}
+
+/** The time of the environment's earliest data of the export's model, or null when it has none. */
+export async function earliestData(db: Db, row: BatchExportRow): Promise<Date | null> {
+  let query: Knex.QueryBuilder;
+  if (row.model === 'persons') query = db('persons').min('created_at as earliest').where('team_id', row.team_id);
+  else if (row.model === 'sessions') {
+    query = db('events').min('timestamp as earliest').where('team_id', row.team_id).whereRaw("properties ->> '$session_id' is not null");
+  } else query = db('events').min('timestamp as earliest').where('team_id', row.team_id);
+  const result = (await query.first()) as { earliest: Date | null } | undefined;
+  return result?.earliest ?? null;
+}
+
+async function insertBackfillRow(
+  trx: Knex.Transaction,
+  row: BatchExportRow,
+  window: { start: Date | null; end: Date | null; adjustedStart: Date | null },
+): Promise<string> {
+  const id = uuidv7();
+  await trx('batch_export_backfills').insert({
+    id,
+    batch_export_id: row.id,
+    team_id: row.team_id,
+    start_at: window.start,
+    end_at: window.end,
+    adjusted_start_at: window.adjustedStart,
+    status: 'Starting',
+  });
+  return id;
+}
+
+/** Inserts a `Starting` backfill for the engine to split and run; returns its id. */
+export async function createBackfill(
+  db: Db,
+  row: BatchExportRow,
+  window: { start: Date | null; end: Date | null; adjustedStart: Date | null },
+): Promise<string> {
+  return db.transaction(async (trx) => {
+    const id = await insertBackfillRow(trx, row, window);
+    await notifyEngine(trx);
+    return id;
+  });
+}
+
+export interface BackfillWithProgress extends BatchExportBackfillRow {
+  finished_runs: number;
+}
+
+function backfillsOf(db: Db, exportId: string): Knex.QueryBuilder {
+  const finished = db('batch_export_runs as r')
+    .count('*')
+    .whereRaw('r.backfill_id = f.id')
+    .whereIn('r.status', ['Completed', 'Failed']);
+  return db('batch_export_backfills as f').select('f.*', finished.as('finished_runs')).where('f.batch_export_id', exportId);
+}
+
+const withCount = (row: BatchExportBackfillRow & { finished_runs: string | number }): BackfillWithProgress => ({
+  ...row,
+  finished_runs: Number(row.finished_runs),
+});
+
+export async function listBackfills(db: Db, exportId: string, page: Page): Promise<{ rows: BackfillWithProgress[]; count: number }> {
+  const query = backfillsOf(db, exportId).orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'f.id', order: 'desc' }]);
+  const { rows, count } = await paginate<BatchExportBackfillRow & { finished_runs: string }>(query, page);
+  return { rows: rows.map(withCount), count };
+}
+
+export async function findBackfill(db: Db, exportId: string, id: string): Promise<BackfillWithProgress | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  const row = (await backfillsOf(db, exportId).where('f.id', id).first()) as (BatchExportBackfillRow & { finished_runs: string }) | undefined;
+  return row ? withCount(row) : null;
+}
+
+/** Cancels the backfill and its unfinished runs. */
+export async function cancelBackfill(db: Db, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('batch_export_runs')
+      .where('backfill_id', id)
+      .whereIn('status', UNFINISHED)
+      .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    await trx('batch_export_backfills')
+      .where({ id })
+      .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    await notifyEngine(trx);
+  });
+}
+
+export async function listRuns(db: Db, exportId: string, page: Page): Promise<{ rows: BatchExportRunRow[]; count: number }> {
+  const query = db('batch_export_runs')
+    .select('*')
+    .where('batch_export_id', exportId)
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return paginate<BatchExportRunRow>(query, page);
+}
+
+export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  const row = (await db('batch_export_runs').where({ batch_export_id: exportId, id }).first()) as BatchExportRunRow | undefined;
+  return row ?? null;
+}
+
+/**
+ * Marks the run Cancelled if it is still Starting or Running; the engine sees it and aborts the run. Answers the
+ * status the run was in when that was not so.
+ */
+export async function cancelRun(db: Db, id: string): Promise<{ cancelled: true } | { cancelled: false; status: RunStatus }> {
+  return db.transaction(async (trx) => {
+    const current = (await trx('batch_export_runs').select('status').where({ id }).forUpdate().first()) as { status: RunStatus };
+    if (!UNFINISHED.includes(current.status)) return { cancelled: false, status: current.status };
+    await trx('batch_export_runs')
+      .where({ id })
+      .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
+    await notifyEngine(trx);
+    return { cancelled: true };
+  });
+}

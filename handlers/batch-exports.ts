@@ -1,0 +1,358 @@
+/**
+ * Batch exports, at organization level (/api/organizations/{organization_id}/batch_exports/) and at environment
+ * level (/api/environments/{project_id}/batch_exports/, which alone has backfills and runs). The API only
+ * writes rows and wakes the engine; the engine (handlers/jobs/) schedules and runs from them.
+ */
+import type { Db } from '../db/pg/client.js';
+import { errors } from '../db/core/errors.js';
+import {
+  alignToInterval,
+  cancelBackfill,
+  cancelRun,
+  createBackfill,
+  createExport,
+  deleteExport,
+  earliestData,
+  environmentIdsOf,
+  findBackfill,
+  findExport,
+  findRun,
+  latestRuns,
+  listBackfills,
+  listExports,
+  listRuns,
+  pauseExport,
+  unpauseExport,
+  updateExport,
+  type ExportChanges,
+  type ExportScope,
+} from '../db/queries/batch-exports/exports.js';
+import { FINAL_STATUSES, type BatchExportRow } from '../db/queries/batch-exports/rows.js';
+import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-exports/shape.js';
+import {
+  adjustedBackfillStart,
+  checkBackfillWindow,
+  describeHogqlQuery,
+  intervalOffset,
+  offsetsOf,
+  parseBackfillBound,
+  validateDestination,
+  validateFilters,
+  validateTimezone,
+} from '../db/queries/batch-exports/validation.js';
+import type { components } from '../generated/api.js';
+import { pageLinks, pageOf } from './pagination.js';
+import { environmentOf, organizationOf, principalOf, type Handler, type RequestState } from './types.js';
+
+type CreateBody = components['schemas']['BatchExportCreate'];
+type PatchBody = components['schemas']['PatchedBatchExport'];
+type BackfillBody = components['schemas']['BatchExportBackfillRequest'];
+
+const organizationScope = (state: RequestState): ExportScope => ({
+  organizationId: organizationOf(state).organization.id,
+  teamIds: principalOf(state).scopedTeams,
+});
+const environmentScope = (state: RequestState): ExportScope => ({ teamId: environmentOf(state).environment.id });
+
+async function visibleExport(db: Db, scope: ExportScope, id: string): Promise<BatchExportRow> {
+  const row = await findExport(db, scope, id);
+  if (!row) throw errors.notFound();
+  return row;
+}
+
+async function answerExport(db: Db, row: BatchExportRow) {
+  const runs = await latestRuns(db, [row.id]);
+  return presentExport(row, runs.get(row.id) ?? []);
+}
+
+async function list(db: Db, scope: ExportScope, query: { limit?: number; offset?: number }, ctx: Parameters<typeof pageLinks>[0]) {
+  const page = pageOf(query);
+  const { rows, count } = await listExports(db, scope, page);
+  const runs = await latestRuns(db, rows.map((row) => row.id));
+  const results = rows.map((row) => presentExport(row, runs.get(row.id) ?? []));
+  return { status: 200 as const, body: { count, ...pageLinks(ctx, page, count), results } };
+}
+
+async function create(db: Db, teamId: number, userId: number, body: CreateBody) {
+  const model = body.model ?? 'events';
+  const destination = validateDestination(body.destination, model);
+  const timezone = body.timezone === undefined ? 'UTC' : validateTimezone(body.timezone);
+  const row = await createExport(db, {
+    team_id: teamId,
+    name: body.name,
+    model,
+    destination_type: destination.type,
+    destination_config: destination.config,
+    interval: body.interval,
+    interval_offset: intervalOffset(body.interval, body),
+    timezone,
+    paused: body.paused ?? false,
+    last_paused_at: body.last_paused_at ? new Date(body.last_paused_at) : body.paused ? new Date() : null,
+    start_at: body.start_at ? new Date(body.start_at) : null,
+    end_at: body.end_at ? new Date(body.end_at) : null,
+    hogql_query: body.hogql_query ? body.hogql_query : null,
+    schema: describeHogqlQuery(body.hogql_query),
+    filters: validateFilters(body.filters),
+    created_by: userId,
+  });
+  return { status: 201 as const, body: await answerExport(db, row) };
+}
+
+async function update(db: Db, row: BatchExportRow, body: PatchBody) {
+  const model = body.model ?? row.model;
+  const interval = body.interval ?? row.interval;
+  const changes: ExportChanges = { name: body.name, model: body.model, interval: body.interval };
+  if (body.destination !== undefined || body.model !== undefined) {
+    const destination = validateDestination(body.destination ?? { type: row.destination_type, config: {} }, model, {
+      type: row.destination_type,
+      config: row.destination_config,
+    });
+    changes.destination_type = destination.type;
+    changes.destination_config = destination.config;
+  }
+  if (body.timezone !== undefined) changes.timezone = validateTimezone(body.timezone);
+  const stored = offsetsOf(row.interval, row.interval_offset);
+  changes.interval_offset = intervalOffset(interval, body, { day: stored.offset_day, hour: stored.offset_hour });
+  if (body.paused !== undefined && body.paused !== row.paused) {
+    changes.paused = body.paused;
+    if (body.paused) changes.last_paused_at = new Date();
+  }
+  if (body.last_paused_at !== undefined) changes.last_paused_at = body.last_paused_at ? new Date(body.last_paused_at) : null;
+  if (body.start_at !== undefined) changes.start_at = body.start_at ? new Date(body.start_at) : null;
+  if (body.end_at !== undefined) changes.end_at = body.end_at ? new Date(body.end_at) : null;
+  if (body.hogql_query !== undefined) {
+    changes.schema = describeHogqlQuery(body.hogql_query);
+    changes.hogql_query = body.hogql_query ? body.hogql_query : null;
+  }
+  if ('filters' in body) changes.filters = validateFilters(body.filters);
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as ExportChanges;
+  const updated = await updateExport(db, row.id, defined);
+  return { status: 200 as const, body: await answerExport(db, updated) };
+}
+
+/** Validates the window in PostHog's order, then inserts a `Starting` backfill for the engine. */
+async function backfill(db: Db, row: BatchExportRow, body: BackfillBody | undefined) {
+  const window = { start: parseBackfillBound(body?.start_at), end: parseBackfillBound(body?.end_at) };
+  checkBackfillWindow(window, row.interval, new Date());
+  const at = await earliestData(db, row);
+  const earliest = at ? { at, aligned: await alignToInterval(db, row, at) } : null;
+  const adjustedStart = adjustedBackfillStart(window, earliest, row.destination_type);
+  const backfillId = await createBackfill(db, row, { ...window, adjustedStart });
+  return { status: 200 as const, body: { backfill_id: backfillId } };
+}
+
+/**
+ * Whether an unpause asks for a backfill. Its body is optional, which the generated types render as `never`;
+ * what arrives has been validated against BatchExportUnpauseRequest.
+ */
+const wantsBackfill = (body: unknown): boolean => (body as { backfill?: unknown } | undefined)?.backfill === true;
+
+// ---------------------------------------------------------------------------------------------------------------
+// organization level
+
+export const batch_exports_list: Handler<'batch_exports_list'> = async ({ query, state, deps, ctx }) =>
+  list(deps.db, organizationScope(state), query, ctx);
+
+export const batch_exports_create: Handler<'batch_exports_create'> = async ({ body, state, deps }) => {
+  const organization = organizationOf(state).organization;
+  const environments = await environmentIdsOf(deps.db, organization.id);
+  let teamId: number;
+  if (body.team_id !== undefined) {
+    if (!environments.includes(body.team_id)) {
+      throw errors.validation(`Environment ${body.team_id} is not an environment of this organization.`, 'team_id');
+    }
+    teamId = body.team_id;
+  } else if (environments.length === 1) {
+    teamId = environments[0]!;
+  } else {
+    throw errors.validation(
+      "This organization has several environments: give 'team_id', the environment the export belongs to.",
+      'team_id',
+      'required',
+    );
+  }
+  return create(deps.db, teamId, principalOf(state).user.id, body);
+};
+
+export const batch_exports_retrieve: Handler<'batch_exports_retrieve'> = async ({ params, state, deps }) => ({
+  status: 200,
+  body: await answerExport(deps.db, await visibleExport(deps.db, organizationScope(state), params.id)),
+});
+
+export const batch_exports_partial_update: Handler<'batch_exports_partial_update'> = async ({ params, body, state, deps }) =>
+  update(deps.db, await visibleExport(deps.db, organizationScope(state), params.id), body);
+
+export const batch_exports_destroy: Handler<'batch_exports_destroy'> = async ({ params, state, deps }) => {
+  const row = await visibleExport(deps.db, organizationScope(state), params.id);
+  await deleteExport(deps.db, row.id);
+  return { status: 204 };
+};
+
+export const batch_exports_backfill_create: Handler<'batch_exports_backfill_create'> = async ({ params, body, state, deps }) =>
+  backfill(deps.db, await visibleExport(deps.db, organizationScope(state), params.id), body);
+
+export const batch_exports_pause_create: Handler<'batch_exports_pause_create'> = async ({ params, state, deps }) => {
+  const row = await visibleExport(deps.db, organizationScope(state), params.id);
+  await pauseExport(deps.db, row.id);
+  return { status: 200, body: { paused: true } };
+};
+
+export const batch_exports_unpause_create: Handler<'batch_exports_unpause_create'> = async ({ params, body, state, deps }) => {
+  const row = await visibleExport(deps.db, organizationScope(state), params.id);
+  await unpauseExport(deps.db, row, wantsBackfill(body));
+  return { status: 200, body: { paused: false } };
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// environment level
+
+export const environments_batch_exports_list: Handler<'environments_batch_exports_list'> = async ({ query, state, deps, ctx }) =>
+  list(deps.db, environmentScope(state), query, ctx);
+
+export const environments_batch_exports_create: Handler<'environments_batch_exports_create'> = async ({ body, state, deps }) =>
+  create(deps.db, environmentOf(state).environment.id, principalOf(state).user.id, body);
+
+export const environments_batch_exports_retrieve: Handler<'environments_batch_exports_retrieve'> = async ({ params, state, deps }) => ({
+  status: 200,
+  body: await answerExport(deps.db, await visibleExport(deps.db, environmentScope(state), params.id)),
+});
+
+export const environments_batch_exports_partial_update: Handler<'environments_batch_exports_partial_update'> = async ({
+  params,
+  body,
+  state,
+  deps,
+}) => update(deps.db, await visibleExport(deps.db, environmentScope(state), params.id), body);
+
+export const environments_batch_exports_destroy: Handler<'environments_batch_exports_destroy'> = async ({ params, state, deps }) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  await deleteExport(deps.db, row.id);
+  return { status: 204 };
+};
+
+export const environments_batch_exports_backfill_create: Handler<'environments_batch_exports_backfill_create'> = async ({
+  params,
+  body,
+  state,
+  deps,
+}) => backfill(deps.db, await visibleExport(deps.db, environmentScope(state), params.id), body);
+
+export const environments_batch_exports_pause_create: Handler<'environments_batch_exports_pause_create'> = async ({
+  params,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  await pauseExport(deps.db, row.id);
+  return { status: 200, body: { paused: true } };
+};
+
+export const environments_batch_exports_unpause_create: Handler<'environments_batch_exports_unpause_create'> = async ({
+  params,
+  body,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  await unpauseExport(deps.db, row, wantsBackfill(body));
+  return { status: 200, body: { paused: false } };
+};
+
+export const environments_batch_exports_backfills_list: Handler<'environments_batch_exports_backfills_list'> = async ({
+  params,
+  query,
+  state,
+  deps,
+  ctx,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const page = pageOf(query);
+  const { rows, count } = await listBackfills(deps.db, row.id, page);
+  const results = rows.map((backfillRow) => presentBackfill(backfillRow, row.interval));
+  return { status: 200, body: { count, ...pageLinks(ctx, page, count), results } };
+};
+
+export const environments_batch_exports_backfills_create: Handler<'environments_batch_exports_backfills_create'> = async ({
+  params,
+  body,
+  state,
+  deps,
+}) => backfill(deps.db, await visibleExport(deps.db, environmentScope(state), params.id), body);
+
+export const environments_batch_exports_backfills_retrieve: Handler<'environments_batch_exports_backfills_retrieve'> = async ({
+  params,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const found = await findBackfill(deps.db, row.id, params.backfill_id);
+  if (!found) throw errors.notFound();
+  return { status: 200, body: presentBackfill(found, row.interval) };
+};
+
+export const environments_batch_exports_backfills_cancel_create: Handler<
+  'environments_batch_exports_backfills_cancel_create'
+> = async ({ params, state, deps }) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const found = await findBackfill(deps.db, row.id, params.backfill_id);
+  if (!found) throw errors.notFound();
+  if (FINAL_STATUSES.includes(found.status)) {
+    throw errors.validation(`Cannot cancel a backfill that is in '${found.status}' status`);
+  }
+  await cancelBackfill(deps.db, found.id);
+  return { status: 200, body: { cancelled: true } };
+};
+
+export const environments_batch_exports_runs_list: Handler<'environments_batch_exports_runs_list'> = async ({
+  params,
+  query,
+  state,
+  deps,
+  ctx,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const page = pageOf(query);
+  const { rows, count } = await listRuns(deps.db, row.id, page);
+  return { status: 200, body: { count, ...pageLinks(ctx, page, count), results: rows.map(presentRun) } };
+};
+
+export const environments_batch_exports_runs_retrieve: Handler<'environments_batch_exports_runs_retrieve'> = async ({
+  params,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const run = await findRun(deps.db, row.id, params.run_id);
+  if (!run) throw errors.notFound();
+  return { status: 200, body: presentRun(run) };
+};
+
+export const environments_batch_exports_runs_cancel_create: Handler<'environments_batch_exports_runs_cancel_create'> = async ({
+  params,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const run = await findRun(deps.db, row.id, params.run_id);
+  if (!run) throw errors.notFound();
+  const outcome = await cancelRun(deps.db, run.id);
+  if (!outcome.cancelled) throw errors.validation(`Cannot cancel a run that is in '${outcome.status}' status`);
+  return { status: 200, body: { cancelled: true } };
+};
+
+/** A retry is a backfill of exactly the run's interval. */
+export const environments_batch_exports_runs_retry_create: Handler<'environments_batch_exports_runs_retry_create'> = async ({
+  params,
+  state,
+  deps,
+}) => {
+  const row = await visibleExport(deps.db, environmentScope(state), params.id);
+  const run = await findRun(deps.db, row.id, params.run_id);
+  if (!run) throw errors.notFound();
+  const backfillId = await createBackfill(deps.db, row, {
+    start: run.data_interval_start,
+    end: run.data_interval_end,
+    adjustedStart: run.data_interval_start,
+  });
+  return { status: 200, body: { backfill_id: backfillId } };
+};
