@@ -381,6 +381,11 @@ export class Engine {
       }
     };
     try {
+      // Deleted after the run was made: PostHog deletes the schedule and its runs do not happen.
+      if (batchExport.deleted) {
+        await finish('Cancelled', {});
+        return 'final';
+      }
       const selectBy = run.backfill_id ? 'timestamp' : 'inserted_at';
       if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal);
       const destination = this.destinations[batchExport.destination_type];

@@ -4,14 +4,16 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import PgBoss from 'pg-boss';
 import pino from 'pino';
+import { connectionStringOf } from '../../db/pg/client.js';
 import { notifyEngine } from '../../db/queries/batch-exports/notify.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { claimRun } from '../../db/queries/batch-exports/runs.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
 import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
 import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
-import { Engine, type EngineOptions } from '../../handlers/jobs/engine.js';
+import { Engine, RUN_QUEUE, type EngineOptions } from '../../handlers/jobs/engine.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 
@@ -367,6 +369,89 @@ describe('batch export engine', function () {
     await engine.tick();
     const [run] = await runsOf(batchExport.id);
     expect({ id: run!.id, status: run!.status, attempts: run!.attempts }).to.deep.equal({ id: runId, status: 'Cancelled', attempts: 1 });
+  });
+
+  it('hands a run in flight back when its engine stops, for another engine to complete', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const stopping = blocking();
+    const first = await startEngine(clock, { NoOp: stopping.destination });
+    const batchExport = await createExport();
+    await first.tick();
+    const runId = await stopping.whenStarted;
+    await first.stop();
+    expect(stopping.aborted).to.deep.equal([runId]);
+    const [handedBack] = await runsOf(batchExport.id);
+    expect({ status: handedBack!.status, job: handedBack!.job_id }).to.deep.equal({ status: 'Starting', job: null });
+    const destination = recorder({ records: 4 });
+    await startEngine(clock, { NoOp: destination.destination });
+    const [run] = await waitFor('completed by the second engine', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ id: run!.id, attempts: run!.attempts, records: run!.records_completed, calls: destination.calls.length }).to.deep.equal({
+      id: runId,
+      attempts: 2,
+      records: '4',
+      calls: 1,
+    });
+  });
+
+  it('does not run a queued run of an export deleted meanwhile', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { concurrency: 1 });
+    const batchExport = await createExport({ deleted: true });
+    const runId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: runId,
+      batch_export_id: batchExport.id,
+      status: 'Running',
+      data_interval_start: new Date('2024-03-01T10:00:00Z'),
+      data_interval_end: new Date('2024-03-01T11:00:00Z'),
+      last_updated_at: new Date('2024-03-01T10:00:00Z'),
+    });
+    // Its worker died; the take-over finds the export deleted.
+    await engine.tick();
+    const [run] = await waitFor('cancelled', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Cancelled' && rows;
+    });
+    expect({ id: run!.id, calls: destination.calls.length }).to.deep.equal({ id: runId, calls: 0 });
+  });
+
+  it('does not run again a run that is over when a job for it arrives', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [done] = await waitFor('completed', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+    });
+    // A stray second job for the same run (a duplicate delivery), and one for a cancelled run.
+    const cancelledId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: cancelledId,
+      batch_export_id: batchExport.id,
+      status: 'Cancelled',
+      data_interval_start: new Date('2024-03-01T08:00:00Z'),
+      data_interval_end: new Date('2024-03-01T09:00:00Z'),
+    });
+    const boss = new PgBoss({ connectionString: connectionStringOf(testDb()), schema, max: 1, schedule: false, supervise: false });
+    await boss.start();
+    const jobs = [await boss.send(RUN_QUEUE, { runId: done!.id }), await boss.send(RUN_QUEUE, { runId: cancelledId })];
+    await waitFor('jobs done', async () => {
+      const states = await Promise.all(jobs.map((id) => boss.getJobById(RUN_QUEUE, id!, { includeArchive: true })));
+      return states.every((job) => job?.state === 'completed');
+    });
+    await boss.stop({ graceful: false });
+    expect(destination.calls.map((call) => call.runId)).to.deep.equal([done!.id]);
+    const after = await runsOf(batchExport.id);
+    expect(after.map((run) => [run.id, run.status, run.attempts])).to.deep.equal([
+      [cancelledId, 'Cancelled', 0],
+      [done!.id, 'Completed', 1],
+    ]);
   });
 
   it('takes over a run whose worker stopped beating, and completes it once', async () => {
