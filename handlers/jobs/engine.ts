@@ -233,8 +233,10 @@ export class Engine {
         retryLimit: this.retry.limit,
         retryDelay: this.retry.delaySeconds,
         retryBackoff: this.retry.backoff,
-        // The lease, not pg-boss's expiry, takes over a dead worker's run; this only bounds a stuck handler.
-        expireInSeconds: 23 * 3600,
+        // The lease, not pg-boss's expiry, takes over a dead worker's run. The expiry only makes pg-boss retry a
+        // job whose process died between giving its run back and failing the job; a retry that finds its run
+        // still Running (a run longer than this) does nothing, the claim sees to that.
+        expireInSeconds: 3600,
       },
     );
   };
