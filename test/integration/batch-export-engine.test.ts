@@ -291,6 +291,27 @@ describe('batch export engine', function () {
     expect(run!.records_completed).to.equal(null);
   });
 
+  it('ends a run Failed with PostHog\'s message when the destination throws something that is not an Error', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination: Destination = {
+      run() {
+        return Promise.reject('a bare string');
+      },
+    };
+    const engine = await startEngine(clock, { NoOp: destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && allFinal(rows) && rows;
+    });
+    expect({ status: run!.status, error: run!.latest_error, attempts: run!.attempts }).to.deep.equal({
+      status: 'Failed',
+      error: 'An unexpected error has occurred',
+      attempts: 1,
+    });
+  });
+
   it('ends a run FailedRetryable when its retries run out', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
     const destination = flaky(100);
@@ -519,6 +540,31 @@ describe('batch export engine', function () {
       ['2024-02-01T04:00:00.000Z', 'Completed', backfillId, '5'],
     ]);
     expect(runs[1]!.id).to.equal(earlierId);
+  });
+
+  it('resumes a backfill whose process died, skipping the windows it already finished', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 7 });
+    const batchExport = await createExport({ paused: true });
+    const backfillId = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T03:00:00Z');
+    // What a dead engine left: the backfill Running, its first window Completed.
+    await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running' });
+    await testDb()('batch_export_runs').insert({
+      id: randomUUID(),
+      batch_export_id: batchExport.id,
+      backfill_id: backfillId,
+      status: 'Completed',
+      records_completed: 7,
+      data_interval_start: new Date('2024-02-01T00:00:00Z'),
+      data_interval_end: new Date('2024-02-01T01:00:00Z'),
+    });
+    await startEngine(clock, { NoOp: destination.destination });
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status === 'Completed' && row;
+    });
+    expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-02-01T02:00:00.000Z', '2024-02-01T03:00:00.000Z']);
+    expect(backfill.total_records_count).to.equal('21');
   });
 
   it('ends a backfill with no end when it reaches now, and unpauses the export', async () => {
