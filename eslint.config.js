@@ -51,6 +51,10 @@ export default tseslint.config(
     [['^\\.\\./server/', 'handlers/capture/ turns requests into events; the server/ room that hosts it is above it (handlers/README.md).']],
   ),
   forbidImports(
+    ['handlers/jobs/**/*.ts'],
+    [['^(\\.\\./)+server/', 'handlers/jobs/ is the engine room: the server/ room that hosts it is above it (handlers/jobs/README.md).']],
+  ),
+  forbidImports(
     ['handlers/openapi/**/*.ts'],
     [['^\\.\\./(?!\\.\\./(db/core|generated)/)', 'handlers/openapi/ is the spec compiled: it imports only db/core/ and generated/ (handlers/README.md).']],
   ),

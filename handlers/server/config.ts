@@ -37,6 +37,18 @@ export interface Config {
   captureCommitTimeoutMs: number;
   /** Longest `/_readiness` waits for the database before answering 503, in milliseconds. */
   readinessTimeoutMs: number;
+  /** Whether `npm start` runs the batch export engine beside the API (HEDGEROW_JOBS=off: only `npm run worker` does). */
+  jobs: boolean;
+  /** Batch export runs one engine works on at once. */
+  exportConcurrency: number;
+  /** A running export whose heartbeat is older than this is taken over by another worker, in milliseconds. */
+  exportLeaseMs: number;
+  /** Test-only: the engine also ticks on a timer of this period (0: once a minute and on changes). */
+  exportTickIntervalMs: number;
+  /** Test-only: the engine's clock runs this far ahead of (or behind) the system clock. */
+  clockOffsetMs: number;
+  /** Test-only: the NoOp destination takes this long before it completes a run. */
+  noopDelayMs: number;
 }
 
 function integer(name: string, fallback: number): number {
@@ -45,6 +57,22 @@ function integer(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function signedInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
+  return value;
+}
+
+function onOff(name: string, fallback: boolean): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new Error(`${name} must be "on" or "off", got "${raw}"`);
 }
 
 function positiveIntegerOrUnset(name: string): number | undefined {
@@ -73,5 +101,11 @@ export function readConfig(): Config {
     captureCommitTimeoutMs: Math.max(1, integer('HEDGEROW_CAPTURE_COMMIT_TIMEOUT_MS', 5_000)),
     readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
     workers: positiveIntegerOrUnset('HEDGEROW_WORKERS'),
+    jobs: onOff('HEDGEROW_JOBS', true),
+    exportConcurrency: Math.max(1, integer('HEDGEROW_EXPORT_CONCURRENCY', 2)),
+    exportLeaseMs: Math.max(1_000, integer('HEDGEROW_EXPORT_LEASE_MS', 300_000)),
+    exportTickIntervalMs: integer('HEDGEROW_EXPORT_TICK_INTERVAL_MS', 0),
+    clockOffsetMs: signedInteger('HEDGEROW_CLOCK_OFFSET_MS', 0),
+    noopDelayMs: integer('HEDGEROW_NOOP_DELAY_MS', 0),
   };
 }

@@ -2,6 +2,10 @@
  * `npm start`. The primary process opens (or starts) the database, migrates, sets up a first organization on an
  * empty database, and runs worker processes (handlers/server/supervisor.ts) that serve the API and the capture
  * endpoints on one shared port; it prints the start-up lines once they all listen.
+ *
+ * The batch export engine (handlers/jobs/) runs in the primary, unless HEDGEROW_JOBS=off: one engine per server
+ * whatever the number of HTTP workers, its long runs and waits kept away from the processes that answer
+ * requests, and the primary outlives the workers it restarts. `npm run worker` runs more engines elsewhere.
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
@@ -10,7 +14,9 @@ import { availableParallelism } from 'node:os';
 import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../../db/pg/client.js';
 import { bootstrap, hasAnyOrganization } from '../../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../../db/queries/connection-budget.js';
+import { ENGINE_SESSIONS, startEngine, type RunningEngine } from '../jobs/index.js';
 import { readConfig, type Config } from './config.js';
+import { engineSettings } from './engine-settings.js';
 import { createLogger, openRuntime } from './runtime.js';
 import { Supervisor, planWorkers } from './supervisor.js';
 import { SupervisorLink } from './supervisor-link.js';
@@ -47,7 +53,10 @@ async function runPrimary(config: Config): Promise<void> {
       projectName: 'Default project',
     });
   }
-  const plan = planWorkers({ requested: config.workers, cpus: availableParallelism(), budget: await readConnectionBudget(db), perWorker: SESSIONS_PER_WORKER });
+  const budget = await readConnectionBudget(db);
+  // The engine's sessions (in this process) come first: the HTTP workers share what is left.
+  if (config.jobs) budget.used += ENGINE_SESSIONS;
+  const plan = planWorkers({ requested: config.workers, cpus: availableParallelism(), budget, perWorker: SESSIONS_PER_WORKER });
   logger.info({ workers: plan.count, reason: plan.reason }, `starting ${plan.count} worker(s): ${plan.reason}`);
   // The primary serves nothing: its sessions are the workers' to use.
   await db.destroy();
@@ -66,11 +75,13 @@ async function runPrimary(config: Config): Promise<void> {
     rateLimitPerMinute: config.rateLimitPerMinute,
   });
 
+  let engine: RunningEngine | null = null;
   let stopping = false;
   async function shutdown(signal: string, code: number): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await engine?.stop(); // a run in flight is handed back for another engine (or the next start) to finish
     await supervisor.stop(); // each worker commits (or refuses) the captures it accepted, then exits
     await runtime.close();
     process.exit(code);
@@ -80,6 +91,7 @@ async function runPrimary(config: Config): Promise<void> {
 
   try {
     await supervisor.start();
+    if (config.jobs) engine = await startEngine(engineSettings(config, runtime.databaseUrl), logger);
   } catch (error) {
     logger.fatal({ err: error }, 'the workers could not start');
     await shutdown('start-up failure', 1);

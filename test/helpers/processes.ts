@@ -82,3 +82,27 @@ export async function stopServerProcess(server: ServerProcess): Promise<void> {
   server.child.kill('SIGTERM');
   await server.exited;
 }
+
+/** Starts `npm run worker` (the batch export engine alone, built as `npm start` is) and waits for its start line. */
+export async function startExportWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const { dir } = await builtServer();
+  const child = spawn(process.execPath, ['--enable-source-maps', `${dir}/handlers/server/worker.js`], { cwd: ROOT, env: cleanEnv(env) });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 60_000);
+    child.stdout!.on('data', () => {
+      if (output.includes('Hedgerow batch export worker started')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, baseUrl: '', output: () => output, exited };
+}

@@ -28,6 +28,10 @@ const cases: Array<{ file: string; source: string; refused: boolean }> = [
   { file: 'db/hogql/x.ts', source: "import '../core/exact-json.js';", refused: false },
   // handlers/capture/ never imports the server that hosts it.
   { file: 'handlers/capture/x.ts', source: "import '../server/lane.js';", refused: true },
+  // handlers/jobs/ (the batch export engine) never imports the server that hosts it.
+  { file: 'handlers/jobs/x.ts', source: "import '../server/config.js';", refused: true },
+  { file: 'handlers/jobs/destinations/x.ts', source: "import '../../server/config.js';", refused: true },
+  { file: 'handlers/jobs/x.ts', source: "import '../../db/queries/batch-exports/runs.js';", refused: false },
   { file: 'handlers/capture/x.ts', source: "import '../openapi/validators.js';", refused: false },
   { file: 'handlers/capture/x.ts', source: "import '../../db/queries/ingestion.js';", refused: false },
   // handlers/openapi/ is the spec compiled: only db/core/ and generated/ below it.

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const READMES = ['README.md', 'scripts/bench/README.md', 'handlers/README.md', 'db/README.md'];
+const READMES = ['README.md', 'scripts/bench/README.md', 'handlers/README.md', 'db/README.md', 'handlers/jobs/README.md'];
 const FILE_EXTENSION = /\.(ts|js|md|ya?ml|json|sh)$/;
 
 /**

@@ -1,0 +1,374 @@
+/**
+ * The engine's statements (handlers/jobs/): creating runs with their jobs, claiming and finishing them, the
+ * heartbeat, the wait for transactions that straddle an interval's end, auto-pause and backfill progress.
+ *
+ * Every change of a run's status goes through a condition on its current status (and on the job that holds it),
+ * so that two workers, a cancel from the API and a take-over of a dead worker's run never both win: a run moves
+ * Starting → Running only for the one worker whose UPDATE matched, and only that job may finish it.
+ */
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { uuidv7 } from '../../core/uuid.js';
+import type { Db } from '../../pg/client.js';
+import { ENGINE_CHANNEL, notifyEngine } from './notify.js';
+import { FINAL_STATUSES, type BatchExportBackfillRow, type BatchExportRow, type BatchExportRunRow, type RunStatus } from './rows.js';
+
+/** Enqueues a run's job inside the transaction that made the run due (the engine's pg-boss `send` with `{db}`). */
+export type EnqueueRun = (trx: Knex.Transaction, runId: string) => Promise<void>;
+
+/**
+ * pg-boss's `{ db }` option for a Knex transaction: its statements run on the transaction's own connection, so
+ * the job exists exactly when the transaction commits.
+ */
+export function jobExecutorOf(trx: Knex.Transaction): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } {
+  return {
+    async executeSql(text, values) {
+      const connection = (await trx.client.acquireConnection()) as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+      return connection.query(text, values);
+    },
+  };
+}
+
+// ---- scheduling -------------------------------------------------------------------------------------------------
+
+/** Exports the tick schedules: neither paused nor deleted. */
+export function schedulableExports(db: Db): Promise<BatchExportRow[]> {
+  return db<BatchExportRow>('batch_exports').where({ paused: false, deleted: false }).orderBy('created_at');
+}
+
+/** The interval ends of an export that already have a run, from `from` on. */
+export async function runEndsSince(db: Db, batchExportId: string, from: Date): Promise<Set<number>> {
+  const rows: Array<{ data_interval_end: Date }> = await db('batch_export_runs')
+    .where({ batch_export_id: batchExportId })
+    .andWhere('data_interval_end', '>', from)
+    .select('data_interval_end');
+  return new Set(rows.map((row) => row.data_interval_end.getTime()));
+}
+
+/**
+ * Creates the runs of the given intervals that have none yet, each with its job, all in one transaction:
+ * the unique key on (export, interval end) leaves an interval another tick created alone. Returns the new ids.
+ */
+export async function createScheduledRuns(
+  db: Db,
+  batchExportId: string,
+  intervals: Array<{ start: Date; end: Date }>,
+  now: Date,
+  enqueue: EnqueueRun,
+): Promise<string[]> {
+  if (intervals.length === 0) return [];
+  return db.transaction(async (trx) => {
+    const rows: Array<{ id: string }> = await trx('batch_export_runs')
+      .insert(
+        intervals.map((interval) => ({
+          id: uuidv7(now.getTime()),
+          batch_export_id: batchExportId,
+          status: 'Starting',
+          data_interval_start: interval.start,
+          data_interval_end: interval.end,
+          created_at: now,
+          last_updated_at: now,
+        })),
+      )
+      .onConflict(['batch_export_id', 'data_interval_end'])
+      .ignore()
+      .returning('id');
+    for (const row of rows) await enqueue(trx, row.id);
+    return rows.map((row) => row.id);
+  });
+}
+
+/**
+ * Runs whose worker stopped beating (`Running`, heartbeat older than `staleBefore`) go back to `Starting` with a
+ * fresh job, one transaction each; the run row stays the same one. Returns their ids.
+ */
+export async function requeueStaleRuns(db: Db, staleBefore: Date, enqueue: EnqueueRun): Promise<string[]> {
+  const stale: Array<{ id: string }> = await db('batch_export_runs')
+    .where({ status: 'Running' })
+    .andWhere('last_updated_at', '<', staleBefore)
+    .select('id');
+  const requeued: string[] = [];
+  for (const { id } of stale) {
+    const taken = await db.transaction(async (trx) => {
+      const updated = await trx('batch_export_runs')
+        .where({ id, status: 'Running' })
+        .andWhere('last_updated_at', '<', staleBefore)
+        .update({ status: 'Starting', job_id: null });
+      if (updated === 0) return false;
+      await enqueue(trx, id);
+      return true;
+    });
+    if (taken) requeued.push(id);
+  }
+  return requeued;
+}
+
+// ---- one run's life ---------------------------------------------------------------------------------------------
+
+export interface ClaimedRun {
+  run: BatchExportRunRow;
+  batchExport: BatchExportRow;
+}
+
+/**
+ * Takes a run for the job `jobId`: only from `Starting`, so a run another worker holds, or one that is over
+ * (Completed, Cancelled, …), is never run twice. Null when the run is not this job's to run.
+ */
+export async function claimRun(db: Db, runId: string, jobId: string, now: Date): Promise<ClaimedRun | null> {
+  const [run] = (await db('batch_export_runs')
+    .where({ id: runId, status: 'Starting' })
+    .update({ status: 'Running', attempts: db.raw('attempts + 1'), job_id: jobId, last_updated_at: now })
+    .returning('*')) as BatchExportRunRow[];
+  if (!run) return null;
+  const batchExport = await db<BatchExportRow>('batch_exports').where({ id: run.batch_export_id }).first();
+  if (!batchExport) return null;
+  return { run, batchExport };
+}
+
+export interface RunProgress {
+  recordsCompleted?: number;
+  bytesExported?: number;
+  cursor?: string | null;
+}
+
+/**
+ * The heartbeat, with whatever progress there is. Answers whether the run is still this job's and `Running`:
+ * false when the API cancelled it or the engine gave it to another worker, and the worker must stop.
+ */
+export async function beat(db: Db, runId: string, jobId: string, now: Date, progress: RunProgress = {}): Promise<boolean> {
+  const changes: Record<string, unknown> = { last_updated_at: now };
+  if (progress.recordsCompleted !== undefined) changes.records_completed = progress.recordsCompleted;
+  if (progress.bytesExported !== undefined) changes.bytes_exported = progress.bytesExported;
+  if (progress.cursor !== undefined) changes.cursor = progress.cursor;
+  const updated = await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+  return updated > 0;
+}
+
+export interface RunEnd {
+  status: RunStatus;
+  recordsCompleted?: number;
+  bytesExported?: number;
+  latestError?: string | null;
+}
+
+/** Ends a run this job holds; false when it is no longer this job's (cancelled or taken over meanwhile). */
+export async function finishRun(db: Db, runId: string, jobId: string, end: RunEnd, now: Date): Promise<boolean> {
+  const changes: Record<string, unknown> = { status: end.status, finished_at: now, last_updated_at: now };
+  if (end.recordsCompleted !== undefined) changes.records_completed = end.recordsCompleted;
+  if (end.bytesExported !== undefined) changes.bytes_exported = end.bytesExported;
+  // PostgreSQL text cannot hold NUL.
+  if (end.latestError !== undefined) changes.latest_error = end.latestError === null ? null : end.latestError.replaceAll('\u0000', '');
+  const updated = await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+  return updated > 0;
+}
+
+/**
+ * Gives a run back to be started again: by pg-boss's retry of the same job after a retryable error (no new job),
+ * or, with `enqueue`, by a fresh job when the worker's process is stopping.
+ */
+export async function releaseRun(
+  db: Db,
+  runId: string,
+  jobId: string,
+  latestError: string | null,
+  now: Date,
+  enqueue?: EnqueueRun,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const changes: Record<string, unknown> = { status: 'Starting', job_id: null, last_updated_at: now };
+    if (latestError !== null) changes.latest_error = latestError.replaceAll('\u0000', '');
+    const updated = await trx('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+    if (updated === 0) return false;
+    if (enqueue) await enqueue(trx, runId);
+    return true;
+  });
+}
+
+export async function runStatus(db: Db, runId: string): Promise<RunStatus | null> {
+  const row: { status: RunStatus } | undefined = await db('batch_export_runs').where({ id: runId }).first('status');
+  return row?.status ?? null;
+}
+
+/**
+ * Whether a session of this database (other than the caller's) has a transaction open that began before
+ * `instant`. Such a transaction may still insert events whose `inserted_at` (its start time, `now()`) falls
+ * before `instant`, so an export of an interval ending at `instant` must wait for it.
+ */
+export async function hasTransactionStartedBefore(db: Db, instant: Date): Promise<boolean> {
+  const result = await db.raw<{ rows: Array<{ open: boolean }> }>(
+    `select exists (
+       select 1 from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()
+          and backend_type = 'client backend' and xact_start < ?
+     ) as open`,
+    [instant],
+  );
+  return result.rows[0]!.open;
+}
+
+// ---- auto-pause -------------------------------------------------------------------------------------------------
+
+/**
+ * Pauses an export when at least `threshold` of its newest `window` runs (by interval end) failed, and cancels
+ * its unfinished backfills and their runs. Answers whether it paused the export now.
+ */
+export async function pauseIfFailing(db: Db, batchExportId: string, window: number, threshold: number, now: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const recent = trx('batch_export_runs')
+      .where({ batch_export_id: batchExportId })
+      .orderBy('data_interval_end', 'desc')
+      .limit(window)
+      .select('status')
+      .as('recent');
+    const [counted] = (await trx.from(recent).whereIn('status', ['Failed', 'FailedRetryable']).count({ failed: '*' })) as Array<{ failed: string }>;
+    if (Number(counted?.failed ?? 0) < threshold) return false;
+    const paused = await trx('batch_exports')
+      .where({ id: batchExportId, paused: false })
+      .update({ paused: true, last_paused_at: now, last_updated_at: now });
+    if (paused === 0) return false;
+    const backfills: Array<{ id: string }> = await trx('batch_export_backfills')
+      .where({ batch_export_id: batchExportId })
+      .whereIn('status', ['Starting', 'Running'])
+      .update({ status: 'Cancelled', finished_at: now, last_updated_at: now })
+      .returning('id');
+    if (backfills.length > 0) {
+      await trx('batch_export_runs')
+        .whereIn(
+          'backfill_id',
+          backfills.map((b) => b.id),
+        )
+        .whereIn('status', ['Starting', 'Running'])
+        .update({ status: 'Cancelled', finished_at: now, last_updated_at: now });
+    }
+    await notifyEngine(trx);
+    return true;
+  });
+}
+
+// ---- backfills --------------------------------------------------------------------------------------------------
+
+/** Backfills the engine has to move on: new ones and those under way. */
+export async function activeBackfillIds(db: Db): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db('batch_export_backfills').whereIn('status', ['Starting', 'Running']).orderBy('created_at').select('id');
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Runs `work` with the backfill's row locked (so that two engines never move one backfill at once) and its
+ * export; a backfill another engine holds is skipped (null), as is one that is over.
+ */
+export async function withBackfillLocked<T>(
+  db: Db,
+  backfillId: string,
+  work: (trx: Knex.Transaction, backfill: BatchExportBackfillRow, batchExport: BatchExportRow) => Promise<T>,
+): Promise<T | null> {
+  return db.transaction(async (trx) => {
+    const backfill = await trx<BatchExportBackfillRow>('batch_export_backfills').where({ id: backfillId }).forUpdate().skipLocked().first();
+    if (!backfill || (backfill.status !== 'Starting' && backfill.status !== 'Running')) return null;
+    const batchExport = await trx<BatchExportRow>('batch_exports').where({ id: backfill.batch_export_id }).first();
+    if (!batchExport) return null;
+    return work(trx, backfill, batchExport);
+  });
+}
+
+export async function markBackfillRunning(trx: Knex.Transaction, backfillId: string, now: Date): Promise<void> {
+  await trx('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running', last_updated_at: now });
+}
+
+export interface RunAtEnd {
+  id: string;
+  status: RunStatus;
+  backfill_id: string | null;
+  data_interval_end: Date;
+}
+
+/** The export's runs at the given interval ends, by end (epoch ms). */
+export async function runsAtEnds(trx: Knex.Transaction, batchExportId: string, ends: Date[]): Promise<Map<number, RunAtEnd>> {
+  const runs = new Map<number, RunAtEnd>();
+  if (ends.length === 0) return runs;
+  const rows: RunAtEnd[] = await trx('batch_export_runs')
+    .where({ batch_export_id: batchExportId })
+    .whereIn('data_interval_end', ends)
+    .select('id', 'status', 'backfill_id', 'data_interval_end');
+  for (const row of rows) runs.set(row.data_interval_end.getTime(), row);
+  return runs;
+}
+
+/**
+ * Makes the run of one backfill window and enqueues it. An interval that already has a run that is over is run
+ * again under this backfill (PostHog reuses the workflow id); one still in flight is left alone (null).
+ */
+export async function startBackfillRun(
+  trx: Knex.Transaction,
+  input: { batchExportId: string; backfillId: string; start: Date | null; end: Date },
+  now: Date,
+  enqueue: EnqueueRun,
+): Promise<string | null> {
+  const final = FINAL_STATUSES.map((status) => `'${status}'`).join(', ');
+  const result = await trx.raw<{ rows: Array<{ id: string }> }>(
+    `insert into batch_export_runs (id, batch_export_id, backfill_id, status, data_interval_start, data_interval_end, created_at, last_updated_at)
+     values (?, ?, ?, 'Starting', ?, ?, ?, ?)
+     on conflict (batch_export_id, data_interval_end) do update
+        set status = 'Starting', backfill_id = excluded.backfill_id, data_interval_start = excluded.data_interval_start,
+            records_completed = null, records_failed = null, bytes_exported = null, latest_error = null, cursor = null,
+            job_id = null, finished_at = null, last_updated_at = excluded.last_updated_at
+      where batch_export_runs.status in (${final})
+     returning id`,
+    [uuidv7(now.getTime()), input.batchExportId, input.backfillId, input.start, input.end, now, now],
+  );
+  const id = result.rows[0]?.id ?? null;
+  if (id !== null) await enqueue(trx, id);
+  return id;
+}
+
+/** Ends a backfill: its status, finish time and the records its Completed runs exported. */
+export async function finishBackfill(trx: Knex.Transaction, backfillId: string, status: RunStatus, now: Date): Promise<void> {
+  const [summed] = (await trx('batch_export_runs')
+    .where({ backfill_id: backfillId, status: 'Completed' })
+    .sum({ total: 'records_completed' })) as Array<{ total: string | null }>;
+  await trx('batch_export_backfills')
+    .where({ id: backfillId })
+    .update({ status, finished_at: now, last_updated_at: now, total_records_count: summed?.total ?? 0 });
+}
+
+/** The statuses of this backfill's runs, by interval end (epoch ms). */
+export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string): Promise<Map<number, RunStatus>> {
+  const rows: Array<{ data_interval_end: Date; status: RunStatus }> = await trx('batch_export_runs')
+    .where({ backfill_id: backfillId })
+    .select('data_interval_end', 'status');
+  return new Map(rows.map((row) => [row.data_interval_end.getTime(), row.status]));
+}
+
+/** A backfill with no end has caught up with now: the export's schedule takes over. */
+export async function unpauseExport(trx: Knex.Transaction, batchExportId: string, now: Date): Promise<void> {
+  await trx('batch_exports').where({ id: batchExportId, paused: true }).update({ paused: false, last_updated_at: now });
+}
+
+// ---- the wake-up channel ----------------------------------------------------------------------------------------
+
+/** The engine's listening session's name in pg_stat_activity. */
+export const ENGINE_LISTENER_NAME = 'hedgerow batch export engine';
+
+/**
+ * A session of its own that LISTENs on the engine's channel and calls `onNotify` for each notification;
+ * `onError` hears of its loss (the caller listens again). `close()` ends it.
+ */
+export async function listenForEngine(
+  connectionString: string,
+  onNotify: () => void,
+  onError: (error: Error) => void,
+): Promise<{ close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString, application_name: ENGINE_LISTENER_NAME });
+  client.on('error', onError);
+  client.on('notification', (message) => {
+    if (message.channel === ENGINE_CHANNEL) onNotify();
+  });
+  await client.connect();
+  try {
+    await client.query(`listen ${ENGINE_CHANNEL}`);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return { close: () => client.end().catch(() => undefined) };
+}

@@ -1,0 +1,15 @@
+/**
+ * The destinations the engine runs, by the export's `destination_type`. A type missing here fails its runs at
+ * once (non-retryable): the API refuses types this server cannot run, so only an old row can meet that.
+ */
+import type { DestinationType } from '../../../db/queries/batch-exports/rows.js';
+import { noopDestination } from './noop.js';
+import type { Destination } from './types.js';
+
+export type DestinationRegistry = Partial<Record<DestinationType, Destination>>;
+
+export function defaultDestinations(options: { noopDelayMs?: number } = {}): DestinationRegistry {
+  return {
+    NoOp: noopDestination(options.noopDelayMs ?? 0),
+  };
+}

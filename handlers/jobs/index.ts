@@ -1,0 +1,59 @@
+/**
+ * How a process runs the engine: its own pool on the app's database (the engine's waits and runs never hold the
+ * API's sessions), the clock, the destinations, and a stop that hands back the run in flight.
+ */
+import type { Logger } from 'pino';
+import { createDb } from '../../db/pg/client.js';
+import { offsetClock } from './clock.js';
+import { defaultDestinations } from './destinations/index.js';
+import { Engine } from './engine.js';
+
+export interface EngineSettings {
+  databaseUrl: string;
+  concurrency: number;
+  leaseMs: number;
+  tickIntervalMs: number;
+  clockOffsetMs: number;
+  noopDelayMs: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+/** Sessions the engine of one process may open: its pool, pg-boss's pool and the listening session. */
+export const ENGINE_SESSIONS = 4 + 4 + 1;
+
+export interface RunningEngine {
+  engine: Engine;
+  stop(): Promise<void>;
+}
+
+export async function startEngine(settings: EngineSettings, logger: Logger): Promise<RunningEngine> {
+  const db = createDb(settings.databaseUrl, {
+    poolMax: 4,
+    deadlines: { connectTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs },
+  });
+  const engine = new Engine({
+    db,
+    logger: logger.child({ room: 'batch-exports' }),
+    clock: offsetClock(settings.clockOffsetMs),
+    destinations: defaultDestinations({ noopDelayMs: settings.noopDelayMs }),
+    concurrency: settings.concurrency,
+    leaseMs: settings.leaseMs,
+    tickIntervalMs: settings.tickIntervalMs,
+    pollingIntervalSeconds: settings.tickIntervalMs > 0 ? 0.5 : 2,
+  });
+  try {
+    await engine.start();
+  } catch (error) {
+    await engine.stop().catch(() => undefined);
+    await db.destroy();
+    throw error;
+  }
+  return {
+    engine,
+    async stop() {
+      await engine.stop();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,621 @@
+/**
+ * The batch export engine in-process against the test database: a manual clock, ticks called by the test, and
+ * test-double destinations (recording, failing, blocking) in place of the real ones.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import PgBoss from 'pg-boss';
+import pino from 'pino';
+import { connectionStringOf } from '../../db/pg/client.js';
+import { notifyEngine } from '../../db/queries/batch-exports/notify.js';
+import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import { claimRun } from '../../db/queries/batch-exports/runs.js';
+import { ManualClock } from '../../handlers/jobs/clock.js';
+import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
+import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { Engine, RUN_QUEUE, type EngineOptions } from '../../handlers/jobs/engine.js';
+import { testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+
+const MINUTE = 60_000;
+
+interface Call {
+  runId: string;
+  start: string | null;
+  end: string;
+  selectBy: ExportRun['selectBy'];
+}
+
+const describeCall = (exportRun: ExportRun): Call => ({
+  runId: exportRun.run.id,
+  start: exportRun.run.data_interval_start?.toISOString() ?? null,
+  end: exportRun.run.data_interval_end.toISOString(),
+  selectBy: exportRun.selectBy,
+});
+
+/** Records what it was asked; answers `records` per run (or what `count` says) and tracks runs at once. */
+function recorder(options: { records?: number; count?: (exportRun: ExportRun) => Promise<number>; failEnds?: string[] } = {}) {
+  const calls: Call[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const destination: Destination = {
+    async run(exportRun) {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      try {
+        calls.push(describeCall(exportRun));
+        // A turn of the event loop, so that a second run started at the same time would overlap this one.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (options.failEnds?.includes(exportRun.run.data_interval_end.toISOString())) throw new NonRetryableExportError('window refused');
+        const records = options.count ? await options.count(exportRun) : (options.records ?? 0);
+        return { recordsCompleted: records, bytesExported: records * 10 };
+      } finally {
+        running -= 1;
+      }
+    },
+  };
+  return { destination, calls, maxRunning: () => maxRunning };
+}
+
+/** Fails with a retryable error `failures` times, then completes. */
+function flaky(failures: number) {
+  let calls = 0;
+  const destination: Destination = {
+    async run() {
+      calls += 1;
+      if (calls <= failures) throw new Error(`connection reset (attempt ${calls})`);
+      return { recordsCompleted: 3, bytesExported: 30 };
+    },
+  };
+  return { destination, calls: () => calls };
+}
+
+function refusing(message: string) {
+  let calls = 0;
+  const destination: Destination = {
+    async run() {
+      calls += 1;
+      throw new NonRetryableExportError(message);
+    },
+  };
+  return { destination, calls: () => calls };
+}
+
+/** Blocks until its signal is aborted, then rejects with the signal's reason. */
+function blocking() {
+  const aborted: string[] = [];
+  let started!: (runId: string) => void;
+  const whenStarted = new Promise<string>((resolve) => (started = resolve));
+  const destination: Destination = {
+    run({ run, signal }) {
+      started(run.id);
+      return new Promise((_, reject) => {
+        signal.addEventListener('abort', () => {
+          aborted.push(run.id);
+          reject(signal.reason);
+        });
+      });
+    },
+  };
+  return { destination, whenStarted, aborted };
+}
+
+async function waitFor<T>(_what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const runsOf = (exportId: string): Promise<BatchExportRunRow[]> =>
+  testDb()<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
+
+const exportRow = (id: string): Promise<BatchExportRow> => testDb()<BatchExportRow>('batch_exports').where({ id }).first() as Promise<BatchExportRow>;
+
+const allFinal = (runs: BatchExportRunRow[]) => runs.every((run) => !['Starting', 'Running'].includes(run.status));
+
+describe('batch export engine', function () {
+  this.timeout(30_000);
+  let account: Account;
+  let engines: Engine[] = [];
+  let schema: string;
+
+  before(async () => {
+    account = await newAccount(testDb());
+  });
+
+  beforeEach(() => {
+    schema = `pgboss_test_${randomBytes(4).toString('hex')}`;
+  });
+
+  afterEach(async () => {
+    await Promise.all(engines.map((engine) => engine.stop()));
+    engines = [];
+    // Nothing of this test is left for the next one's engine to schedule.
+    await testDb()('batch_export_backfills').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
+    await testDb()('batch_export_runs').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
+    await testDb()('batch_exports').update({ deleted: true });
+    await testDb().raw(`drop schema if exists ${schema} cascade`);
+  });
+
+  async function startEngine(clock: ManualClock, destinations: DestinationRegistry, options: Partial<EngineOptions> = {}): Promise<Engine> {
+    const engine = new Engine({
+      db: testDb(),
+      logger: pino({ level: 'silent' }),
+      clock,
+      destinations,
+      schema,
+      cron: false,
+      pollingIntervalSeconds: 0.5,
+      retry: { limit: 2, delaySeconds: 0, backoff: false },
+      straddlePollMs: 20,
+      ...options,
+    });
+    engines.push(engine);
+    await engine.start();
+    return engine;
+  }
+
+  async function createExport(fields: Partial<BatchExportRow> = {}): Promise<BatchExportRow> {
+    const [row] = await testDb()('batch_exports')
+      .insert({
+        id: randomUUID(),
+        team_id: account.environment.id,
+        name: 'export',
+        destination_type: 'NoOp',
+        interval: 'hour',
+        created_at: new Date('2024-03-01T10:30:00Z'),
+        ...fields,
+      })
+      .returning('*');
+    return row as BatchExportRow;
+  }
+
+  async function createBackfill(exportId: string, startAt: string | null, endAt: string | null): Promise<string> {
+    const id = randomUUID();
+    await testDb()('batch_export_backfills').insert({
+      id,
+      batch_export_id: exportId,
+      team_id: account.environment.id,
+      start_at: startAt,
+      end_at: endAt,
+      adjusted_start_at: startAt,
+      status: 'Starting',
+    });
+    return id;
+  }
+
+  it('creates exactly the due runs, catching up every interval since the export was created, and runs each once', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 0 });
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    // Down for three hours: the next tick makes every interval that ended meanwhile.
+    clock.set(new Date('2024-03-01T14:10:00Z'));
+    await engine.tick();
+    const runs = await waitFor('runs done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 4 && allFinal(rows) && rows;
+    });
+    expect(runs.map((run) => [run.data_interval_start?.toISOString(), run.data_interval_end.toISOString(), run.status])).to.deep.equal([
+      ['2024-03-01T10:00:00.000Z', '2024-03-01T11:00:00.000Z', 'Completed'],
+      ['2024-03-01T11:00:00.000Z', '2024-03-01T12:00:00.000Z', 'Completed'],
+      ['2024-03-01T12:00:00.000Z', '2024-03-01T13:00:00.000Z', 'Completed'],
+      ['2024-03-01T13:00:00.000Z', '2024-03-01T14:00:00.000Z', 'Completed'],
+    ]);
+    for (const run of runs) {
+      expect({ records: run.records_completed, bytes: run.bytes_exported, attempts: run.attempts, backfill: run.backfill_id }).to.deep.equal({
+        records: '0',
+        bytes: '0',
+        attempts: 1,
+        backfill: null,
+      });
+      expect(run.finished_at).to.be.an.instanceOf(Date);
+    }
+    expect(destination.calls.map((call) => call.end).sort()).to.deep.equal(runs.map((run) => run.data_interval_end.toISOString()));
+    expect(destination.calls.every((call) => call.selectBy === 'inserted_at')).to.equal(true);
+  });
+
+  it('schedules nothing for a paused or deleted export, nothing before start_at and nothing after end_at', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T14:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const paused = await createExport({ paused: true });
+    const deleted = await createExport({ deleted: true });
+    const late = await createExport({ start_at: new Date('2024-03-01T12:30:00Z') });
+    const ending = await createExport({ end_at: new Date('2024-03-01T12:00:00Z') });
+    await engine.tick();
+    const ends = async (id: string) => (await runsOf(id)).map((run) => run.data_interval_end.toISOString());
+    await waitFor('runs done', async () => allFinal([...(await runsOf(late.id)), ...(await runsOf(ending.id))]));
+    expect(await ends(paused.id)).to.deep.equal([]);
+    expect(await ends(deleted.id)).to.deep.equal([]);
+    expect(await ends(late.id)).to.deep.equal(['2024-03-01T13:00:00.000Z', '2024-03-01T14:00:00.000Z']);
+    expect(await ends(ending.id)).to.deep.equal(['2024-03-01T11:00:00.000Z', '2024-03-01T12:00:00.000Z']);
+  });
+
+  it('never creates or runs an interval twice across repeated ticks of two engines', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T10:40:00Z'));
+    const first = recorder();
+    const second = recorder();
+    const one = await startEngine(clock, { NoOp: first.destination });
+    const two = await startEngine(clock, { NoOp: second.destination });
+    const batchExport = await createExport({ interval: 'every 5 minutes' });
+    clock.set(new Date('2024-03-01T11:32:00Z'));
+    await Promise.all([one.tick(), two.tick(), one.tick(), two.tick()]);
+    await Promise.all([one.tick(), two.tick()]);
+    const runs = await waitFor('runs done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 12 && allFinal(rows) && rows;
+    });
+    expect(runs.every((run) => run.status === 'Completed' && run.attempts === 1)).to.equal(true);
+    const ends = [...first.calls, ...second.calls].map((call) => call.end).sort();
+    expect(ends).to.deep.equal(runs.map((run) => run.data_interval_end.toISOString()));
+  });
+
+  it('retries a retryable failure, then completes', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = flaky(2);
+    await startEngine(clock, { NoOp: destination.destination }, { retry: { limit: 2, delaySeconds: 0, backoff: false } });
+    const batchExport = await createExport();
+    await engines[0]!.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ attempts: run!.attempts, records: run!.records_completed, bytes: run!.bytes_exported, calls: destination.calls() }).to.deep.equal({
+      attempts: 3,
+      records: '3',
+      bytes: '30',
+      calls: 3,
+    });
+  });
+
+  it('ends a run Failed at once on a non-retryable error, with its message', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = refusing('The bucket does not exist');
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && allFinal(rows) && rows;
+    });
+    expect({ status: run!.status, error: run!.latest_error, attempts: run!.attempts, calls: destination.calls() }).to.deep.equal({
+      status: 'Failed',
+      error: 'The bucket does not exist',
+      attempts: 1,
+      calls: 1,
+    });
+    expect(run!.records_completed).to.equal(null);
+  });
+
+  it('ends a run Failed with PostHog\'s message when the destination throws something that is not an Error', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination: Destination = {
+      run() {
+        return Promise.reject('a bare string');
+      },
+    };
+    const engine = await startEngine(clock, { NoOp: destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && allFinal(rows) && rows;
+    });
+    expect({ status: run!.status, error: run!.latest_error, attempts: run!.attempts }).to.deep.equal({
+      status: 'Failed',
+      error: 'An unexpected error has occurred',
+      attempts: 1,
+    });
+  });
+
+  it('ends a run FailedRetryable when its retries run out', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = flaky(100);
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { retry: { limit: 1, delaySeconds: 0, backoff: false } });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && allFinal(rows) && rows;
+    });
+    expect({ status: run!.status, error: run!.latest_error, attempts: run!.attempts, calls: destination.calls() }).to.deep.equal({
+      status: 'FailedRetryable',
+      error: 'connection reset (attempt 2)',
+      attempts: 2,
+      calls: 2,
+    });
+  });
+
+  it('pauses an export whose tenth recent run failed, and cancels its running backfill', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T10:30:00Z'));
+    const destination = refusing('Invalid credentials');
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ interval: 'every 5 minutes' });
+    // Nine failures: still running.
+    clock.set(new Date('2024-03-01T11:15:00Z'));
+    await engine.tick();
+    await waitFor('nine failed', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 9 && allFinal(rows);
+    });
+    expect((await exportRow(batchExport.id)).paused).to.equal(false);
+    // A backfill held behind a run in flight stays Running until the pause cancels it.
+    const backfillId = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T00:05:00Z');
+    await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running' });
+    await testDb()('batch_export_runs').insert({
+      id: randomUUID(),
+      batch_export_id: batchExport.id,
+      backfill_id: backfillId,
+      status: 'Running',
+      data_interval_start: new Date('2024-02-01T00:00:00Z'),
+      data_interval_end: new Date('2024-02-01T00:05:00Z'),
+      job_id: randomUUID(),
+      last_updated_at: clock.now(),
+    });
+    // The tenth.
+    clock.set(new Date('2024-03-01T11:20:00Z'));
+    await engine.tick();
+    const paused = await waitFor('paused', async () => {
+      const row = await exportRow(batchExport.id);
+      return row.paused && row;
+    });
+    expect(paused.last_paused_at?.toISOString()).to.equal('2024-03-01T11:20:00.000Z');
+    const backfill = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+    expect(backfill.status).to.equal('Cancelled');
+    const backfillRuns = await testDb()('batch_export_runs').where({ backfill_id: backfillId }).select('status');
+    expect(backfillRuns).to.deep.equal([{ status: 'Cancelled' }]);
+    // Paused: the next interval is not scheduled.
+    clock.set(new Date('2024-03-01T11:30:00Z'));
+    await engine.tick();
+    expect((await runsOf(batchExport.id)).filter((run) => run.backfill_id === null)).to.have.length(10);
+  });
+
+  it('aborts the destination of a run the API cancelled, and leaves the run Cancelled', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = blocking();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const runId = await destination.whenStarted;
+    // What the API's cancel does: the status, and a word on the channel in the same transaction.
+    await testDb().transaction(async (trx) => {
+      await trx('batch_export_runs').where({ id: runId }).whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
+      await notifyEngine(trx);
+    });
+    await waitFor('aborted', async () => destination.aborted.includes(runId));
+    await engine.tick();
+    const [run] = await runsOf(batchExport.id);
+    expect({ id: run!.id, status: run!.status, attempts: run!.attempts }).to.deep.equal({ id: runId, status: 'Cancelled', attempts: 1 });
+  });
+
+  it('hands a run in flight back when its engine stops, for another engine to complete', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const stopping = blocking();
+    const first = await startEngine(clock, { NoOp: stopping.destination });
+    const batchExport = await createExport();
+    await first.tick();
+    const runId = await stopping.whenStarted;
+    await first.stop();
+    expect(stopping.aborted).to.deep.equal([runId]);
+    const [handedBack] = await runsOf(batchExport.id);
+    expect({ status: handedBack!.status, job: handedBack!.job_id }).to.deep.equal({ status: 'Starting', job: null });
+    const destination = recorder({ records: 4 });
+    await startEngine(clock, { NoOp: destination.destination });
+    const [run] = await waitFor('completed by the second engine', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ id: run!.id, attempts: run!.attempts, records: run!.records_completed, calls: destination.calls.length }).to.deep.equal({
+      id: runId,
+      attempts: 2,
+      records: '4',
+      calls: 1,
+    });
+  });
+
+  it('does not run a queued run of an export deleted meanwhile', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { concurrency: 1 });
+    const batchExport = await createExport({ deleted: true });
+    const runId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: runId,
+      batch_export_id: batchExport.id,
+      status: 'Running',
+      data_interval_start: new Date('2024-03-01T10:00:00Z'),
+      data_interval_end: new Date('2024-03-01T11:00:00Z'),
+      last_updated_at: new Date('2024-03-01T10:00:00Z'),
+    });
+    // Its worker died; the take-over finds the export deleted.
+    await engine.tick();
+    const [run] = await waitFor('cancelled', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Cancelled' && rows;
+    });
+    expect({ id: run!.id, calls: destination.calls.length }).to.deep.equal({ id: runId, calls: 0 });
+  });
+
+  it('does not run again a run that is over when a job for it arrives', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    const [done] = await waitFor('completed', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+    });
+    // A stray second job for the same run (a duplicate delivery), and one for a cancelled run.
+    const cancelledId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: cancelledId,
+      batch_export_id: batchExport.id,
+      status: 'Cancelled',
+      data_interval_start: new Date('2024-03-01T08:00:00Z'),
+      data_interval_end: new Date('2024-03-01T09:00:00Z'),
+    });
+    const boss = new PgBoss({ connectionString: connectionStringOf(testDb()), schema, max: 1, schedule: false, supervise: false });
+    await boss.start();
+    const jobs = [await boss.send(RUN_QUEUE, { runId: done!.id }), await boss.send(RUN_QUEUE, { runId: cancelledId })];
+    await waitFor('jobs done', async () => {
+      const states = await Promise.all(jobs.map((id) => boss.getJobById(RUN_QUEUE, id!, { includeArchive: true })));
+      return states.every((job) => job?.state === 'completed');
+    });
+    await boss.stop({ graceful: false });
+    expect(destination.calls.map((call) => call.runId)).to.deep.equal([done!.id]);
+    const after = await runsOf(batchExport.id);
+    expect(after.map((run) => [run.id, run.status, run.attempts])).to.deep.equal([
+      [cancelledId, 'Cancelled', 0],
+      [done!.id, 'Completed', 1],
+    ]);
+  });
+
+  it('takes over a run whose worker stopped beating, and completes it once', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { leaseMs: 5 * MINUTE });
+    const batchExport = await createExport({ paused: true });
+    // A worker that claimed the run and died: Running, its heartbeat frozen.
+    const runId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: runId,
+      batch_export_id: batchExport.id,
+      status: 'Starting',
+      data_interval_start: new Date('2024-03-01T10:00:00Z'),
+      data_interval_end: new Date('2024-03-01T11:00:00Z'),
+    });
+    expect(await claimRun(testDb(), runId, randomUUID(), clock.now())).to.not.equal(null);
+    clock.advance(4 * MINUTE);
+    await engine.tick();
+    expect((await runsOf(batchExport.id))[0]!.status).to.equal('Running');
+    clock.advance(2 * MINUTE);
+    await engine.tick();
+    const [run] = await waitFor('taken over', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.length }).to.deep.equal({ id: runId, attempts: 2, calls: 1 });
+  });
+
+  it('runs backfill windows in order, one at a time, re-running a finished interval and moving on past a failed window', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 5, failEnds: ['2024-02-01T03:00:00.000Z'] });
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true });
+    // A scheduled run of the second window that is over: the backfill runs it again under its own id.
+    const earlierId = randomUUID();
+    await testDb()('batch_export_runs').insert({
+      id: earlierId,
+      batch_export_id: batchExport.id,
+      status: 'Completed',
+      records_completed: 1,
+      data_interval_start: new Date('2024-02-01T01:00:00Z'),
+      data_interval_end: new Date('2024-02-01T02:00:00Z'),
+    });
+    const backfillId = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T04:30:00Z');
+    await engine.tick();
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status !== 'Starting' && row.status !== 'Running' && row;
+    });
+    expect({ status: backfill.status, total: backfill.total_records_count }).to.deep.equal({ status: 'Completed', total: '15' });
+    expect(backfill.finished_at).to.be.an.instanceOf(Date);
+    expect(destination.calls.map((call) => [call.start, call.end, call.selectBy])).to.deep.equal([
+      ['2024-02-01T00:00:00.000Z', '2024-02-01T01:00:00.000Z', 'timestamp'],
+      ['2024-02-01T01:00:00.000Z', '2024-02-01T02:00:00.000Z', 'timestamp'],
+      ['2024-02-01T02:00:00.000Z', '2024-02-01T03:00:00.000Z', 'timestamp'],
+      ['2024-02-01T03:00:00.000Z', '2024-02-01T04:00:00.000Z', 'timestamp'],
+    ]);
+    expect(destination.maxRunning()).to.equal(1);
+    const runs = await runsOf(batchExport.id);
+    expect(runs.map((run) => [run.data_interval_end.toISOString(), run.status, run.backfill_id, run.records_completed])).to.deep.equal([
+      ['2024-02-01T01:00:00.000Z', 'Completed', backfillId, '5'],
+      ['2024-02-01T02:00:00.000Z', 'Completed', backfillId, '5'],
+      ['2024-02-01T03:00:00.000Z', 'Failed', backfillId, null],
+      ['2024-02-01T04:00:00.000Z', 'Completed', backfillId, '5'],
+    ]);
+    expect(runs[1]!.id).to.equal(earlierId);
+  });
+
+  it('resumes a backfill whose process died, skipping the windows it already finished', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 7 });
+    const batchExport = await createExport({ paused: true });
+    const backfillId = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T03:00:00Z');
+    // What a dead engine left: the backfill Running, its first window Completed.
+    await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running' });
+    await testDb()('batch_export_runs').insert({
+      id: randomUUID(),
+      batch_export_id: batchExport.id,
+      backfill_id: backfillId,
+      status: 'Completed',
+      records_completed: 7,
+      data_interval_start: new Date('2024-02-01T00:00:00Z'),
+      data_interval_end: new Date('2024-02-01T01:00:00Z'),
+    });
+    await startEngine(clock, { NoOp: destination.destination });
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status === 'Completed' && row;
+    });
+    expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-02-01T02:00:00.000Z', '2024-02-01T03:00:00.000Z']);
+    expect(backfill.total_records_count).to.equal('21');
+  });
+
+  it('ends a backfill with no end when it reaches now, and unpauses the export', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 2 });
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true, created_at: new Date('2024-03-01T11:05:00Z') });
+    const backfillId = await createBackfill(batchExport.id, '2024-03-01T08:00:00Z', null);
+    await engine.tick();
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status === 'Completed' && row;
+    });
+    expect(backfill.total_records_count).to.equal('6');
+    expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-03-01T09:00:00.000Z', '2024-03-01T10:00:00.000Z', '2024-03-01T11:00:00.000Z']);
+    expect((await exportRow(batchExport.id)).paused).to.equal(false);
+  });
+
+  it('waits for a transaction that began before the interval ended, then exports its event once', async () => {
+    const countByInsertedAt = async (exportRun: ExportRun) => {
+      const [row] = await exportRun.db('events')
+        .where({ team_id: exportRun.batchExport.team_id })
+        .andWhere('inserted_at', '>=', exportRun.run.data_interval_start!)
+        .andWhere('inserted_at', '<', exportRun.run.data_interval_end)
+        .count({ n: '*' });
+      return Number(row!.n);
+    };
+    const destination = recorder({ count: countByInsertedAt });
+    const step = 5 * MINUTE;
+    // Far enough from the end of a real five-minute interval that the transaction below starts inside it.
+    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
+    const createdAt = new Date();
+    const clock = new ManualClock(createdAt);
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    const trx = await testDb().transaction();
+    await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
+    const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
+    clock.set(new Date(end.getTime() + 1_000));
+    await engine.tick();
+    await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');
+    expect(destination.calls).to.deep.equal([]);
+    await trx.commit();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ end: run!.data_interval_end.toISOString(), records: run!.records_completed, calls: destination.calls.length }).to.deep.equal({
+      end: end.toISOString(),
+      records: '1',
+      calls: 1,
+    });
+  });
+});
