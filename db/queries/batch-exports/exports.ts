@@ -75,7 +75,7 @@ export async function environmentIdsOf(db: Db, organizationId: string): Promise<
   return rows.map((row: { id: number }) => row.id);
 }
 
-export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at'>;
+export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at' | 'resumed_at'>;
 
 /** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
 export async function createExport(db: Db, values: NewExport): Promise<BatchExportRow> {
