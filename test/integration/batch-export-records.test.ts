@@ -7,14 +7,18 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/pg/client.js';
 import {
   exportRecordsQuery,
+  hogqlSelectItems,
+  InvalidExportSettingsError,
+  PERSON_RECORD_COLUMNS,
   readExportRecords,
+  SESSION_RECORD_COLUMNS,
   type RecordsRequest,
 } from '../../db/queries/batch-exports/records.js';
 import type { BatchExportModel, BatchExportRow, ExportRecord } from '../../db/queries/batch-exports/rows.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { insertPerson } from '../helpers/seed-persons.js';
+import { insertPerson, mergePersonInto } from '../helpers/seed-persons.js';
 
 export function exportRow(teamId: number, overrides: Partial<BatchExportRow> = {}): BatchExportRow {
   const now = new Date();
@@ -193,6 +197,181 @@ describe('batch export records', () => {
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
       )) as { rows: Array<{ n: number }> };
       expect(rows[0]!.n).to.equal(0);
+    });
+
+    it('applies the export’s property filters and its include_events / exclude_events', async () => {
+      const window = (overrides: Partial<BatchExportRow>) => request(team, null, '2027-01-01T00:00:00Z', 'inserted_at', overrides);
+      const events = async (overrides: Partial<BatchExportRow>) => (await readAll(testDb(), window(overrides))).records.map((record) => record.event);
+      expect(await events({ filters: [{ key: 'n', operator: 'exact', value: 1, type: 'event' }] })).to.deep.equal(['anonymous']);
+      expect(await events({ filters: [{ key: 'email', operator: 'icontains', value: 'ALICE', type: 'person' }] })).to.deep.equal([
+        'early',
+        '$pageview',
+        'late',
+      ]);
+      expect(await events({ destination_config: { include_events: ['late', '$pageview'] } })).to.deep.equal(['$pageview', 'late']);
+      expect(await events({ destination_config: { exclude_events: ['late', '$pageview'] } })).to.deep.equal(['early', 'anonymous']);
+      expect(
+        await events({ destination_config: { include_events: ['late', 'early'], exclude_events: ['late'] }, filters: [] }),
+      ).to.deep.equal(['early']);
+    });
+
+    it('refuses filters it cannot read with InvalidExportSettingsError', () => {
+      expect(() => exportRecordsQuery(testDb(), request(team, null, '2027-01-01T00:00:00Z', 'inserted_at', { filters: [{ key: 'x', operator: 'nope' }] })))
+        .to.throw(InvalidExportSettingsError, 'Invalid filters: "nope" is not a valid operator.');
+      expect(() => exportRecordsQuery(testDb(), request(team, null, '2027-01-01T00:00:00Z', 'inserted_at', { destination_config: { include_events: 'late' } })))
+        .to.throw(InvalidExportSettingsError, 'include_events must be a list of event names.');
+    });
+
+    it('compiles a hogql_query into the record’s columns, each under its alias, adding _inserted_at', async () => {
+      const query =
+        "SELECT event, properties.$current_url AS url, person.properties.email AS email, toString(uuid) AS id, concat(distinct_id, '!') AS who FROM events";
+      const window = request(team, '2026-01-01T10:00:00Z', '2026-01-01T11:00:00Z', 'inserted_at', { hogql_query: query });
+      expect(exportRecordsQuery(testDb(), window).columns).to.deep.equal(['event', 'url', 'email', 'id', 'who', '_inserted_at']);
+      const { records } = await readAll(testDb(), window);
+      expect(records).to.deep.equal([
+        { event: '$pageview', url: 'https://example.com/a', email: 'alice@example.com', id: uuids[1], who: 'alice!', _inserted_at: at('2026-01-01T10:00:00Z') },
+        { event: 'anonymous', url: null, email: null, id: uuids[2], who: 'nobody!', _inserted_at: at('2026-01-01T10:20:00Z') },
+      ]);
+      expect(hogqlSelectItems('select (1 + 2) * 3 AS n, event FROM events').map((item) => item.name)).to.deep.equal(['n', 'event']);
+      expect(() => hogqlSelectItems('SELECT event FROM persons')).to.throw(InvalidExportSettingsError, 'FROM events');
+      expect(() => exportRecordsQuery(testDb(), { ...window, batchExport: exportRow(team, { hogql_query: 'SELECT nosuch FROM events' }) })).to.throw(
+        InvalidExportSettingsError,
+        'Invalid HogQL query: Unknown field "nosuch".',
+      );
+    });
+  });
+
+  describe('persons', () => {
+    it('exports one record per distinct id whose person or mapping changed in the window, with versions', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const team = environment.id;
+      const window = (start: Date, end: Date) => ({ batchExport: exportRow(team, { model: 'persons' }), start, end, selectBy: 'inserted_at' as const });
+      const clock = async () => ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
+
+      const before = await clock();
+      const alice = await insertPerson(db, team, { distinctIds: ['alice', 'alice-device'], properties: { plan: 'free' } });
+      const bob = await insertPerson(db, team, { distinctIds: ['bob'], properties: { plan: 'pro' } });
+      await insertPerson(db, other.environment.id, { distinctIds: ['alice'], properties: {} });
+      const created = await clock();
+      const first = await readAll(db, window(before, new Date(created.getTime() + 1)));
+      expect(first.records.map((record) => [record.distinct_id, record.person_id, record.properties, record.person_version, record.person_distinct_id_version, record.is_deleted, record.team_id]))
+        .to.have.deep.members([
+          ['alice', alice.uuid, { plan: 'free' }, 0, 0, false, team],
+          ['alice-device', alice.uuid, { plan: 'free' }, 0, 0, false, team],
+          ['bob', bob.uuid, { plan: 'pro' }, 0, 0, false, team],
+        ]);
+      expect(first.records[0]).to.have.keys([...PERSON_RECORD_COLUMNS]);
+
+      // A $set changes alice; a merge moves bob's distinct id to alice.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const changesFrom = await clock();
+      await db('persons').where({ id: alice.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 1 });
+      await mergePersonInto(db, team, bob.id, alice.id);
+      const changed = await clock();
+      const second = await readAll(db, window(changesFrom, new Date(changed.getTime() + 1)));
+      expect(second.records.map((record) => [record.distinct_id, record.person_id, record.properties, record.person_version, record.person_distinct_id_version]))
+        .to.have.deep.members([
+          ['alice', alice.uuid, { plan: 'pro' }, 1, 0],
+          ['alice-device', alice.uuid, { plan: 'pro' }, 1, 0],
+          ['bob', alice.uuid, { plan: 'pro' }, 1, 1],
+        ]);
+      const stamps = second.records.map((record) => (record._inserted_at as Date).getTime());
+      expect(stamps.every((stamp) => stamp >= changesFrom.getTime() && stamp <= changed.getTime())).to.equal(true);
+      // Nothing changed since: the next window is empty.
+      expect((await readAll(db, window(new Date(changed.getTime() + 1), new Date(changed.getTime() + 60_000)))).records).to.deep.equal([]);
+    });
+  });
+
+  describe('sessions', () => {
+    it('exports one record per session whose latest event arrived in the window, computed over all its events', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const team = environment.id;
+      const page = (url: string, extra: Record<string, unknown> = {}) => ({
+        $session_id: 's1',
+        $current_url: `https://shop.example${url}`,
+        $pathname: url,
+        $host: 'shop.example',
+        ...extra,
+      });
+      await seed(db, team, [
+        { event: '$pageview', distinct_id: 'anon', timestamp: '2026-02-01T09:50:00Z', inserted_at: '2026-02-01T09:50:01Z', properties: page('/', { utm_source: 'news', gclid: 'g1' }) },
+        { event: '$autocapture', distinct_id: 'anon', timestamp: '2026-02-01T09:55:00Z', inserted_at: '2026-02-01T10:10:00Z', properties: page('/cart', { $external_click_url: 'https://pay.example/x' }) },
+        { event: '$pageview', distinct_id: 'user', timestamp: '2026-02-01T10:00:00Z', inserted_at: '2026-02-01T10:10:00Z', properties: page('/buy', { utm_source: 'later' }) },
+        // Another session, with one event of the window before: it ends after the window, so the next window's.
+        { event: '$pageview', distinct_id: 'x', timestamp: '2026-02-01T10:20:00Z', inserted_at: '2026-02-01T10:20:00Z', properties: { $session_id: 's2', $current_url: 'https://b/' } },
+        { event: '$pageview', distinct_id: 'x', timestamp: '2026-02-01T10:21:00Z', inserted_at: '2026-02-01T11:20:00Z', properties: { $session_id: 's2', $current_url: 'https://b/' } },
+        // A bounce: one pageview, a second long.
+        { event: '$pageview', distinct_id: 'y', timestamp: '2026-02-01T10:30:00Z', inserted_at: '2026-02-01T10:30:00Z', properties: { $session_id: 's3', $current_url: 'https://c/' } },
+        { event: 'custom', distinct_id: 'y', timestamp: '2026-02-01T10:30:01Z', inserted_at: '2026-02-01T10:30:01Z', properties: { $session_id: 's3' } },
+        // No session: never a record.
+        { event: '$pageview', distinct_id: 'z', timestamp: '2026-02-01T10:40:00Z', inserted_at: '2026-02-01T10:40:00Z' },
+      ]);
+      const window = { batchExport: exportRow(team, { model: 'sessions' }), start: at('2026-02-01T10:00:00Z'), end: at('2026-02-01T11:00:00Z'), selectBy: 'inserted_at' as const };
+      const { records } = await readAll(db, window);
+      const empty = Object.fromEntries(SESSION_RECORD_COLUMNS.filter((column) => column.startsWith('entry_')).map((column) => [column, null]));
+      expect(records).to.deep.equal([
+        {
+          ...empty,
+          session_id: 's1',
+          team_id: team,
+          distinct_id: 'anon',
+          start_timestamp: at('2026-02-01T09:50:00Z'),
+          end_timestamp: at('2026-02-01T10:00:00Z'),
+          urls: ['https://shop.example/', 'https://shop.example/buy', 'https://shop.example/cart'],
+          num_uniq_urls: 3,
+          entry_current_url: 'https://shop.example/',
+          entry_pathname: '/',
+          entry_hostname: 'shop.example',
+          end_current_url: 'https://shop.example/buy',
+          end_pathname: '/buy',
+          end_hostname: 'shop.example',
+          entry_utm_source: 'news',
+          entry_gclid: 'g1',
+          pageview_count: 2,
+          autocapture_count: 1,
+          screen_count: 0,
+          session_duration: 600,
+          duration: 600,
+          page_screen_autocapture_count_up_to: 2,
+          is_bounce: false,
+          last_external_click_url: 'https://pay.example/x',
+          exit_current_url: 'https://shop.example/buy',
+          exit_pathname: '/buy',
+          _inserted_at: at('2026-02-01T10:10:00Z'),
+        },
+        {
+          ...empty,
+          session_id: 's3',
+          team_id: team,
+          distinct_id: 'y',
+          start_timestamp: at('2026-02-01T10:30:00Z'),
+          end_timestamp: at('2026-02-01T10:30:01Z'),
+          urls: ['https://c/'],
+          num_uniq_urls: 1,
+          entry_current_url: 'https://c/',
+          entry_pathname: null,
+          entry_hostname: null,
+          end_current_url: 'https://c/',
+          end_pathname: null,
+          end_hostname: null,
+          pageview_count: 1,
+          autocapture_count: 0,
+          screen_count: 0,
+          session_duration: 1,
+          duration: 1,
+          page_screen_autocapture_count_up_to: 1,
+          is_bounce: true,
+          last_external_click_url: null,
+          exit_current_url: 'https://c/',
+          exit_pathname: null,
+          _inserted_at: at('2026-02-01T10:30:01Z'),
+        },
+      ]);
+      // A backfill selects sessions by their last event's time: s2 ends at 10:21.
+      const backfill = await readAll(db, { ...window, selectBy: 'timestamp' });
+      expect(backfill.records.map((record) => record.session_id)).to.deep.equal(['s1', 's3', 's2']);
     });
   });
 });

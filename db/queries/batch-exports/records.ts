@@ -8,6 +8,10 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../pg/client.js';
+import { Compiler, compilePropertyGroup, HogQLError, parsePropertyFilters, parseSelectItem, type SelectItem } from '../../hogql/index.js';
+import { tokenize } from '../../hogql/parser.js';
+import { join, keyword, param, sql, textArrayParam, type Fragment } from '../../hogql/sql.js';
+import type { Typed } from '../../hogql/types.js';
 import type { BatchExportRow, ExportRecord } from './rows.js';
 
 export interface RecordsRequest {
@@ -69,24 +73,286 @@ function quoteIdentifier(name: string): string {
 }
 
 /** The window's condition on `column`: [start, end), or everything before end when there is no start. */
-function windowCondition(column: string, request: RecordsRequest): { text: string; bindings: unknown[] } {
-  const end = request.end.toISOString();
-  if (request.start === null) return { text: `${column} < ?::timestamptz`, bindings: [end] };
-  return { text: `${column} >= ?::timestamptz and ${column} < ?::timestamptz`, bindings: [request.start.toISOString(), end] };
+function windowCondition(column: string, request: RecordsRequest): Fragment {
+  const end = param(request.end.toISOString(), 'timestamptz');
+  const on = keyword(column);
+  if (request.start === null) return sql`${on} < ${end}`;
+  return sql`${on} >= ${param(request.start.toISOString(), 'timestamptz')} and ${on} < ${end}`;
+}
+
+function asQuery(fragment: Fragment, columns: string[]): RecordsQuery {
+  return { sql: fragment.text, bindings: [...fragment.params], columns };
+}
+
+/** Export settings that are not the export's shape: wrong ones fail the run, and retrying cannot mend them. */
+export class InvalidExportSettingsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvalidExportSettingsError';
+  }
+}
+
+function eventNames(config: Record<string, unknown>, key: 'include_events' | 'exclude_events'): string[] {
+  const value = config[key];
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
+    throw new InvalidExportSettingsError(`${key} must be a list of event names.`);
+  }
+  return value as string[];
+}
+
+/**
+ * The items of a stored `SELECT <items> FROM events`, each parsed by the HogQL parser. The API validated the text
+ * when it was written; it is read again here because the text, not a compiled form, is what is stored.
+ */
+export function hogqlSelectItems(query: string): SelectItem[] {
+  try {
+    const tokens = tokenize(query);
+    const first = tokens[0]!;
+    if (first.type !== 'ident' || first.quoted || first.value.toLowerCase() !== 'select') {
+      throw new HogQLError('The query must begin with SELECT.');
+    }
+    const itemStarts = [tokens[1]!.pos];
+    const itemEnds: number[] = [];
+    let depth = 0;
+    let fromIndex = -1;
+    for (let index = 1; index < tokens.length && fromIndex === -1; index += 1) {
+      const token = tokens[index]!;
+      if (token.type === 'op' && (token.value === '(' || token.value === '[')) depth += 1;
+      else if (token.type === 'op' && (token.value === ')' || token.value === ']')) depth -= 1;
+      else if (depth === 0 && token.type === 'op' && token.value === ',') {
+        itemEnds.push(token.pos);
+        itemStarts.push(tokens[index + 1]!.pos);
+      } else if (depth === 0 && token.type === 'ident' && !token.quoted && token.value.toLowerCase() === 'from') {
+        itemEnds.push(token.pos);
+        fromIndex = index;
+      }
+    }
+    const table = tokens[fromIndex + 1];
+    if (fromIndex === -1 || table?.type !== 'ident' || table.value !== 'events' || tokens[fromIndex + 2]?.type !== 'eof') {
+      throw new HogQLError('The query must be SELECT … FROM events, with nothing after the table.');
+    }
+    return itemStarts.map((start, index) => parseSelectItem(query.slice(start, itemEnds[index])));
+  } catch (error) {
+    if (error instanceof HogQLError) throw new InvalidExportSettingsError(`Invalid HogQL query: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** A compiled select item as a record value: timestamps stay timestamps, uuids and intervals become text. */
+function recordValue(value: Typed): Fragment {
+  switch (value.type) {
+    case 'uuid':
+    case 'interval':
+      return sql`(${value.sql})::text`;
+    case 'date':
+      return sql`to_char(${value.sql}, 'YYYY-MM-DD')`;
+    default:
+      return value.sql;
+  }
+}
+
+function eventColumns(batchExport: BatchExportRow): { select: Fragment; columns: string[] } {
+  if (batchExport.hogql_query === null || batchExport.hogql_query.trim() === '') {
+    const select = EVENT_RECORD_COLUMNS.map((column) => keyword(`${EVENT_COLUMN_SQL[column]} as ${quoteIdentifier(column)}`));
+    return { select: join(select, ', '), columns: [...EVENT_RECORD_COLUMNS] };
+  }
+  const items = hogqlSelectItems(batchExport.hogql_query);
+  const compiler = new Compiler({ timezone: batchExport.timezone, allowAggregates: false, clause: 'select' });
+  const columns: string[] = [];
+  const select: Fragment[] = [];
+  for (const item of items) {
+    if (columns.includes(item.name)) throw new InvalidExportSettingsError(`Invalid HogQL query: the column "${item.name}" is selected twice.`);
+    let value: Typed;
+    try {
+      value = compiler.compile(item.expr);
+    } catch (error) {
+      if (error instanceof HogQLError) throw new InvalidExportSettingsError(`Invalid HogQL query: ${error.message}`, { cause: error });
+      throw error;
+    }
+    columns.push(item.name);
+    select.push(sql`${recordValue(value)} as ${keyword(quoteIdentifier(item.name))}`);
+  }
+  if (!columns.includes('_inserted_at')) {
+    columns.push('_inserted_at');
+    select.push(keyword('e.inserted_at as "_inserted_at"'));
+  }
+  return { select: join(select, ', '), columns };
+}
+
+function eventFilters(batchExport: BatchExportRow): Fragment[] {
+  const conditions: Fragment[] = [];
+  const include = eventNames(batchExport.destination_config, 'include_events');
+  const exclude = eventNames(batchExport.destination_config, 'exclude_events');
+  if (include.length > 0) conditions.push(sql`e.event = any(${textArrayParam(include)})`);
+  if (exclude.length > 0) conditions.push(sql`e.event <> all(${textArrayParam(exclude)})`);
+  const filters = batchExport.filters;
+  if (filters !== null && filters !== undefined && !(Array.isArray(filters) && filters.length === 0)) {
+    try {
+      const compiler = new Compiler({ timezone: batchExport.timezone, allowAggregates: false, clause: 'filters' });
+      conditions.push(compilePropertyGroup(parsePropertyFilters(filters), compiler));
+    } catch (error) {
+      if (error instanceof HogQLError) throw new InvalidExportSettingsError(`Invalid filters: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+  return conditions;
 }
 
 function eventsQuery(request: RecordsRequest): RecordsQuery {
   const { batchExport } = request;
   const selected = request.selectBy === 'inserted_at' ? 'e.inserted_at' : 'e."timestamp"';
-  const window = windowCondition(selected, request);
-  const select = EVENT_RECORD_COLUMNS.map((column) => `${EVENT_COLUMN_SQL[column]} as ${quoteIdentifier(column)}`).join(', ');
-  const sql = `select ${select}
+  const { select, columns } = eventColumns(batchExport);
+  const conditions = [sql`e.team_id = ${param(batchExport.team_id, 'int')}`, windowCondition(selected, request), ...eventFilters(batchExport)];
+  const query = sql`select ${select}
     from events e
     left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
     left join persons p on p.id = pdi.person_id
-    where e.team_id = ?::int and ${window.text}
-    order by ${selected}, e.uuid`;
-  return { sql, bindings: [batchExport.team_id, ...window.bindings], columns: [...EVENT_RECORD_COLUMNS] };
+    where ${join(conditions, ' and ')}
+    order by ${keyword(selected)}, e.uuid`;
+  return asQuery(query, columns);
+}
+
+export const PERSON_RECORD_COLUMNS = [
+  'team_id',
+  'distinct_id',
+  'person_id',
+  'properties',
+  'person_distinct_id_version',
+  'person_version',
+  'created_at',
+  '_inserted_at',
+  'is_deleted',
+] as const;
+
+/**
+ * One record per distinct id whose person or mapping changed in the window (persons.updated_at,
+ * person_distinct_ids.updated_at, kept by triggers); `_inserted_at` is the change in the window, the earlier when
+ * both changed. Backfills select by the same columns: persons have no other time. A merged-away person is deleted
+ * and its distinct ids now point at the person they joined, so `is_deleted` is always false here.
+ */
+function personsQuery(request: RecordsRequest): RecordsQuery {
+  const team = request.batchExport.team_id;
+  const personChanged = windowCondition('p.updated_at', request);
+  const mappingChanged = windowCondition('pdi.updated_at', request);
+  const query = sql`select * from (
+      select pdi.team_id, pdi.distinct_id, p.uuid::text as person_id, p.properties,
+             pdi.version as person_distinct_id_version, p.version as person_version, p.created_at,
+             least(case when ${personChanged} then p.updated_at end,
+                   case when ${mappingChanged} then pdi.updated_at end) as _inserted_at,
+             false as is_deleted
+        from person_distinct_ids pdi
+        join persons p on p.id = pdi.person_id
+       where pdi.team_id = ${param(team, 'int')} and p.team_id = ${param(team, 'int')}
+         and ((${personChanged}) or (${mappingChanged}))
+    ) changed
+    order by _inserted_at, distinct_id`;
+  return asQuery(query, [...PERSON_RECORD_COLUMNS]);
+}
+
+/** The session's first and last non-empty values of an event property, by event time. */
+function firstValue(property: string): string {
+  return `(array_agg(nullif(e.properties ->> '${property}', '') order by e."timestamp", e.uuid) filter (where nullif(e.properties ->> '${property}', '') is not null))[1]`;
+}
+function lastValue(property: string, onlyEvents = ''): string {
+  return `(array_agg(nullif(e.properties ->> '${property}', '') order by e."timestamp" desc, e.uuid desc) filter (where nullif(e.properties ->> '${property}', '') is not null${onlyEvents}))[1]`;
+}
+
+/** PostHog's entry_* click ids and campaign parameters, each the session's first value of the property. */
+const ENTRY_PROPERTIES: ReadonlyArray<readonly [string, string]> = [
+  ['entry_utm_source', 'utm_source'],
+  ['entry_utm_campaign', 'utm_campaign'],
+  ['entry_utm_medium', 'utm_medium'],
+  ['entry_utm_term', 'utm_term'],
+  ['entry_utm_content', 'utm_content'],
+  ['entry_referring_domain', '$referring_domain'],
+  ['entry_gclid', 'gclid'],
+  ['entry_fbclid', 'fbclid'],
+  ['entry_gad_source', 'gad_source'],
+  ['entry_gclsrc', 'gclsrc'],
+  ['entry_dclid', 'dclid'],
+  ['entry_gbraid', 'gbraid'],
+  ['entry_wbraid', 'wbraid'],
+  ['entry_msclkid', 'msclkid'],
+  ['entry_twclid', 'twclid'],
+  ['entry_li_fat_id', 'li_fat_id'],
+  ['entry_mc_cid', 'mc_cid'],
+  ['entry_igshid', 'igshid'],
+  ['entry_ttclid', 'ttclid'],
+  ['entry__kx', '_kx'],
+  ['entry_irclid', 'irclid'],
+];
+
+const PAGE_OR_SCREEN = ` and e.event in ('$pageview', '$screen')`;
+
+/**
+ * The columns of PostHog's sessions records that events alone determine, over the events `e` of one session.
+ * Left out, because Hedgerow has nothing to compute them from: session_id_v7 (ClickHouse's numeric form of the
+ * id), channel_type (PostHog's channel rules and its lists of search and social domains) and vitals_lcp (read
+ * from web-vitals events Hedgerow does not interpret).
+ */
+const SESSION_COLUMN_SQL: ReadonlyArray<readonly [string, string]> = [
+  ['session_id', "e.properties ->> '$session_id'"],
+  ['team_id', 'min(e.team_id)'],
+  ['distinct_id', '(array_agg(e.distinct_id order by e."timestamp", e.uuid))[1]'],
+  ['start_timestamp', 'min(e."timestamp")'],
+  ['end_timestamp', 'max(e."timestamp")'],
+  ['urls', "coalesce(array_agg(distinct nullif(e.properties ->> '$current_url', '')) filter (where nullif(e.properties ->> '$current_url', '') is not null), '{}')"],
+  ['num_uniq_urls', "count(distinct nullif(e.properties ->> '$current_url', ''))::int"],
+  ['entry_current_url', firstValue('$current_url')],
+  ['entry_pathname', firstValue('$pathname')],
+  ['entry_hostname', firstValue('$host')],
+  ['end_current_url', lastValue('$current_url')],
+  ['end_pathname', lastValue('$pathname')],
+  ['end_hostname', lastValue('$host')],
+  ...ENTRY_PROPERTIES.map(([column, property]) => [column, firstValue(property)] as const),
+  ['pageview_count', "(count(*) filter (where e.event = '$pageview'))::int"],
+  ['autocapture_count', "(count(*) filter (where e.event = '$autocapture'))::int"],
+  ['screen_count', "(count(*) filter (where e.event = '$screen'))::int"],
+  ['session_duration', 'extract(epoch from max(e."timestamp") - min(e."timestamp"))::int'],
+  ['duration', 'extract(epoch from max(e."timestamp") - min(e."timestamp"))::int'],
+  [
+    'page_screen_autocapture_count_up_to',
+    "least(count(*) filter (where e.event in ('$pageview', '$screen', '$autocapture')), 2)::int",
+  ],
+  // A bounce: a single page, screen or autocapture event, in a session shorter than 10 seconds; no such event, no verdict.
+  [
+    'is_bounce',
+    `case when count(*) filter (where e.event in ('$pageview', '$screen', '$autocapture')) = 0 then null
+          else count(*) filter (where e.event in ('$pageview', '$screen', '$autocapture')) = 1
+               and max(e."timestamp") - min(e."timestamp") < interval '10 seconds' end`,
+  ],
+  ['last_external_click_url', lastValue('$external_click_url')],
+  ['exit_current_url', lastValue('$current_url', PAGE_OR_SCREEN)],
+  ['exit_pathname', lastValue('$pathname', PAGE_OR_SCREEN)],
+  ['_inserted_at', 'max(e.inserted_at)'],
+];
+
+export const SESSION_RECORD_COLUMNS = SESSION_COLUMN_SQL.map(([column]) => column);
+
+/**
+ * One record per `$session_id` whose latest event arrived in the window (a backfill: whose last event happened
+ * in it), computed over all the session's events.
+ */
+function sessionsQuery(request: RecordsRequest): RecordsQuery {
+  const team = request.batchExport.team_id;
+  const byInsertion = request.selectBy === 'inserted_at';
+  const selected = byInsertion ? 'e.inserted_at' : 'e."timestamp"';
+  const latest = byInsertion ? 'max(e.inserted_at)' : 'max(e."timestamp")';
+  const select = SESSION_COLUMN_SQL.map(([column, expression]) => `${expression} as ${quoteIdentifier(column)}`).join(',\n      ');
+  const query = sql`select * from (
+    select ${keyword(select)}
+      from events e
+     where e.team_id = ${param(team, 'int')}
+       and e.properties ->> '$session_id' in (
+         select distinct e.properties ->> '$session_id' from events e
+          where e.team_id = ${param(team, 'int')} and ${windowCondition(selected, request)}
+            and nullif(e.properties ->> '$session_id', '') is not null)
+     group by e.properties ->> '$session_id'
+    having ${windowCondition(latest, request)}
+    ) sessions
+    order by _inserted_at, session_id`;
+  return asQuery(query, [...SESSION_RECORD_COLUMNS]);
 }
 
 /** The same selection as one parameterised SELECT, for COPY (…) TO STDOUT fast paths. */
@@ -94,8 +360,12 @@ export function exportRecordsQuery(_db: Db, request: RecordsRequest): RecordsQue
   switch (request.batchExport.model) {
     case 'events':
       return eventsQuery(request);
+    case 'persons':
+      return personsQuery(request);
+    case 'sessions':
+      return sessionsQuery(request);
     default:
-      throw new Error(`batch exports of the ${request.batchExport.model} model cannot be read yet`);
+      throw new InvalidExportSettingsError(`Batch exports of the model "${String(request.batchExport.model)}" are not supported.`);
   }
 }
 
