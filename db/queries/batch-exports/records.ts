@@ -34,6 +34,9 @@ export interface RecordsQuery {
 /** Rows per batch when the caller does not say. */
 export const DEFAULT_BATCH_SIZE = 10_000;
 
+/** How long one fetch of records may run when the caller does not say. */
+export const RECORDS_STATEMENT_TIMEOUT_MS = 600_000;
+
 /** The events model's columns without a hogql_query, in PostHog's order plus Hedgerow's own team_id. */
 export const EVENT_RECORD_COLUMNS = [
   'uuid',
@@ -385,19 +388,23 @@ function abortReason(signal: AbortSignal): unknown {
 export async function* readExportRecords(
   db: Db,
   request: RecordsRequest,
-  options: { batchSize?: number; signal?: AbortSignal } = {},
+  options: { batchSize?: number; signal?: AbortSignal; statementTimeoutMs?: number } = {},
 ): AsyncIterable<ExportRecord[]> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const timeoutMs = options.statementTimeoutMs ?? RECORDS_STATEMENT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new Error(`a statement timeout must be a positive integer: ${timeoutMs}`);
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`a batch size must be a positive integer: ${batchSize}`);
   const { signal } = options;
   if (signal?.aborted) throw abortReason(signal);
   const query = exportRecordsQuery(db, request);
   const trx: Knex.Transaction = await db.transaction(undefined, { readOnly: true });
   try {
+    // The API's statement deadline is for requests; a run's first fetch may have to sort or group the window.
+    await trx.raw(`set local statement_timeout = ${timeoutMs}`);
     await trx.raw(`declare export_records no scroll cursor for ${query.sql}`, query.bindings as Knex.RawBinding[]);
     for (;;) {
       if (signal?.aborted) throw abortReason(signal);
-      const result = await trx.raw(`fetch forward ${batchSize} from export_records`);
+      const result = await trx.raw(`fetch forward ${batchSize} from export_records`).options({ query_timeout: timeoutMs + 1_000 });
       const rows = (result as { rows: ExportRecord[] }).rows;
       if (rows.length === 0) break;
       yield rows;
