@@ -297,18 +297,22 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
   const upsert = request.model === 'events' ? null : UPSERTS[request.model];
   const wanted = tableColumns(request.model, request.records.columns);
 
+  // The tables are made before the run's transaction, each in its own: when two runs make the same table at
+  // once, the loser's error (a duplicate type) must not take a transaction down with it.
+  const keyDefinition = upsert ? `, primary key (${upsert.key.map(quoteIdentifier).join(', ')})` : '';
+  await createTable(
+    destination,
+    `create table if not exists ${table} (${wanted.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')}${keyDefinition})`,
+  );
+  await createTable(
+    destination,
+    `create table if not exists ${runs} (
+       batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+       records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
+       primary key (batch_export_id, data_interval_end))`,
+  );
   await destination.query('begin read write');
   try {
-    const keyDefinition = upsert ? `, primary key (${upsert.key.map(quoteIdentifier).join(', ')})` : '';
-    await destination.query(
-      `create table if not exists ${table} (${wanted.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')}${keyDefinition})`,
-    );
-    await destination.query(
-      `create table if not exists ${runs} (
-         batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
-         records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
-         primary key (batch_export_id, data_interval_end))`,
-    );
     // Claimed first: a second attempt running at the same time waits here for this one's outcome.
     const claimed = await destination.query(
       `insert into ${runs} (batch_export_id, data_interval_end, table_name) values ($1, $2, $3)
@@ -356,6 +360,17 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
   } catch (error) {
     await destination.query('rollback').catch(() => undefined);
     throw error;
+  }
+}
+
+/** CREATE TABLE IF NOT EXISTS, once more when another session made the same table at the same moment. */
+async function createTable(destination: pg.Client, statement: string): Promise<void> {
+  try {
+    await destination.query(statement);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P07') throw error;
+    await destination.query(statement);
   }
 }
 

@@ -227,6 +227,15 @@ describe('batch export destination: Postgres', () => {
       ]);
     });
 
+    it('loads a run once when two attempts run at the same time', async () => {
+      const config = baseConfig();
+      const first = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      const second = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' }, { batchExportId: first.exportRun.batchExport.id });
+      const outcomes = await Promise.all([postgresDestination.run(first.exportRun), postgresDestination.run(second.exportRun)]);
+      expect(outcomes[0]).to.deep.equal(outcomes[1]);
+      expect((await rowsOf(config.table_name, 'event')).map((row) => row.event)).to.deep.equal(['$pageview', 'signup']);
+    });
+
     it('leaves nothing of a run that failed mid-write, so that its retry writes each row once', async () => {
       const config = baseConfig();
       // The second row breaks the table's check: the COPY fails after the first row went in.
