@@ -19,6 +19,7 @@ import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson, mergePersonInto } from '../helpers/seed-persons.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export function exportRow(teamId: number, overrides: Partial<BatchExportRow> = {}): BatchExportRow {
   const now = new Date();
@@ -249,22 +250,23 @@ describe('batch export records', () => {
       const window = (start: Date, end: Date) => ({ batchExport: exportRow(team, { model: 'persons' }), start, end, selectBy: 'inserted_at' as const });
       const clock = async () => ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
 
-      const before = await clock();
       const alice = await insertPerson(db, team, { distinctIds: ['alice', 'alice-device'], properties: { plan: 'free' } });
       const bob = await insertPerson(db, team, { distinctIds: ['bob'], properties: { plan: 'pro' } });
       await insertPerson(db, other.environment.id, { distinctIds: ['alice'], properties: {} });
-      const created = await clock();
-      const first = await readAll(db, window(before, new Date(created.getTime() + 1)));
-      expect(first.records.map((record) => [record.distinct_id, record.person_id, record.properties, record.person_version, record.person_distinct_id_version, record.is_deleted, record.team_id]))
+      // Dated back to a known hour, so that the changes below fall in a window of their own.
+      const createdAt = at('2026-01-01T00:30:00Z');
+      await db('persons').where({ team_id: team }).update({ updated_at: createdAt });
+      await db('person_distinct_ids').where({ team_id: team }).update({ updated_at: createdAt });
+      const first = await readAll(db, window(at('2026-01-01T00:00:00Z'), at('2026-01-01T01:00:00Z')));
+      expect(first.records.map((record) => [record.distinct_id, record.person_id, record.properties, record.person_version, record.person_distinct_id_version, record.is_deleted, record.team_id, record._inserted_at]))
         .to.have.deep.members([
-          ['alice', alice.uuid, { plan: 'free' }, 0, 0, false, team],
-          ['alice-device', alice.uuid, { plan: 'free' }, 0, 0, false, team],
-          ['bob', bob.uuid, { plan: 'pro' }, 0, 0, false, team],
+          ['alice', alice.uuid, { plan: 'free' }, 0, 0, false, team, createdAt],
+          ['alice-device', alice.uuid, { plan: 'free' }, 0, 0, false, team, createdAt],
+          ['bob', bob.uuid, { plan: 'pro' }, 0, 0, false, team, createdAt],
         ]);
       expect(first.records[0]).to.have.keys([...PERSON_RECORD_COLUMNS]);
 
       // A $set changes alice; a merge moves bob's distinct id to alice.
-      await new Promise((resolve) => setTimeout(resolve, 5));
       const changesFrom = await clock();
       await db('persons').where({ id: alice.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 1 });
       await mergePersonInto(db, team, bob.id, alice.id);
@@ -280,6 +282,45 @@ describe('batch export records', () => {
       expect(stamps.every((stamp) => stamp >= changesFrom.getTime() && stamp <= changed.getTime())).to.equal(true);
       // Nothing changed since: the next window is empty.
       expect((await readAll(db, window(new Date(changed.getTime() + 1), new Date(changed.getTime() + 60_000)))).records).to.deep.equal([]);
+    });
+  });
+
+  describe('persons through capture', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer();
+    });
+    after(() => server.close());
+
+    it('sees capture’s $set and $create_alias merge as changes of the person and of the moved distinct id', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const capture = async (body: Record<string, unknown>) => {
+        const answer = await server.http.request('POST', '/i/v0/e/', {
+          rawBody: JSON.stringify({ api_key: environment.api_token, ...body }),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(answer.status).to.equal(200);
+      };
+      const clock = async () => ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
+      const request = (start: Date) => ({ batchExport: exportRow(environment.id, { model: 'persons' }), start, end: at('2100-01-01T00:00:00Z'), selectBy: 'inserted_at' as const });
+
+      await capture({ event: 'signed up', distinct_id: 'user-1', properties: { $set: { plan: 'free' } } });
+      await capture({ event: 'browsed', distinct_id: 'anon-1', properties: {} });
+      const user = (await db('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': environment.id, 'd.distinct_id': 'user-1' }).first('p.uuid')) as { uuid: string };
+      // Dated back, so that what follows is the only change after `from`.
+      await db('persons').where({ team_id: environment.id }).update({ updated_at: at('2026-01-01T00:00:00Z') });
+      await db('person_distinct_ids').where({ team_id: environment.id }).update({ updated_at: at('2026-01-01T00:00:00Z') });
+      const from = await clock();
+
+      await capture({ event: 'upgraded', distinct_id: 'user-1', properties: { $set: { plan: 'pro' } } });
+      await capture({ event: '$create_alias', distinct_id: 'user-1', properties: { alias: 'anon-1' } });
+      const { records } = await readAll(db, request(from));
+      expect(records.map((record) => [record.distinct_id, record.person_id, record.properties, record.person_distinct_id_version])).to.have.deep.members([
+        ['user-1', user.uuid, { plan: 'pro' }, 0],
+        ['anon-1', user.uuid, { plan: 'pro' }, 1],
+      ]);
+      expect(records.every((record) => (record.person_version as number) >= 1)).to.equal(true);
     });
   });
 
