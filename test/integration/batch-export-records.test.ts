@@ -346,6 +346,8 @@ describe('batch export records', () => {
         // A bounce: one pageview, a second long.
         { event: '$pageview', distinct_id: 'y', timestamp: '2026-02-01T10:30:00Z', inserted_at: '2026-02-01T10:30:00Z', properties: { $session_id: 's3', $current_url: 'https://c/' } },
         { event: 'custom', distinct_id: 'y', timestamp: '2026-02-01T10:30:01Z', inserted_at: '2026-02-01T10:30:01Z', properties: { $session_id: 's3' } },
+        // Older than the lookback before the window's events of s1: not read as part of it.
+        { event: '$pageview', distinct_id: 'old', timestamp: '2026-01-27T09:50:00Z', inserted_at: '2026-01-27T09:50:01Z', properties: page('/old') },
         // No session: never a record.
         { event: '$pageview', distinct_id: 'z', timestamp: '2026-02-01T10:40:00Z', inserted_at: '2026-02-01T10:40:00Z' },
       ]);

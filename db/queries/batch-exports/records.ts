@@ -333,6 +333,9 @@ const SESSION_COLUMN_SQL: ReadonlyArray<readonly [string, string]> = [
 
 export const SESSION_RECORD_COLUMNS = SESSION_COLUMN_SQL.map(([column]) => column);
 
+/** How far before the window a session's earlier events are looked for. */
+const SESSION_LOOKBACK = '3 days';
+
 /**
  * One record per `$session_id` whose latest event arrived in the window (a backfill: whose last event happened
  * in it), computed over all the session's events.
@@ -343,14 +346,21 @@ function sessionsQuery(request: RecordsRequest, ordered: boolean): RecordsQuery 
   const selected = byInsertion ? 'e.inserted_at' : 'e."timestamp"';
   const latest = byInsertion ? 'max(e.inserted_at)' : 'max(e."timestamp")';
   const select = SESSION_COLUMN_SQL.map(([column, expression]) => `${expression} as ${quoteIdentifier(column)}`).join(',\n      ');
-  const query = sql`select * from (
+  // The sessions' other events are read from SESSION_LOOKBACK before the earliest event of the window on (by
+  // event time, which the events' index serves), as PostHog looks back: a session is far shorter than that.
+  const query = sql`with touched as (
+      select e.properties ->> '$session_id' as session_id, min(e."timestamp") as first_seen
+        from events e
+       where e.team_id = ${param(team, 'int')} and ${windowCondition(selected, request)}
+         and nullif(e.properties ->> '$session_id', '') is not null
+       group by 1
+    )
+    select * from (
     select ${keyword(select)}
       from events e
      where e.team_id = ${param(team, 'int')}
-       and e.properties ->> '$session_id' in (
-         select distinct e.properties ->> '$session_id' from events e
-          where e.team_id = ${param(team, 'int')} and ${windowCondition(selected, request)}
-            and nullif(e.properties ->> '$session_id', '') is not null)
+       and e."timestamp" >= (select min(first_seen) from touched) - ${keyword(`interval '${SESSION_LOOKBACK}'`)}
+       and e.properties ->> '$session_id' in (select session_id from touched)
      group by e.properties ->> '$session_id'
     having ${windowCondition(latest, request)}
     ) sessions
