@@ -1,0 +1,436 @@
+/**
+ * The SQL of the Postgres batch export destination, against the user's database: connecting as PostHog does,
+ * the tables PostHog creates, and one run's load in a single transaction of that database.
+ *
+ * Exactly once: the whole run is one destination transaction, which also records the run in a bookkeeping table
+ * of the destination schema (`hedgerow_batch_export_runs`, keyed by export and interval end). A run whose marker is
+ * already there was loaded by an earlier attempt and is skipped; an attempt that dies midway never commits, so
+ * its rows are never seen. (PostHog appends with COPY and may duplicate rows on a retry.)
+ *
+ * The rows never pass through this process as values: `COPY (records SELECT) TO STDOUT` on Hedgerow's database
+ * is piped into `COPY … FROM STDIN` on the destination, in PostgreSQL's text format, so memory stays bounded
+ * whatever the window holds. COPY takes no parameters, so the records query's bindings are written into its text
+ * as quoted literals (every binding there has an explicit cast).
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { connectionStringOf, type Db } from '../pg/client.js';
+import type { RecordsQuery } from '../queries/batch-exports/records.js';
+import type { BatchExportModel } from '../queries/batch-exports/rows.js';
+
+export interface PostgresDestinationConfig {
+  user: string;
+  password: string;
+  host: string;
+  port: number;
+  database: string;
+  schema: string;
+  tableName: string;
+  hasSelfSignedCert: boolean;
+}
+
+/** A setting or table shape that retrying cannot mend: the run fails at once with this message. */
+export class PostgresDestinationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PostgresDestinationError';
+  }
+}
+
+/** Reads the export's destination_config, with PostHog's defaults. */
+export function postgresConfigOf(config: Record<string, unknown>): PostgresDestinationConfig {
+  const text = (key: string, fallback?: string): string => {
+    const value = config[key] ?? fallback;
+    if (typeof value !== 'string' || value === '') throw new PostgresDestinationError(`The Postgres destination needs "${key}".`);
+    return value;
+  };
+  const portValue = config.port ?? 5432;
+  const port = typeof portValue === 'string' ? Number(portValue) : portValue;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new PostgresDestinationError('The Postgres destination\'s "port" must be an integer from 1 to 65535.');
+  }
+  const password = config.password;
+  if (typeof password !== 'string') throw new PostgresDestinationError('The Postgres destination needs "password".');
+  return {
+    user: text('user'),
+    password,
+    host: text('host'),
+    port,
+    database: text('database'),
+    schema: text('schema', 'public'),
+    tableName: text('table_name', 'events'),
+    hasSelfSignedCert: config.has_self_signed_cert === true || config.has_self_signed_cert === 'true',
+  };
+}
+
+/**
+ * SQLSTATE classes and codes that retrying cannot mend (PostHog's list of non-retryable errors): bad credentials,
+ * an unknown database or schema, missing privileges, rows the table refuses, unsupported features, limits.
+ */
+const PERMANENT_SQLSTATES = new Set([
+  '28000', // invalid_authorization_specification
+  '28P01', // invalid_password
+  '3D000', // invalid_catalog_name (no such database)
+  '3F000', // invalid_schema_name
+  '42501', // insufficient_privilege
+  '42P01', // undefined_table
+  '23502', // not_null_violation
+  '23505', // unique_violation
+  '23514', // check_violation
+  '23503', // foreign_key_violation
+  '42703', // undefined_column
+  '22001', // string_data_right_truncation
+  '53100', // disk_full
+  '0A000', // feature_not_supported
+  '22P05', // untranslatable_character
+  '22P02', // invalid_text_representation
+  '42804', // datatype_mismatch
+  '54000', // program_limit_exceeded
+]);
+
+/** The SQLSTATE of an error of the destination database, when it is one retrying cannot mend. */
+export function permanentSqlState(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && PERMANENT_SQLSTATES.has(code) ? code : null;
+}
+
+/**
+ * Connects as PostgreSQL's sslmode=prefer does: TLS when the server offers it (its certificate checked unless the
+ * export says it is self-signed), in the clear when the server has no TLS.
+ */
+export async function connectDestination(config: PostgresDestinationConfig, connectTimeoutMs = 30_000): Promise<pg.Client> {
+  const settings = {
+    user: config.user,
+    password: config.password,
+    host: config.host,
+    port: config.port,
+    database: config.database,
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+  };
+  const secure = new pg.Client({ ...settings, ssl: { rejectUnauthorized: !config.hasSelfSignedCert } });
+  try {
+    await secure.connect();
+    return secure;
+  } catch (error) {
+    await secure.end().catch(() => undefined);
+    if (!(error instanceof Error) || !/does not support SSL/i.test(error.message)) throw error;
+  }
+  const plain = new pg.Client(settings);
+  try {
+    await plain.connect();
+  } catch (error) {
+    await plain.end().catch(() => undefined);
+    throw error;
+  }
+  return plain;
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A binding of the records query as a literal of its text, for COPY (which takes no parameters). */
+function literal(client: { escapeLiteral(text: string): string }, value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Date) return client.escapeLiteral(value.toISOString());
+  if (Array.isArray(value)) {
+    // PostgreSQL's array literal: each element double-quoted, with \ and " escaped.
+    const elements = value.map((item) => (item === null ? 'NULL' : `"${String(item).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
+    return client.escapeLiteral(`{${elements.join(',')}}`);
+  }
+  if (typeof value === 'object') return client.escapeLiteral(JSON.stringify(value));
+  return client.escapeLiteral(String(value));
+}
+
+/** The records query with its bindings written in as literals. */
+export function inlineRecordsQuery(db: Db, query: RecordsQuery, client: { escapeLiteral(text: string): string }): string {
+  const literals = query.bindings.map((value) => db.raw(literal(client, value)));
+  return db.raw(query.sql, literals).toQuery();
+}
+
+/** PostHog's events table: no primary key, append only. */
+const EVENTS_TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['uuid', 'varchar(200)'],
+  ['event', 'varchar(200)'],
+  ['properties', 'jsonb'],
+  ['elements', 'jsonb'],
+  ['set', 'jsonb'],
+  ['set_once', 'jsonb'],
+  ['distinct_id', 'varchar(200)'],
+  ['team_id', 'integer'],
+  ['ip', 'varchar(200)'],
+  ['site_url', 'varchar(200)'],
+  ['timestamp', 'timestamp with time zone'],
+];
+
+/** The events table's columns that the default events record does not hold as they are, from the record `r`. */
+const DERIVED_EVENT_COLUMNS: Readonly<Record<string, string>> = {
+  elements: 'to_jsonb(r.elements_chain)',
+  ip: "nullif(r.properties ->> '$ip', '')",
+  site_url: 'null::text',
+};
+
+const PERSONS_TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['team_id', 'bigint'],
+  ['distinct_id', 'text'],
+  ['person_id', 'text'],
+  ['properties', 'jsonb'],
+  ['person_distinct_id_version', 'bigint'],
+  ['person_version', 'bigint'],
+  ['created_at', 'timestamp with time zone'],
+  ['is_deleted', 'boolean'],
+];
+
+const SESSIONS_TEXT_COLUMNS = [
+  'distinct_id',
+  'entry_current_url',
+  'entry_pathname',
+  'entry_hostname',
+  'end_current_url',
+  'end_pathname',
+  'end_hostname',
+  'entry_utm_source',
+  'entry_utm_campaign',
+  'entry_utm_medium',
+  'entry_utm_term',
+  'entry_utm_content',
+  'entry_referring_domain',
+  'entry_gclid',
+  'entry_fbclid',
+  'entry_gad_source',
+  'last_external_click_url',
+  'exit_current_url',
+  'exit_pathname',
+  'entry_gclsrc',
+  'entry_dclid',
+  'entry_gbraid',
+  'entry_wbraid',
+  'entry_msclkid',
+  'entry_twclid',
+  'entry_li_fat_id',
+  'entry_mc_cid',
+  'entry_igshid',
+  'entry_ttclid',
+  'entry__kx',
+  'entry_irclid',
+];
+
+const SESSIONS_TYPES: Readonly<Record<string, string>> = {
+  session_id: 'text',
+  team_id: 'bigint',
+  start_timestamp: 'timestamp with time zone',
+  end_timestamp: 'timestamp with time zone',
+  urls: 'text[]',
+  num_uniq_urls: 'bigint',
+  pageview_count: 'bigint',
+  autocapture_count: 'bigint',
+  screen_count: 'bigint',
+  session_duration: 'bigint',
+  duration: 'bigint',
+  page_screen_autocapture_count_up_to: 'bigint',
+  is_bounce: 'boolean',
+  ...Object.fromEntries(SESSIONS_TEXT_COLUMNS.map((column) => [column, 'text'])),
+};
+
+interface UpsertShape {
+  key: readonly string[];
+  /** Which of two rows of the same key is newer: EXCLUDED (the incoming row) against final. */
+  newer: string;
+}
+
+const UPSERTS: Readonly<Record<'persons' | 'sessions', UpsertShape>> = {
+  persons: {
+    key: ['team_id', 'distinct_id'],
+    newer: 'EXCLUDED.person_version > final.person_version OR EXCLUDED.person_distinct_id_version > final.person_distinct_id_version',
+  },
+  sessions: { key: ['team_id', 'session_id'], newer: 'EXCLUDED.end_timestamp > final.end_timestamp' },
+};
+
+/** The destination table's columns for a model's records (the records' columns, `_inserted_at` left out). */
+function tableColumns(model: BatchExportModel, recordColumns: readonly string[]): ReadonlyArray<readonly [string, string]> {
+  if (model === 'events') return EVENTS_TABLE_COLUMNS;
+  if (model === 'persons') return PERSONS_TABLE_COLUMNS;
+  return recordColumns.filter((column) => column !== '_inserted_at').map((column) => [column, SESSIONS_TYPES[column] ?? 'text'] as const);
+}
+
+export interface LoadRequest {
+  batchExportId: string;
+  dataIntervalEnd: Date;
+  model: BatchExportModel;
+  /** Whether the records are the events model's default columns (no hogql_query). */
+  defaultEventColumns: boolean;
+  /** The records SELECT over Hedgerow's database, unordered. */
+  records: RecordsQuery;
+  signal: AbortSignal;
+}
+
+export interface LoadOutcome {
+  recordsCompleted: number;
+  bytesExported: number;
+  /** An earlier attempt loaded this run already; nothing was written now. */
+  alreadyLoaded: boolean;
+}
+
+const RUNS_TABLE = 'hedgerow_batch_export_runs';
+
+/** Counts the bytes that pass. */
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+/**
+ * Loads one run into the destination, in one transaction of `destination`: creates the table if it is missing,
+ * claims the run's marker (or finds it and skips), and streams the records in. Throws PostgresDestinationError
+ * for a table that cannot take them; the destination's own errors as they are.
+ */
+export async function loadRun(db: Db, destination: pg.Client, config: PostgresDestinationConfig, request: LoadRequest): Promise<LoadOutcome> {
+  const schema = quoteIdentifier(config.schema);
+  const table = `${schema}.${quoteIdentifier(config.tableName)}`;
+  const runs = `${schema}.${quoteIdentifier(RUNS_TABLE)}`;
+  const upsert = request.model === 'events' ? null : UPSERTS[request.model];
+  const wanted = tableColumns(request.model, request.records.columns);
+
+  // The tables are made before the run's transaction, each in its own: when two runs make the same table at
+  // once, the loser's error (a duplicate type) must not take a transaction down with it.
+  const keyDefinition = upsert ? `, primary key (${upsert.key.map(quoteIdentifier).join(', ')})` : '';
+  await createTable(
+    destination,
+    `create table if not exists ${table} (${wanted.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')}${keyDefinition})`,
+  );
+  await createTable(
+    destination,
+    `create table if not exists ${runs} (
+       batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+       records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
+       primary key (batch_export_id, data_interval_end))`,
+  );
+  await destination.query('begin read write');
+  try {
+    // Claimed first: a second attempt running at the same time waits here for this one's outcome.
+    const claimed = await destination.query(
+      `insert into ${runs} (batch_export_id, data_interval_end, table_name) values ($1, $2, $3)
+       on conflict (batch_export_id, data_interval_end) do nothing returning 1`,
+      [request.batchExportId, request.dataIntervalEnd, `${config.schema}.${config.tableName}`],
+    );
+    if (claimed.rowCount === 0) {
+      const { rows } = await destination.query<{ records_completed: string | null; bytes_exported: string | null }>(
+        `select records_completed::text, bytes_exported::text from ${runs} where batch_export_id = $1 and data_interval_end = $2`,
+        [request.batchExportId, request.dataIntervalEnd],
+      );
+      await destination.query('rollback');
+      return { recordsCompleted: Number(rows[0]?.records_completed ?? 0), bytesExported: Number(rows[0]?.bytes_exported ?? 0), alreadyLoaded: true };
+    }
+
+    const existing = new Set((await destination.query(`select * from ${table} where false`)).fields.map((field) => field.name));
+    if (upsert) await checkPrimaryKey(destination, config, upsert.key);
+    const columns = outputColumns(request, existing);
+    if (columns.length === 0) {
+      throw new PostgresDestinationError(`The table ${config.schema}.${config.tableName} has none of the columns this export writes.`);
+    }
+    const target = upsert ? quoteIdentifier(`hedgerow_stage_${request.batchExportId.replaceAll('-', '')}`) : table;
+    if (upsert) {
+      await destination.query(
+        `create temporary table ${target} on commit drop as select ${columns.map(([name]) => quoteIdentifier(name)).join(', ')} from ${table} where false`,
+      );
+    }
+    const { rows, bytes } = await copyRecords(db, destination, request, target, columns);
+    if (upsert) {
+      const names = columns.map(([name]) => quoteIdentifier(name));
+      const updates = columns.filter(([name]) => !upsert.key.includes(name)).map(([name]) => `${quoteIdentifier(name)} = EXCLUDED.${quoteIdentifier(name)}`);
+      await destination.query(
+        `insert into ${table} as final (${names.join(', ')}) select ${names.join(', ')} from ${target}
+         on conflict (${upsert.key.map(quoteIdentifier).join(', ')}) do update set ${updates.join(', ')} where ${upsert.newer}`,
+      );
+    }
+    await destination.query(`update ${runs} set records_completed = $3, bytes_exported = $4 where batch_export_id = $1 and data_interval_end = $2`, [
+      request.batchExportId,
+      request.dataIntervalEnd,
+      rows,
+      bytes,
+    ]);
+    await destination.query('commit');
+    return { recordsCompleted: rows, bytesExported: bytes, alreadyLoaded: false };
+  } catch (error) {
+    await destination.query('rollback').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** CREATE TABLE IF NOT EXISTS, once more when another session made the same table at the same moment. */
+async function createTable(destination: pg.Client, statement: string): Promise<void> {
+  try {
+    await destination.query(statement);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== '23505' && code !== '42P07') throw error;
+    await destination.query(statement);
+  }
+}
+
+/** The upsert's key must be the table's primary key (or a unique constraint) for ON CONFLICT to find rows. */
+async function checkPrimaryKey(destination: pg.Client, config: PostgresDestinationConfig, key: readonly string[]): Promise<void> {
+  const { rows } = await destination.query<{ columns: string[] }>(
+    `select array_agg(a.attname::text order by a.attname) as columns
+       from pg_index i
+       join pg_class c on c.oid = i.indrelid
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum = any(i.indkey)
+      where n.nspname = $1 and c.relname = $2 and i.indisunique and i.indpred is null
+      group by i.indexrelid`,
+    [config.schema, config.tableName],
+  );
+  const wanted = [...key].sort().join(',');
+  if (!rows.some((row) => [...row.columns].sort().join(',') === wanted)) {
+    throw new PostgresDestinationError(
+      `The table ${config.schema}.${config.tableName} has no primary key on (${key.join(', ')}), which merging the rows needs.`,
+    );
+  }
+}
+
+/** The destination columns written, each with its expression over the record `r`: only those the table has. */
+function outputColumns(request: LoadRequest, existing: ReadonlySet<string>): Array<readonly [string, string]> {
+  const recordColumns = new Set(request.records.columns);
+  const candidates =
+    request.model === 'events' && request.defaultEventColumns
+      ? EVENTS_TABLE_COLUMNS.map(([name]) => name)
+      : request.records.columns.filter((column) => column !== '_inserted_at' || request.model === 'events');
+  const columns: Array<readonly [string, string]> = [];
+  for (const name of candidates) {
+    if (!existing.has(name)) continue;
+    const derived = request.model === 'events' && request.defaultEventColumns ? DERIVED_EVENT_COLUMNS[name] : undefined;
+    if (derived) columns.push([name, derived]);
+    else if (recordColumns.has(name)) columns.push([name, `r.${quoteIdentifier(name)}`]);
+  }
+  return columns;
+}
+
+/** Streams the records from Hedgerow's database into `target` with COPY on both ends. */
+async function copyRecords(
+  db: Db,
+  destination: pg.Client,
+  request: LoadRequest,
+  target: string,
+  columns: ReadonlyArray<readonly [string, string]>,
+): Promise<{ rows: number; bytes: number }> {
+  // A session of its own, without the API's statement deadlines: a run's COPY may take long.
+  const source = new pg.Client({ connectionString: connectionStringOf(db) });
+  await source.connect();
+  try {
+    const select = `select ${columns.map(([name, expression]) => `${expression} as ${quoteIdentifier(name)}`).join(', ')}
+      from (${inlineRecordsQuery(db, request.records, source)}) r`;
+    const reading = source.query(copyTo(`copy (${select}) to stdout`));
+    const counter = new ByteCounter();
+    const writing = destination.query(copyFrom(`copy ${target} (${columns.map(([name]) => quoteIdentifier(name)).join(', ')}) from stdin`));
+    await pipeline(reading, counter, writing, { signal: request.signal });
+    return { rows: writing.rowCount ?? 0, bytes: counter.bytes };
+  } finally {
+    await source.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The Postgres destination: one run's records loaded into the user's PostgreSQL in one transaction, exactly once
+ * across retries (db/destinations/postgres.ts says how). Errors retrying cannot mend (credentials, an unknown
+ * database or schema, a table that cannot take the rows) end the run at once; a database that cannot be reached
+ * now is retried.
+ */
+import {
+  connectDestination,
+  loadRun,
+  permanentSqlState,
+  PostgresDestinationError,
+  postgresConfigOf,
+} from '../../../db/destinations/postgres.js';
+import { exportRecordsQuery, InvalidExportSettingsError } from '../../../db/queries/batch-exports/records.js';
+import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRun } from './types.js';
+
+function permanent(error: unknown): NonRetryableExportError | null {
+  if (error instanceof NonRetryableExportError) return error;
+  if (error instanceof PostgresDestinationError || error instanceof InvalidExportSettingsError) {
+    return new NonRetryableExportError(error.message, { cause: error });
+  }
+  const code = permanentSqlState(error);
+  if (code !== null) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new NonRetryableExportError(`The destination database refused the export (${code}): ${message}`, { cause: error });
+  }
+  return null;
+}
+
+async function run(exportRun: ExportRun): Promise<ExportOutcome> {
+  const { batchExport, run: runRow, signal } = exportRun;
+  signal.throwIfAborted();
+  try {
+    const config = postgresConfigOf(batchExport.destination_config);
+    const records = exportRecordsQuery(
+      exportRun.db,
+      { batchExport, start: runRow.data_interval_start, end: runRow.data_interval_end, selectBy: exportRun.selectBy },
+      { ordered: false },
+    );
+    const destination = await connectDestination(config);
+    // An error of the connection while it idles (the server went away) surfaces through the statement that fails.
+    destination.on('error', () => undefined);
+    try {
+      const outcome = await loadRun(exportRun.db, destination, config, {
+        batchExportId: batchExport.id,
+        dataIntervalEnd: runRow.data_interval_end,
+        model: batchExport.model,
+        defaultEventColumns: batchExport.hogql_query === null || batchExport.hogql_query.trim() === '',
+        records,
+        signal,
+      });
+      await exportRun.progress({ recordsCompleted: outcome.recordsCompleted, bytesExported: outcome.bytesExported });
+      return { recordsCompleted: outcome.recordsCompleted, bytesExported: outcome.bytesExported };
+    } finally {
+      await destination.end().catch(() => undefined);
+    }
+  } catch (error) {
+    if (signal.aborted) throw signal.reason ?? error;
+    throw permanent(error) ?? error;
+  }
+}
+
+export const postgresDestination: Destination = { run };

@@ -1,0 +1,433 @@
+/**
+ * The Postgres destination of batch exports against a second PostgreSQL database that the test creates and drops:
+ * the rows that land there, exactly once across retries, the upserts of persons and sessions, and which failures
+ * end a run at once and which are retried.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import pg from 'pg';
+import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import { postgresDestination } from '../../handlers/jobs/destinations/postgres.js';
+import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { insertPerson } from '../helpers/seed-persons.js';
+
+type Progress = Parameters<ExportRun['progress']>[0];
+
+describe('batch export destination: Postgres', () => {
+  let destinationName: string;
+  let destination: pg.Client;
+  let account: Account;
+
+  before(async () => {
+    destinationName = await createDatabase('hedgerow_destination');
+    destination = new pg.Client({ connectionString: databaseUrl(destinationName) });
+    await destination.connect();
+    account = await newAccount(testDb());
+  });
+
+  after(async () => {
+    await destination?.end();
+    if (destinationName) await dropDatabase(destinationName);
+  });
+
+  const baseConfig = (overrides: Record<string, unknown> = {}) => ({
+    user: 'postgres',
+    password: '',
+    host: '127.0.0.1',
+    port: 5432,
+    database: destinationName,
+    schema: 'public',
+    table_name: `events_${randomUUID().slice(0, 8)}`,
+    has_self_signed_cert: false,
+    ...overrides,
+  });
+
+  /** A real export and run row in Hedgerow's database, and the ExportRun the engine would hand over. */
+  async function exportRun(
+    config: Record<string, unknown>,
+    window: { start: string | null; end: string },
+    options: { model?: BatchExportRow['model']; hogql_query?: string | null; selectBy?: ExportRun['selectBy']; batchExportId?: string; teamId?: number } = {},
+  ): Promise<{ exportRun: ExportRun; updates: Progress[]; controller: AbortController }> {
+    const db = testDb();
+    let batchExport = options.batchExportId
+      ? await db<BatchExportRow>('batch_exports').where({ id: options.batchExportId }).first()
+      : undefined;
+    if (!batchExport) {
+      [batchExport] = await db<BatchExportRow>('batch_exports')
+        .insert({
+          id: randomUUID(),
+          team_id: options.teamId ?? account.environment.id,
+          name: 'to postgres',
+          model: options.model ?? 'events',
+          destination_type: 'Postgres',
+          destination_config: JSON.stringify(config) as never,
+          interval: 'hour',
+          hogql_query: options.hogql_query ?? null,
+        })
+        .returning('*');
+    }
+    const [run] = await db<BatchExportRunRow>('batch_export_runs')
+      .insert({
+        id: randomUUID(),
+        batch_export_id: batchExport!.id,
+        status: 'Running',
+        data_interval_start: window.start === null ? null : new Date(window.start),
+        data_interval_end: new Date(window.end),
+      })
+      .onConflict(['batch_export_id', 'data_interval_end'])
+      .merge(['status'])
+      .returning('*');
+    const updates: Progress[] = [];
+    const controller = new AbortController();
+    return {
+      exportRun: {
+        batchExport: batchExport!,
+        run: run!,
+        selectBy: options.selectBy ?? 'inserted_at',
+        db,
+        signal: controller.signal,
+        progress: async (update) => {
+          updates.push(update);
+        },
+      },
+      updates,
+      controller,
+    };
+  }
+
+  async function rowsOf(table: string, order: string): Promise<Record<string, unknown>[]> {
+    return (await destination.query(`select * from public.${table} order by ${order}`)).rows;
+  }
+
+  async function failureOf(promise: Promise<unknown>): Promise<Error> {
+    try {
+      await promise;
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected the run to fail');
+  }
+
+  describe('events', () => {
+    let uuids: string[];
+
+    before(async () => {
+      const db = testDb();
+      const team = account.environment.id;
+      uuids = await insertEvents(db, team, [
+        {
+          event: '$pageview',
+          distinct_id: 'alice',
+          timestamp: '2026-03-01T09:30:00.123456Z',
+          properties: { $ip: '10.0.0.1', $set: { plan: 'pro' }, $set_once: { first: 'x' }, nested: { a: [1, 'two', null] }, quote: 'tab\there "q" \\ back' },
+          elements_chain: 'a:href="/x"nth-child="1"',
+        },
+        { event: 'signup', distinct_id: 'bob', timestamp: '2026-03-01T09:45:00Z', properties: { $ip: '' } },
+        { event: 'outside', distinct_id: 'bob', timestamp: '2026-03-01T09:50:00Z' },
+      ]);
+      const inserted = ['2026-03-01T10:00:00Z', '2026-03-01T10:59:59.999Z', '2026-03-01T11:00:00Z'];
+      for (const [index, uuid] of uuids.entries()) {
+        await db('events').where({ team_id: team, uuid }).update({ inserted_at: inserted[index] });
+      }
+    });
+
+    it('creates PostHog’s events table and loads the window’s events into it, every column', async () => {
+      const config = baseConfig();
+      const { exportRun: run, updates } = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      const outcome = await postgresDestination.run(run);
+      expect(outcome.recordsCompleted).to.equal(2);
+      expect(outcome.bytesExported).to.be.greaterThan(0);
+      expect(updates).to.deep.equal([outcome]);
+      const columns = (
+        await destination.query(
+          `select column_name, data_type from information_schema.columns where table_schema = 'public' and table_name = $1 order by ordinal_position`,
+          [config.table_name],
+        )
+      ).rows.map((row) => `${row.column_name} ${row.data_type}`);
+      expect(columns).to.deep.equal([
+        'uuid character varying',
+        'event character varying',
+        'properties jsonb',
+        'elements jsonb',
+        'set jsonb',
+        'set_once jsonb',
+        'distinct_id character varying',
+        'team_id integer',
+        'ip character varying',
+        'site_url character varying',
+        'timestamp timestamp with time zone',
+      ]);
+      const { rows } = await destination.query(
+        `select uuid, event, properties, elements, set, set_once, distinct_id, team_id, ip, site_url, timestamp::text as timestamp
+           from public.${config.table_name} order by timestamp`,
+      );
+      const team = account.environment.id;
+      const timezone = (await destination.query('show timezone')).rows[0].TimeZone as string;
+      expect(timezone).to.be.a('string');
+      expect(rows.map((row) => ({ ...row, timestamp: new Date(row.timestamp as string).toISOString() }))).to.deep.equal([
+        {
+          uuid: uuids[0],
+          event: '$pageview',
+          properties: { $ip: '10.0.0.1', $set: { plan: 'pro' }, $set_once: { first: 'x' }, nested: { a: [1, 'two', null] }, quote: 'tab\there "q" \\ back' },
+          elements: 'a:href="/x"nth-child="1"',
+          set: { plan: 'pro' },
+          set_once: { first: 'x' },
+          distinct_id: 'alice',
+          team_id: team,
+          ip: '10.0.0.1',
+          site_url: null,
+          timestamp: '2026-03-01T09:30:00.123Z',
+        },
+        {
+          uuid: uuids[1],
+          event: 'signup',
+          properties: { $ip: '' },
+          elements: '',
+          set: null,
+          set_once: null,
+          distinct_id: 'bob',
+          team_id: team,
+          ip: null,
+          site_url: null,
+          timestamp: '2026-03-01T09:45:00.000Z',
+        },
+      ]);
+      // Microseconds survive the trip.
+      const exact = await destination.query(`select to_char(timestamp at time zone 'UTC', 'HH24:MI:SS.US') as t from public.${config.table_name} where event = '$pageview'`);
+      expect(exact.rows[0].t).to.equal('09:30:00.123456');
+    });
+
+    it('writes only the columns an existing table has', async () => {
+      const config = baseConfig();
+      await destination.query(`create table public.${config.table_name} (event text, uuid text, extra text default 'kept')`);
+      const { exportRun: run } = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      expect((await postgresDestination.run(run)).recordsCompleted).to.equal(2);
+      expect(await rowsOf(config.table_name, 'event')).to.deep.equal([
+        { event: '$pageview', uuid: uuids[0], extra: 'kept' },
+        { event: 'signup', uuid: uuids[1], extra: 'kept' },
+      ]);
+    });
+
+    it('loads a run once: running it again writes nothing and answers the first outcome', async () => {
+      const config = baseConfig();
+      const first = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      const outcome = await postgresDestination.run(first.exportRun);
+      const again = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' }, { batchExportId: first.exportRun.batchExport.id });
+      expect(await postgresDestination.run(again.exportRun)).to.deep.equal(outcome);
+      expect((await rowsOf(config.table_name, 'event')).map((row) => row.event)).to.deep.equal(['$pageview', 'signup']);
+      const marker = await destination.query('select batch_export_id::text, data_interval_end, table_name, records_completed::int from public.hedgerow_batch_export_runs where batch_export_id = $1', [
+        first.exportRun.batchExport.id,
+      ]);
+      expect(marker.rows).to.deep.equal([
+        { batch_export_id: first.exportRun.batchExport.id, data_interval_end: new Date('2026-03-01T11:00:00Z'), table_name: `public.${config.table_name}`, records_completed: 2 },
+      ]);
+    });
+
+    it('loads a run once when two attempts run at the same time', async () => {
+      const config = baseConfig();
+      const first = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      const second = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' }, { batchExportId: first.exportRun.batchExport.id });
+      const outcomes = await Promise.all([postgresDestination.run(first.exportRun), postgresDestination.run(second.exportRun)]);
+      expect(outcomes[0]).to.deep.equal(outcomes[1]);
+      expect((await rowsOf(config.table_name, 'event')).map((row) => row.event)).to.deep.equal(['$pageview', 'signup']);
+    });
+
+    it('leaves nothing of a run that failed mid-write, so that its retry writes each row once', async () => {
+      const config = baseConfig();
+      // The second row breaks the table's check: the COPY fails after the first row went in.
+      await destination.query(`create table public.${config.table_name} (uuid text, event text check (event <> 'signup'))`);
+      const first = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      const failure = await failureOf(postgresDestination.run(first.exportRun));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.match(/^The destination database refused the export \(23514\): new row for relation "events_[0-9a-f]+" violates check constraint/);
+      expect(await rowsOf(config.table_name, 'event')).to.deep.equal([]);
+      expect((await destination.query('select count(*)::int as n from public.hedgerow_batch_export_runs where batch_export_id = $1', [first.exportRun.batchExport.id])).rows[0].n).to.equal(0);
+
+      await destination.query(`alter table public.${config.table_name} drop constraint ${config.table_name}_event_check`);
+      const retry = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' }, { batchExportId: first.exportRun.batchExport.id });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(2);
+      expect((await rowsOf(config.table_name, 'event')).map((row) => row.event)).to.deep.equal(['$pageview', 'signup']);
+    });
+
+    it('stops with the signal’s reason when the run is cancelled, and writes nothing', async () => {
+      const config = baseConfig();
+      const { exportRun: run, controller } = await exportRun(config, { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' });
+      controller.abort(new Error('run cancelled'));
+      expect((await failureOf(postgresDestination.run(run))).message).to.equal('run cancelled');
+      const exists = await destination.query('select to_regclass($1) as t', [`public.${config.table_name}`]);
+      expect(exists.rows[0].t).to.equal(null);
+    });
+
+    it('loads a hogql_query’s columns into the table’s columns of the same names', async () => {
+      const config = baseConfig();
+      await destination.query(`create table public.${config.table_name} (event text, ip text, _inserted_at timestamptz)`);
+      const { exportRun: run } = await exportRun(
+        config,
+        { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' },
+        { hogql_query: 'SELECT upper(event) AS event, properties.$ip AS ip, distinct_id FROM events' },
+      );
+      expect((await postgresDestination.run(run)).recordsCompleted).to.equal(2);
+      expect(await rowsOf(config.table_name, 'event')).to.deep.equal([
+        { event: '$PAGEVIEW', ip: '"10.0.0.1"', _inserted_at: new Date('2026-03-01T10:00:00Z') },
+        { event: 'SIGNUP', ip: '""', _inserted_at: new Date('2026-03-01T10:59:59.999Z') },
+      ]);
+    });
+  });
+
+  describe('persons and sessions', () => {
+    it('upserts persons by (team_id, distinct_id): a newer version wins, an older one does not', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const config = baseConfig({ table_name: `persons_${randomUUID().slice(0, 8)}` });
+      const person = await insertPerson(db, environment.id, { distinctIds: ['p1'], properties: { plan: 'free' } });
+      const batchExportId = randomUUID();
+      await db('batch_exports').insert({
+        id: batchExportId,
+        team_id: environment.id,
+        name: 'persons',
+        model: 'persons',
+        destination_type: 'Postgres',
+        destination_config: JSON.stringify(config),
+      });
+      const runAt = async (end: Date) => {
+        const { exportRun: run } = await exportRun(config, { start: new Date(end.getTime() - 3_600_000).toISOString(), end: end.toISOString() }, { batchExportId });
+        return postgresDestination.run(run);
+      };
+      const now = async () => ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
+      const soon = async () => new Date((await now()).getTime() + 1);
+
+      expect((await runAt(await soon())).recordsCompleted).to.equal(1);
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 3 });
+      expect((await runAt(await soon())).recordsCompleted).to.equal(1);
+      const stored = await rowsOf(config.table_name, 'distinct_id');
+      expect(stored.map(({ created_at: _created, ...row }) => row)).to.deep.equal([
+        { team_id: String(environment.id), distinct_id: 'p1', person_id: person.uuid, properties: { plan: 'pro' }, person_distinct_id_version: '0', person_version: '3', is_deleted: false },
+      ]);
+
+      // An older version arriving later leaves the newer row as it is.
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'stale' }), version: 2 });
+      expect((await runAt(await soon())).recordsCompleted).to.equal(1);
+      expect((await rowsOf(config.table_name, 'distinct_id')).map((row) => [row.properties, row.person_version])).to.deep.equal([[{ plan: 'pro' }, '3']]);
+    });
+
+    it('upserts sessions by (team_id, session_id): the later end wins', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const team = environment.id;
+      const config = baseConfig({ table_name: `sessions_${randomUUID().slice(0, 8)}` });
+      const [first] = await insertEvents(db, team, [{ event: '$pageview', distinct_id: 'd', timestamp: '2026-04-01T10:00:00Z', properties: { $session_id: 's', $current_url: 'https://a/' } }]);
+      await db('events').where({ team_id: team, uuid: first }).update({ inserted_at: '2026-04-01T10:00:05Z' });
+      const one = await exportRun(config, { start: '2026-04-01T10:00:00Z', end: '2026-04-01T11:00:00Z' }, { model: 'sessions', teamId: team });
+      expect((await postgresDestination.run(one.exportRun)).recordsCompleted).to.equal(1);
+      const [second] = await insertEvents(db, team, [{ event: '$pageview', distinct_id: 'd', timestamp: '2026-04-01T11:30:00Z', properties: { $session_id: 's', $current_url: 'https://b/' } }]);
+      await db('events').where({ team_id: team, uuid: second }).update({ inserted_at: '2026-04-01T11:30:05Z' });
+      const two = await exportRun(config, { start: '2026-04-01T11:00:00Z', end: '2026-04-01T12:00:00Z' }, { model: 'sessions', batchExportId: one.exportRun.batchExport.id });
+      expect((await postgresDestination.run(two.exportRun)).recordsCompleted).to.equal(1);
+      const rows = await rowsOf(config.table_name, 'session_id');
+      expect(rows.map((row) => [row.team_id, row.session_id, row.urls, row.end_current_url, row.pageview_count, row.session_duration, (row.end_timestamp as Date).toISOString()])).to.deep.equal([
+        [String(team), 's', ['https://a/', 'https://b/'], 'https://b/', '2', '5400', '2026-04-01T11:30:00.000Z'],
+      ]);
+      expect(Object.keys(rows[0]!)).to.not.include('_inserted_at');
+    });
+
+    it('refuses a persons table without the primary key the merge needs', async () => {
+      const config = baseConfig({ table_name: `persons_${randomUUID().slice(0, 8)}` });
+      await destination.query(`create table public.${config.table_name} (team_id bigint, distinct_id text, person_version bigint, person_distinct_id_version bigint)`);
+      const { exportRun: run } = await exportRun(config, { start: null, end: '2026-01-01T00:00:00Z' }, { model: 'persons' });
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal(`The table public.${config.table_name} has no primary key on (team_id, distinct_id), which merging the rows needs.`);
+    });
+  });
+
+  describe('failures', () => {
+    it('an unknown database, an unknown role and a missing schema end the run at once', async () => {
+      const cases: Array<[Record<string, unknown>, RegExp]> = [
+        [{ database: 'hedgerow_no_such_database' }, /^The destination database refused the export \(3D000\): database "hedgerow_no_such_database" does not exist$/],
+        [{ user: 'hedgerow_no_such_role' }, /^The destination database refused the export \(28000\): role "hedgerow_no_such_role" does not exist$/],
+        [{ schema: 'no_such_schema' }, /^The destination database refused the export \(3F000\): schema "no_such_schema" does not exist$/],
+      ];
+      for (const [overrides, message] of cases) {
+        const { exportRun: run } = await exportRun(baseConfig(overrides), { start: null, end: '2026-01-01T00:00:00Z' });
+        const failure = await failureOf(postgresDestination.run(run));
+        expect(failure, String(Object.keys(overrides))).to.be.instanceOf(NonRetryableExportError);
+        expect(failure.message).to.match(message);
+      }
+    });
+
+    it('a wrong password ends the run at once', async () => {
+      // The test server trusts every local connection, so a stand-in server asks for the password and refuses it.
+      const server = net.createServer((socket) => refusePassword(socket));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (server.address() as net.AddressInfo).port;
+        const { exportRun: run } = await exportRun(baseConfig({ port, password: 'wrong' }), { start: null, end: '2026-01-01T00:00:00Z' });
+        const failure = await failureOf(postgresDestination.run(run));
+        expect(failure).to.be.instanceOf(NonRetryableExportError);
+        expect(failure.message).to.equal('The destination database refused the export (28P01): password authentication failed for user "postgres"');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('a database that refuses connections is retried (a plain error)', async () => {
+      const server = net.createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as net.AddressInfo).port;
+      await new Promise((resolve) => server.close(resolve));
+      const { exportRun: run } = await exportRun(baseConfig({ port }), { start: null, end: '2026-01-01T00:00:00Z' });
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.not.be.instanceOf(NonRetryableExportError);
+      expect((failure as NodeJS.ErrnoException).code).to.equal('ECONNREFUSED');
+    });
+
+    it('settings it cannot use end the run at once', async () => {
+      const { exportRun: run } = await exportRun(baseConfig({ host: undefined }), { start: null, end: '2026-01-01T00:00:00Z' });
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal('The Postgres destination needs "host".');
+    });
+  });
+});
+
+/**
+ * Speaks just enough of PostgreSQL's protocol to refuse a password: no TLS, a request for the password in clear
+ * text, then the error a real server sends for a wrong one.
+ */
+function refusePassword(socket: net.Socket): void {
+  let buffered = Buffer.alloc(0);
+  let started = false;
+  socket.on('error', () => undefined);
+  socket.on('data', (chunk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    if (!started) {
+      if (buffered.length < 8) return;
+      const length = buffered.readInt32BE(0);
+      if (buffered.length < length) return;
+      const code = buffered.readInt32BE(4);
+      buffered = buffered.subarray(length);
+      if (code === 80877103) {
+        socket.write('N'); // SSLRequest: no TLS here
+        return;
+      }
+      started = true;
+      const ask = Buffer.alloc(9);
+      ask.write('R', 0);
+      ask.writeInt32BE(8, 1);
+      ask.writeInt32BE(3, 5); // AuthenticationCleartextPassword
+      socket.write(ask);
+      return;
+    }
+    if (buffered.length < 5 || buffered[0] !== 'p'.charCodeAt(0)) return;
+    const fields = ['SFATAL', 'VFATAL', 'C28P01', 'Mpassword authentication failed for user "postgres"'];
+    const body = Buffer.concat([...fields.map((field) => Buffer.from(`${field}\0`)), Buffer.from('\0')]);
+    const header = Buffer.alloc(5);
+    header.write('E', 0);
+    header.writeInt32BE(body.length + 4, 1);
+    socket.end(Buffer.concat([header, body]));
+  });
+}
