@@ -1,0 +1,135 @@
+/**
+ * The HTTP destination: a run's events posted to a PostHog-style `/batch/` endpoint (PostHog's own, or another
+ * Hedgerow), as historical migration so the receiver takes their timestamps as they are.
+ *
+ * Exactly once rests on the receiver: every event keeps its uuid, and capture stores a uuid once, so a retried
+ * run re-posting what an earlier attempt already delivered changes nothing.
+ */
+import { readExportRecords } from '../../../db/queries/batch-exports/records.js';
+import { formatDatetime } from './files.js';
+import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
+
+/** PostHog's limits of one request: this many events, or this many bytes of them, whichever comes first. */
+export const HTTP_BATCH_EVENTS = 5000;
+export const HTTP_BATCH_BYTES = 50 * 1024 * 1024;
+
+export interface HttpConfig {
+  url: string;
+  token: string;
+}
+
+export function readHttpConfig(config: Record<string, unknown>): HttpConfig {
+  const { url, token } = config;
+  if (typeof url !== 'string' || url === '') throw new NonRetryableExportError("The HTTP setting 'url' is missing");
+  if (typeof token !== 'string' || token === '') throw new NonRetryableExportError("The HTTP setting 'token' is missing");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new NonRetryableExportError(`Invalid destination URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new NonRetryableExportError(`Invalid destination URL: ${url}`);
+  return { url, token };
+}
+
+/** One record as an event of the `/batch/` body. */
+export function batchEvent(record: ExportRecord): Record<string, unknown> {
+  const stored = record.properties;
+  const properties: Record<string, unknown> =
+    stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? { ...(stored as Record<string, unknown>) } : {};
+  // The receiver must not look the sender's IP up again: the properties already hold what capture found.
+  properties.$geoip_disable = true;
+  if (record.event === '$autocapture') properties.$elements_chain = record.elements_chain;
+  const timestamp = record.timestamp;
+  return {
+    uuid: record.uuid,
+    distinct_id: record.distinct_id,
+    timestamp: timestamp instanceof Date ? formatDatetime(timestamp) : timestamp,
+    event: record.event,
+    properties,
+  };
+}
+
+export interface HttpDestinationOptions {
+  /** Rows read from the database at a time (not the request size, which PostHog's limits set). */
+  batchSize?: number;
+  maxEventsPerRequest?: number;
+  maxBytesPerRequest?: number;
+  records?: (exportRun: ExportRun, batchSize: number) => AsyncIterable<ExportRecord[]>;
+}
+
+function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<ExportRecord[]> {
+  return readExportRecords(
+    exportRun.db,
+    {
+      batchExport: exportRun.batchExport,
+      start: exportRun.run.data_interval_start,
+      end: exportRun.run.data_interval_end,
+      selectBy: exportRun.selectBy,
+    },
+    { batchSize, signal: exportRun.signal },
+  );
+}
+
+/** Posts one body; answers its size, or throws: retryable for 5xx, 429 and the network, final for other 4xx. */
+async function post(config: HttpConfig, events: string[], signal: AbortSignal): Promise<number> {
+  const head = JSON.stringify({ api_key: config.token, historical_migration: true });
+  const body = `${head.slice(0, -1)},"batch":[${events.join(',')}]}`;
+  let response: Response;
+  try {
+    response = await fetch(config.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason ?? error;
+    throw new Error(`Could not post to ${config.url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : String(error)}`, {
+      cause: error,
+    });
+  }
+  const text = await response.text();
+  if (response.status >= 500 || response.status === 429) {
+    throw new Error(`RetryableResponseError (status: ${response.status}): ${text}`);
+  }
+  if (response.status >= 400) throw new NonRetryableExportError(`NonRetryableResponseError (status: ${response.status}): ${text}`);
+  return Buffer.byteLength(body);
+}
+
+export function createHttpDestination(options: HttpDestinationOptions = {}): Destination {
+  const batchSize = options.batchSize ?? 10_000;
+  const maxEvents = options.maxEventsPerRequest ?? HTTP_BATCH_EVENTS;
+  const maxBytes = options.maxBytesPerRequest ?? HTTP_BATCH_BYTES;
+  const records = options.records ?? runRecords;
+
+  return {
+    async run(exportRun: ExportRun): Promise<ExportOutcome> {
+      const config = readHttpConfig(exportRun.batchExport.destination_config);
+      const { signal } = exportRun;
+      let pending: string[] = [];
+      let pendingBytes = 0;
+      let recordsCompleted = 0;
+      let bytesExported = 0;
+
+      const flush = async () => {
+        if (pending.length === 0) return;
+        bytesExported += await post(config, pending, signal);
+        recordsCompleted += pending.length;
+        pending = [];
+        pendingBytes = 0;
+        await exportRun.progress({ recordsCompleted, bytesExported });
+      };
+
+      for await (const batch of records(exportRun, batchSize)) {
+        signal.throwIfAborted();
+        for (const record of batch) {
+          const event = JSON.stringify(batchEvent(record));
+          pending.push(event);
+          pendingBytes += Buffer.byteLength(event) + 1;
+          if (pending.length >= maxEvents || pendingBytes >= maxBytes) await flush();
+        }
+      }
+      signal.throwIfAborted();
+      await flush();
+      return { recordsCompleted, bytesExported };
+    },
+  };
+}
+
+export const httpDestination: Destination = createHttpDestination();

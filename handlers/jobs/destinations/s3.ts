@@ -1,0 +1,462 @@
+/**
+ * The S3 destinations (`S3`, its successors `AwsS3` and `S3Compatible`): a run's records as files under keys
+ * named as PostHog names them, each uploaded as a multipart upload while it is written.
+ *
+ * Exactly once: the keys depend only on the export's settings and the run's interval, so a retry after any point
+ * of a previous attempt overwrites the same objects; an upload that fails is aborted, so no half file becomes
+ * visible.
+ */
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type ServerSideEncryption,
+} from '@aws-sdk/client-s3';
+import { readExportRecords } from '../../../db/queries/batch-exports/records.js';
+import type { BatchExportModel } from '../../../db/queries/batch-exports/rows.js';
+import { checkFileSpec, fileExtension, formatDatetime, RollingFileWriter, type FileCompression, type FileFormat } from './files.js';
+import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
+
+/** The events columns of PostHog's S3 files, in its order (team_id, set and set_once are left out). */
+export const S3_EVENT_COLUMNS = [
+  'uuid',
+  'timestamp',
+  '_inserted_at',
+  'created_at',
+  'event',
+  'properties',
+  'distinct_id',
+  'elements_chain',
+  'person_properties',
+  'person_id',
+] as const;
+
+/** S3 refuses parts below 5 MiB except the last one. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+export interface S3Config {
+  bucketName: string;
+  region: string;
+  prefix: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  format: FileFormat;
+  compression: FileCompression | null;
+  encryption: string | null;
+  kmsKeyId: string | null;
+  endpointUrl: string | null;
+  maxFileSizeMb: number | null;
+  useVirtualStyleAddressing: boolean;
+}
+
+function optionalString(config: Record<string, unknown>, key: string): string | null {
+  const value = config[key];
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string') throw new NonRetryableExportError(`The S3 setting '${key}' must be a string`);
+  return value;
+}
+
+function requiredString(config: Record<string, unknown>, key: string): string {
+  const value = config[key];
+  if (typeof value !== 'string') throw new NonRetryableExportError(`The S3 setting '${key}' is missing`);
+  return value;
+}
+
+/** The export's stored destination settings, checked; what cannot work is refused before anything is read. */
+export function readS3Config(config: Record<string, unknown>): S3Config {
+  const bucketName = requiredString(config, 'bucket_name');
+  if (bucketName === '') throw new NonRetryableExportError("The S3 setting 'bucket_name' is empty");
+  const { format, compression } = checkFileSpec(config.file_format ?? 'JSONLines', config.compression ?? null);
+  const maxFileSize = config.max_file_size_mb;
+  let maxFileSizeMb: number | null = null;
+  if (maxFileSize !== null && maxFileSize !== undefined) {
+    const parsed = typeof maxFileSize === 'string' ? Number(maxFileSize) : maxFileSize;
+    if (typeof parsed !== 'number' || !Number.isInteger(parsed) || parsed <= 0) {
+      throw new NonRetryableExportError(`The S3 setting 'max_file_size_mb' must be a positive integer, not ${JSON.stringify(maxFileSize)}`);
+    }
+    maxFileSizeMb = parsed;
+  }
+  const endpointUrl = optionalString(config, 'endpoint_url');
+  if (endpointUrl !== null) checkEndpoint(endpointUrl);
+  return {
+    bucketName,
+    region: optionalString(config, 'region') ?? 'us-east-1',
+    prefix: optionalString(config, 'prefix') ?? '',
+    accessKeyId: optionalString(config, 'aws_access_key_id'),
+    secretAccessKey: optionalString(config, 'aws_secret_access_key'),
+    format,
+    compression,
+    encryption: optionalString(config, 'encryption'),
+    kmsKeyId: optionalString(config, 'kms_key_id'),
+    endpointUrl,
+    maxFileSizeMb,
+    useVirtualStyleAddressing: config.use_virtual_style_addressing === true || config.use_virtual_style_addressing === 'true',
+  };
+}
+
+function checkEndpoint(endpointUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(endpointUrl);
+  } catch {
+    throw new NonRetryableExportError(`Invalid S3 endpoint URL '${endpointUrl}': it is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new NonRetryableExportError(`Invalid S3 endpoint URL '${endpointUrl}': the scheme must be http or https`);
+  }
+}
+
+/** How the interval's bounds appear in keys: ISO with `+00:00`, and `None` for the open start of an earliest backfill. */
+export function intervalText(date: Date | null): string {
+  return date === null ? 'None' : formatDatetime(date);
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/**
+ * The prefix with its variables filled as Python's str.format fills them in PostHog: `{{` and `}}` are braces,
+ * `{name}` one of the variables below (the date parts come from the interval's end); anything else is refused.
+ */
+export function renderPrefix(prefix: string, interval: { start: Date | null; end: Date }, model: BatchExportModel): string {
+  const { end } = interval;
+  const variables: Record<string, string> = {
+    year: pad(end.getUTCFullYear(), 4),
+    month: pad(end.getUTCMonth() + 1),
+    day: pad(end.getUTCDate()),
+    hour: pad(end.getUTCHours()),
+    minute: pad(end.getUTCMinutes()),
+    second: pad(end.getUTCSeconds()),
+    data_interval_start: intervalText(interval.start),
+    data_interval_end: intervalText(end),
+    table: model,
+  };
+  let rendered = '';
+  for (let index = 0; index < prefix.length; index++) {
+    const char = prefix[index]!;
+    const next = prefix[index + 1];
+    if ((char === '{' && next === '{') || (char === '}' && next === '}')) {
+      rendered += char;
+      index++;
+    } else if (char === '{') {
+      const close = prefix.indexOf('}', index);
+      const name = close === -1 ? null : prefix.slice(index + 1, close);
+      if (name === null || !(name in variables)) {
+        throw new NonRetryableExportError(
+          `The S3 prefix '${prefix}' uses ${name === null ? 'an unclosed {' : `{${name}}`}; its variables are ${Object.keys(variables)
+            .map((variable) => `{${variable}}`)
+            .join(', ')}`,
+        );
+      }
+      rendered += variables[name];
+      index = close;
+    } else if (char === '}') {
+      throw new NonRetryableExportError(`The S3 prefix '${prefix}' has a single '}': write '}}' for a brace`);
+    } else {
+      rendered += char;
+    }
+  }
+  return rendered;
+}
+
+/**
+ * Python's posixpath.join(prefix, name), and then, for a key that came out absolute, its path relative to `/`
+ * (normalised: no empty or `.` segments, `..` resolved): S3 keys never start with a slash.
+ */
+export function joinKey(prefix: string, name: string): string {
+  const joined = prefix === '' || prefix.endsWith('/') ? prefix + name : `${prefix}/${name}`;
+  if (!joined.startsWith('/')) return joined;
+  const segments: string[] = [];
+  for (const segment of joined.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+export interface KeyRequest {
+  prefix: string;
+  start: Date | null;
+  end: Date;
+  model: BatchExportModel;
+  format: FileFormat;
+  compression: FileCompression | null;
+  /** Only when the export has a maximum file size: every file is numbered, from 0. */
+  fileNumber: number | null;
+}
+
+export function s3Key(request: KeyRequest): string {
+  const interval = { start: request.start, end: request.end };
+  const number = request.fileNumber === null ? '' : `-${request.fileNumber}`;
+  const name = `${intervalText(request.start)}-${intervalText(request.end)}${number}.${fileExtension(request.format, request.compression)}`;
+  return joinKey(renderPrefix(request.prefix, interval, request.model), name);
+}
+
+export function manifestKey(request: Pick<KeyRequest, 'prefix' | 'start' | 'end' | 'model'>): string {
+  const interval = { start: request.start, end: request.end };
+  return joinKey(renderPrefix(request.prefix, interval, request.model), `${intervalText(request.start)}-${intervalText(request.end)}_manifest.json`);
+}
+
+export function createS3Client(config: S3Config): S3Client {
+  const credentials =
+    config.accessKeyId !== null && config.secretAccessKey !== null
+      ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+      : undefined;
+  return new S3Client({
+    region: config.region,
+    ...(config.endpointUrl !== null ? { endpoint: config.endpointUrl } : {}),
+    ...(credentials ? { credentials } : {}),
+    forcePathStyle: !config.useVirtualStyleAddressing,
+    // A stalled connection fails the attempt (and the run is retried) instead of holding the run forever.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+  });
+}
+
+/** Error names of S3 that say "try again later". */
+const RETRYABLE_S3_ERRORS = new Set([
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'SlowDown',
+  'InternalError',
+  'ServiceUnavailable',
+  'Throttling',
+  'ThrottlingException',
+  'TimeoutError',
+  'RequestTimeTooSkewed',
+]);
+
+/**
+ * Network failures that retrying cannot mend: nothing listens at the endpoint, or its name does not resolve
+ * (PostHog's EndpointConnectionError, which ends the run Failed). Resets and timeouts are retried.
+ */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
+
+interface SdkError {
+  name?: string;
+  code?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number };
+}
+
+/** An SDK failure as the engine should see it: NonRetryableExportError when retrying cannot help. */
+export function classifyS3Error(error: unknown, config: Pick<S3Config, 'bucketName' | 'endpointUrl'>): unknown {
+  if (!(error instanceof Error) || error instanceof NonRetryableExportError || error.name === 'AbortError') return error;
+  const sdk = error as Error & SdkError;
+  const where = `bucket '${config.bucketName}'${config.endpointUrl ? ` at ${config.endpointUrl}` : ''}`;
+  const code = sdk.code ?? (error.cause as SdkError | undefined)?.code;
+  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
+    return new NonRetryableExportError(`Could not connect to the S3 endpoint for ${where} (${code}): ${error.message}`, { cause: error });
+  }
+  if (RETRYABLE_S3_ERRORS.has(error.name)) return error;
+  const status = sdk.$metadata?.httpStatusCode;
+  if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return new NonRetryableExportError(`S3 refused the upload to ${where}: ${error.name} (status ${status}): ${error.message}`, {
+      cause: error,
+    });
+  }
+  return error;
+}
+
+export interface UploadTarget {
+  client: S3Client;
+  bucket: string;
+  key: string;
+  encryption: string | null;
+  kmsKeyId: string | null;
+  partSizeBytes: number;
+  signal: AbortSignal;
+}
+
+/**
+ * One object as a multipart upload fed chunk by chunk: parts leave when the buffer reaches the part size, so at
+ * most about one part is held in memory. Every file goes this way, even small ones, as PostHog's do.
+ */
+export class MultipartUpload {
+  private uploadId: string | null = null;
+  private buffered: Uint8Array[] = [];
+  private bufferedBytes = 0;
+  private readonly parts: Array<{ ETag: string; PartNumber: number }> = [];
+
+  private constructor(private readonly target: UploadTarget) {}
+
+  static async start(target: UploadTarget): Promise<MultipartUpload> {
+    const upload = new MultipartUpload(target);
+    const created = await target.client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: target.bucket,
+        Key: target.key,
+        ...(target.encryption !== null ? { ServerSideEncryption: target.encryption as ServerSideEncryption } : {}),
+        ...(target.kmsKeyId !== null ? { SSEKMSKeyId: target.kmsKeyId } : {}),
+      }),
+      { abortSignal: target.signal },
+    );
+    if (!created.UploadId) throw new Error(`S3 started no multipart upload for ${target.key}`);
+    upload.uploadId = created.UploadId;
+    return upload;
+  }
+
+  get partsUploaded(): number {
+    return this.parts.length;
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    this.buffered.push(chunk);
+    this.bufferedBytes += chunk.length;
+    if (this.bufferedBytes >= this.target.partSizeBytes) await this.uploadPart();
+  }
+
+  async complete(): Promise<void> {
+    if (this.bufferedBytes > 0 || this.parts.length === 0) await this.uploadPart();
+    await this.target.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.target.bucket,
+        Key: this.target.key,
+        UploadId: this.uploadId!,
+        MultipartUpload: { Parts: this.parts },
+      }),
+      { abortSignal: this.target.signal },
+    );
+  }
+
+  /** Best effort: the failure that led here is what the run reports, not a failed abort. */
+  async abort(): Promise<void> {
+    if (this.uploadId === null) return;
+    try {
+      await this.target.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId }),
+      );
+    } catch {
+      // An upload left behind is invisible and expires by the bucket's lifecycle rules.
+    }
+  }
+
+  private async uploadPart(): Promise<void> {
+    const body = Buffer.concat(this.buffered, this.bufferedBytes);
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    const partNumber = this.parts.length + 1;
+    const answer = await this.target.client.send(
+      new UploadPartCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId!, PartNumber: partNumber, Body: body }),
+      { abortSignal: this.target.signal },
+    );
+    if (!answer.ETag) throw new Error(`S3 answered part ${partNumber} of ${this.target.key} without an ETag`);
+    this.parts.push({ ETag: answer.ETag, PartNumber: partNumber });
+  }
+}
+
+export interface S3DestinationOptions {
+  /** Records read per batch; a file may roll to the next one after each batch. */
+  batchSize?: number;
+  /** At least MIN_PART_BYTES. */
+  partSizeBytes?: number;
+  /** Where the records come from; the run's own window of Hedgerow's events unless a test gives another. */
+  records?: (exportRun: ExportRun, batchSize: number) => AsyncIterable<ExportRecord[]>;
+}
+
+const DEFAULT_BATCH_SIZE = 10_000;
+const DEFAULT_PART_BYTES = 8 * MIB;
+
+function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<ExportRecord[]> {
+  return readExportRecords(
+    exportRun.db,
+    {
+      batchExport: exportRun.batchExport,
+      start: exportRun.run.data_interval_start,
+      end: exportRun.run.data_interval_end,
+      selectBy: exportRun.selectBy,
+    },
+    { batchSize, signal: exportRun.signal },
+  );
+}
+
+/** Events in PostHog's S3 columns; other models, and exports with their own columns, as the records give them. */
+function fileColumns(exportRun: ExportRun): readonly string[] | null {
+  const { batchExport } = exportRun;
+  return batchExport.model === 'events' && !batchExport.hogql_query && !batchExport.schema ? S3_EVENT_COLUMNS : null;
+}
+
+export function createS3Destination(options: S3DestinationOptions = {}): Destination {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const partSizeBytes = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? DEFAULT_PART_BYTES);
+  const records = options.records ?? runRecords;
+
+  return {
+    async run(exportRun: ExportRun): Promise<ExportOutcome> {
+      const config = readS3Config(exportRun.batchExport.destination_config);
+      const { run, batchExport, signal } = exportRun;
+      const keyRequest = {
+        prefix: config.prefix,
+        start: run.data_interval_start,
+        end: run.data_interval_end,
+        model: batchExport.model,
+        format: config.format,
+        compression: config.compression,
+      };
+      // Rendered before any work, so a bad prefix fails the run before anything is read.
+      manifestKey(keyRequest);
+      const maxFileBytes = config.maxFileSizeMb === null ? null : config.maxFileSizeMb * MIB;
+      const client = createS3Client(config);
+      const keys: string[] = [];
+      const files = new RollingFileWriter(
+        { format: config.format, compression: config.compression, columns: fileColumns(exportRun) },
+        maxFileBytes,
+        async (fileNumber) => {
+          const key = s3Key({ ...keyRequest, fileNumber: maxFileBytes === null ? null : fileNumber });
+          const upload = await MultipartUpload.start({
+            client,
+            bucket: config.bucketName,
+            key,
+            encryption: config.encryption,
+            kmsKeyId: config.kmsKeyId,
+            partSizeBytes,
+            signal,
+          });
+          return {
+            write: (chunk) => upload.write(chunk),
+            complete: async () => {
+              await upload.complete();
+              keys.push(key);
+            },
+            abort: () => upload.abort(),
+          };
+        },
+      );
+
+      try {
+        for await (const batch of records(exportRun, batchSize)) {
+          signal.throwIfAborted();
+          await files.write(batch);
+          await exportRun.progress({ recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten });
+        }
+        signal.throwIfAborted();
+        await files.finish();
+        if (maxFileBytes !== null && keys.length > 0) {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: config.bucketName,
+              Key: manifestKey(keyRequest),
+              Body: JSON.stringify({ files: keys }),
+              ContentType: 'application/json',
+            }),
+            { abortSignal: signal },
+          );
+        }
+        const outcome = { recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten };
+        await exportRun.progress(outcome);
+        return outcome;
+      } catch (error) {
+        await files.abort();
+        throw classifyS3Error(error, config);
+      } finally {
+        client.destroy();
+      }
+    },
+  };
+}
+
+/** `S3`, `AwsS3` and `S3Compatible` are one destination: they differ only in the settings they carry. */
+export const s3Destination: Destination = createS3Destination();

@@ -1,0 +1,273 @@
+/**
+ * The HTTP destination: events captured into one Hedgerow, exported by a hand-built run to the `/batch/` endpoint
+ * of a second Hedgerow on its own database (where they land once, with their uuids, however often the run is
+ * repeated) and to a local receiver that records the requests and answers what a test asks of it.
+ */
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
+import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
+import { createHttpDestination, httpDestination } from '../../handlers/jobs/destinations/http.js';
+import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const WINDOW = { start: new Date('2026-01-01T10:00:00Z'), end: new Date('2026-01-01T11:00:00Z') };
+
+function harness(account: Account, config: Record<string, unknown>) {
+  const now = new Date();
+  const batchExport: BatchExportRow = {
+    id: randomUUID(),
+    team_id: account.environment.id,
+    name: 'to http',
+    model: 'events',
+    destination_type: 'HTTP',
+    destination_config: config,
+    interval: 'hour',
+    interval_offset: 0,
+    timezone: 'UTC',
+    paused: false,
+    deleted: false,
+    created_at: now,
+    last_updated_at: now,
+    last_paused_at: null,
+    start_at: null,
+    end_at: null,
+    hogql_query: null,
+    schema: null,
+    filters: null,
+    created_by: null,
+  };
+  const run: BatchExportRunRow = {
+    id: randomUUID(),
+    batch_export_id: batchExport.id,
+    backfill_id: randomUUID(),
+    status: 'Running',
+    data_interval_start: WINDOW.start,
+    data_interval_end: WINDOW.end,
+    records_completed: null,
+    records_failed: null,
+    records_total_count: null,
+    bytes_exported: null,
+    latest_error: null,
+    cursor: null,
+    attempts: 1,
+    job_id: null,
+    created_at: now,
+    finished_at: null,
+    last_updated_at: now,
+  };
+  const progress: Array<{ recordsCompleted?: number; bytesExported?: number }> = [];
+  const exportRun: ExportRun = {
+    batchExport,
+    run,
+    selectBy: 'timestamp',
+    db: testDb(),
+    signal: new AbortController().signal,
+    progress: async (update) => void progress.push(update),
+  };
+  return { exportRun, progress };
+}
+
+interface StoredEvent {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  timestamp: Date;
+  properties: Record<string, unknown>;
+  elements_chain: string;
+}
+
+const eventsOf = (db: Db, teamId: number): Promise<StoredEvent[]> =>
+  db('events')
+    .where({ team_id: teamId })
+    .orderBy([{ column: 'timestamp' }, { column: 'uuid' }])
+    .select('uuid', 'event', 'distinct_id', 'timestamp', 'properties', 'elements_chain');
+
+/** A receiver of `/batch/` posts that keeps their bodies and answers with `answer`'s status and body. */
+async function startReceiver(): Promise<{ url: string; bodies: any[]; answer: { status: number; body: string }; close(): Promise<void> }> {
+  const bodies: any[] = [];
+  const answer = { status: 200, body: '{"status":1}' };
+  const server: Server = createServer((request: IncomingMessage, response) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (text += chunk));
+    request.on('end', () => {
+      bodies.push({ contentType: request.headers['content-type'], body: JSON.parse(text) });
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/batch/`,
+    bodies,
+    answer,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the run to fail');
+}
+
+describe('batch export to HTTP', function () {
+  this.timeout(60_000);
+  let source: TestServer;
+  let receiver: TestServer;
+  let receiverDatabase: string;
+  let receiverDb: Db;
+  let account: Account;
+  let target: Account;
+
+  before(async () => {
+    receiverDatabase = await createDatabase('hedgerow_test_receiver');
+    receiverDb = createDb(databaseUrl(receiverDatabase));
+    await migrateLatest(receiverDb);
+    [source, receiver] = await Promise.all([startTestServer(), startTestServer({ db: receiverDb })]);
+    account = await newAccount(testDb());
+    target = await newAccount(receiverDb);
+    const res = await source.http.request('POST', '/batch/', {
+      rawBody: JSON.stringify({
+        api_key: account.environment.api_token,
+        historical_migration: true,
+        batch: [
+          { event: '$pageview', distinct_id: 'ada', timestamp: '2026-01-01T10:10:00.250Z', uuid: randomUUID(), properties: { $current_url: 'https://example.com/', n: 1 } },
+          {
+            event: '$autocapture',
+            distinct_id: 'ada',
+            timestamp: '2026-01-01T10:20:00Z',
+            uuid: randomUUID(),
+            properties: { $event_type: 'click', $elements_chain: 'button.primary:nth-child="1"nth-of-type="1"text="Buy"' },
+          },
+          { event: 'signed up', distinct_id: 'bob', timestamp: '2026-01-01T10:59:59Z', uuid: randomUUID(), properties: { nested: { a: [1, 2] } } },
+          { event: 'outside', distinct_id: 'bob', timestamp: '2026-01-01T11:00:00Z', uuid: randomUUID() },
+        ],
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([res.status, res.body]).to.deep.equal([200, { status: 1 }]);
+  });
+  after(async () => {
+    await Promise.all([source?.close(), receiver?.close()]);
+    await receiverDb?.destroy();
+    if (receiverDatabase) await dropDatabase(receiverDatabase);
+  });
+
+  /** The body events PostHog's HTTP export makes of the window's stored events. */
+  async function expectedBatch(): Promise<Array<Record<string, unknown>>> {
+    const stored = (await eventsOf(testDb(), account.environment.id)).filter((event) => event.timestamp < WINDOW.end);
+    expect(stored.map((event) => event.event)).to.deep.equal(['$pageview', '$autocapture', 'signed up']);
+    return stored.map((event) => ({
+      uuid: event.uuid,
+      distinct_id: event.distinct_id,
+      timestamp: formatDatetime(event.timestamp),
+      event: event.event,
+      properties: {
+        ...event.properties,
+        $geoip_disable: true,
+        ...(event.event === '$autocapture' ? { $elements_chain: event.elements_chain } : {}),
+      },
+    }));
+  }
+
+  it('posts the window’s events in PostHog’s /batch/ body, flushing at the event limit, reporting each flush', async () => {
+    const local = await startReceiver();
+    try {
+      const { exportRun, progress } = harness(account, { url: local.url, token: 'phc_receiver' });
+      const outcome = await createHttpDestination({ maxEventsPerRequest: 2 }).run(exportRun);
+      const batch = await expectedBatch();
+      expect(local.bodies).to.deep.equal([
+        { contentType: 'application/json', body: { api_key: 'phc_receiver', historical_migration: true, batch: batch.slice(0, 2) } },
+        { contentType: 'application/json', body: { api_key: 'phc_receiver', historical_migration: true, batch: batch.slice(2) } },
+      ]);
+      expect(outcome.recordsCompleted).to.equal(3);
+      expect(progress.map((update) => update.recordsCompleted)).to.deep.equal([2, 3]);
+      expect(progress.at(-1)!.bytesExported).to.equal(outcome.bytesExported).and.to.be.greaterThan(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('lands the events in another Hedgerow with their uuids, and once only when the run is repeated', async () => {
+    const config = { url: `${receiver.directUrl}/batch/`, token: target.environment.api_token };
+    const first = await httpDestination.run(harness(account, config).exportRun);
+    const second = await httpDestination.run(harness(account, config).exportRun);
+    expect([first.recordsCompleted, second.recordsCompleted]).to.deep.equal([3, 3]);
+    const landed = await eventsOf(receiverDb, target.environment.id);
+    const stored = await eventsOf(testDb(), account.environment.id);
+    // The receiver's capture moves $elements_chain from the properties into the column, as the sender's did.
+    const sent = (await expectedBatch()).map((event, index) => {
+      const properties = { ...(event.properties as Record<string, unknown>) };
+      delete properties.$elements_chain;
+      return { ...event, properties, elements_chain: stored[index]!.elements_chain };
+    });
+    expect(sent[1]!.elements_chain).to.equal('button.primary:nth-child="1"nth-of-type="1"text="Buy"');
+    expect(
+      landed.map((event) => ({
+        uuid: event.uuid,
+        distinct_id: event.distinct_id,
+        timestamp: formatDatetime(event.timestamp),
+        event: event.event,
+        properties: event.properties,
+        elements_chain: event.elements_chain,
+      })),
+    ).to.deep.equal(sent);
+  });
+
+  const retryable: Array<[number, string]> = [
+    [500, '{"detail":"boom"}'],
+    [503, 'unavailable'],
+    [429, '{"detail":"slow down"}'],
+  ];
+  for (const [status, body] of retryable) {
+    it(`leaves a ${status} answer to the engine's retries`, async () => {
+      const local = await startReceiver();
+      try {
+        Object.assign(local.answer, { status, body });
+        const error = await failure(httpDestination.run(harness(account, { url: local.url, token: 't' }).exportRun));
+        expect(error).to.be.instanceOf(Error).and.not.to.be.instanceOf(NonRetryableExportError);
+        expect((error as Error).message).to.equal(`RetryableResponseError (status: ${status}): ${body}`);
+      } finally {
+        await local.close();
+      }
+    });
+  }
+
+  it('fails for good on a 400, naming the status and the body', async () => {
+    const local = await startReceiver();
+    try {
+      Object.assign(local.answer, { status: 400, body: '{"type":"validation_error","detail":"bad"}' });
+      const { exportRun, progress } = harness(account, { url: local.url, token: 't' });
+      const error = await failure(httpDestination.run(exportRun));
+      expect(error).to.be.instanceOf(NonRetryableExportError);
+      expect((error as Error).message).to.equal('NonRetryableResponseError (status: 400): {"type":"validation_error","detail":"bad"}');
+      expect(progress).to.deep.equal([]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('leaves an unreachable receiver to the engine’s retries, and refuses a URL that is not one', async () => {
+    const local = await startReceiver();
+    await local.close();
+    const unreachable = await failure(httpDestination.run(harness(account, { url: local.url, token: 't' }).exportRun));
+    expect(unreachable).to.be.instanceOf(Error).and.not.to.be.instanceOf(NonRetryableExportError);
+    expect((unreachable as Error).message).to.match(/^Could not post to http:\/\/127\.0\.0\.1:\d+\/batch\/: connect ECONNREFUSED/);
+    const invalid = await failure(httpDestination.run(harness(account, { url: 'not a url', token: 't' }).exportRun));
+    expect(invalid).to.be.instanceOf(NonRetryableExportError).with.property('message', 'Invalid destination URL: not a url');
+  });
+});
