@@ -98,18 +98,20 @@ function pickColumns(record: ExportRecord, columns: readonly string[] | null): A
   return columns.map((column) => [column, record[column] ?? null]);
 }
 
+/** A top-level value, or an element of a top-level array (pg parses timestamptz[] into Dates), as JSON shows it. */
+function plainValue(value: unknown): unknown {
+  if (value instanceof Date) return formatDatetime(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value) && value.some((item) => item instanceof Date || typeof item === 'bigint')) return value.map(plainValue);
+  return value;
+}
+
 function jsonLine(record: ExportRecord, columns: readonly string[] | null): string {
+  // Dates and bigints come from pg's parsers, at the top level of a record or in its arrays, never in parsed
+  // JSON: converting them here spares JSON.stringify a replacer, which it would call for every nested key too.
   const ordered: Record<string, unknown> = {};
-  for (const [column, value] of pickColumns(record, columns)) ordered[column] = value;
-  return (
-    JSON.stringify(ordered, function (this: Record<string, unknown>, key: string, value: unknown) {
-      // The replacer sees a Date after its toJSON ran; the holder still has the Date itself.
-      const original = this[key];
-      if (original instanceof Date) return formatDatetime(original);
-      if (typeof value === 'bigint') return value.toString();
-      return value;
-    }) + '\n'
-  );
+  for (const [column, value] of pickColumns(record, columns)) ordered[column] = plainValue(value);
+  return JSON.stringify(ordered) + '\n';
 }
 
 /** A zlib stream used as a sequence of flushes: each push returns the compressed bytes of what it was given. */
