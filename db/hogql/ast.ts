@@ -10,7 +10,8 @@ export type Expr =
   | { kind: 'constant'; value: ConstantValue }
   /** A name and what follows it: `properties.$browser` is ['properties', '$browser'], `a['b c'][1]` is ['a', 'b c', 1]. */
   | { kind: 'field'; chain: (string | number)[] }
-  | { kind: 'call'; name: string; args: Expr[] }
+  /** `params`: the first list of a parametric call, `quantile(0.9)(x)`. */
+  | { kind: 'call'; name: string; args: Expr[]; params?: Expr[] }
   | { kind: 'arithmetic'; op: ArithmeticOp; left: Expr; right: Expr }
   | { kind: 'negate'; expr: Expr }
   | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }

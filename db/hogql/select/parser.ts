@@ -1,0 +1,180 @@
+/**
+ * The HogQL SELECT statement: `SELECT [DISTINCT] items FROM table [AS alias] [WHERE] [GROUP BY] [HAVING]
+ * [ORDER BY] [LIMIT n [OFFSET m]]`, parsed into a SelectQuery. Expressions are the expression parser's
+ * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
+ * nothing a caller binds is ever read as query text.
+ */
+import type { Expr } from '../ast.js';
+import { HogQLError } from '../errors.js';
+import { MAX_EXPRESSION_LENGTH, Parser, tokenize, type PlaceholderValues } from '../parser.js';
+
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_LENGTH = 4 * MAX_EXPRESSION_LENGTH;
+
+export interface SelectColumn {
+  /** `*`: every field of the table, in the table's order. */
+  star: boolean;
+  expr: Expr;
+  alias: string | null;
+  /** The expression as written (the column's name when it has no alias). */
+  text: string;
+}
+
+export interface OrderTerm {
+  expr: Expr;
+  descending: boolean;
+}
+
+export interface SelectQuery {
+  distinct: boolean;
+  columns: SelectColumn[];
+  from: { table: string; alias: string | null };
+  where: Expr | null;
+  groupBy: Expr[];
+  having: Expr | null;
+  orderBy: OrderTerm[];
+  limit: number | null;
+  offset: number | null;
+}
+
+/** Words that end a select item or a table reference rather than name an alias. */
+const CLAUSE_WORDS = new Set([
+  'from', 'where', 'group', 'having', 'order', 'limit', 'offset', 'union', 'join', 'inner', 'left', 'right', 'full',
+  'cross', 'on', 'using', 'with', 'as', 'asc', 'desc', 'and', 'or', 'not', 'select', 'settings', 'prewhere', 'array',
+]);
+
+class StatementParser extends Parser {
+  constructor(
+    private readonly text: string,
+    values: PlaceholderValues,
+  ) {
+    super(tokenize(text, true), values);
+  }
+
+  private keyword(word: string): boolean {
+    if (!this.isKeyword(word)) return false;
+    this.advance();
+    return true;
+  }
+
+  private expectKeyword(word: string, expected = word.toUpperCase()): void {
+    if (!this.keyword(word)) this.fail(expected);
+  }
+
+  /** The source text from token `start` up to (not including) the current token. */
+  private sourceFrom(start: number): string {
+    const from = this.tokens[start]!.pos;
+    return this.text.slice(from, this.current.pos).trim();
+  }
+
+  private optionalAlias(): string | null {
+    if (this.keyword('as')) {
+      const token = this.advance();
+      if (token.type !== 'ident') {
+        this.index -= 1;
+        this.fail('a name after AS');
+      }
+      return token.value;
+    }
+    const token = this.current;
+    if (token.type === 'ident' && (token.quoted || !CLAUSE_WORDS.has(token.value.toLowerCase()))) {
+      this.advance();
+      return token.value;
+    }
+    return null;
+  }
+
+  private column(): SelectColumn {
+    if (this.isOp('*')) {
+      this.advance();
+      return { star: true, expr: { kind: 'constant', value: null }, alias: null, text: '*' };
+    }
+    const start = this.index;
+    const expr = this.expression();
+    const text = this.sourceFrom(start);
+    return { star: false, expr, alias: this.optionalAlias(), text };
+  }
+
+  private list<T>(item: () => T): T[] {
+    const items = [item()];
+    while (this.isOp(',')) {
+      this.advance();
+      items.push(item());
+    }
+    return items;
+  }
+
+  /** A row count: a non-negative integer constant (or a placeholder bound to one). */
+  private count(clause: string): number {
+    const expr = this.expression();
+    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
+      throw new HogQLError(`${clause} must be a non-negative integer.`);
+    }
+    return expr.value;
+  }
+
+  statement(): SelectQuery {
+    if (this.isKeyword('with')) throw new HogQLError('WITH is not supported yet.');
+    this.expectKeyword('select');
+    const distinct = this.keyword('distinct');
+    const columns = this.list(() => this.column());
+    this.expectKeyword('from');
+    if (this.isOp('(')) throw new HogQLError('Subqueries in FROM are not supported yet.');
+    const tableToken = this.advance();
+    if (tableToken.type !== 'ident') {
+      this.index -= 1;
+      this.fail('a table name');
+    }
+    let table = tableToken.value;
+    // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
+    while (this.isOp('.')) {
+      this.advance();
+      const part = this.advance();
+      table += `.${part.type === 'ident' ? part.value : '?'}`;
+    }
+    const from = { table, alias: this.optionalAlias() };
+    for (const word of ['join', 'inner', 'left', 'right', 'full', 'cross', 'array']) {
+      if (this.isKeyword(word) || (this.isOp(',') && word === 'join')) throw new HogQLError('Explicit JOINs are not supported yet.');
+    }
+    const where = this.keyword('where') ? this.expression() : null;
+    let groupBy: Expr[] = [];
+    if (this.keyword('group')) {
+      this.expectKeyword('by', 'BY after GROUP');
+      groupBy = this.list(() => this.expression());
+    }
+    const having = this.keyword('having') ? this.expression() : null;
+    let orderBy: OrderTerm[] = [];
+    if (this.keyword('order')) {
+      this.expectKeyword('by', 'BY after ORDER');
+      orderBy = this.list(() => {
+        const expr = this.expression();
+        const descending = this.keyword('desc') || this.keyword('descending');
+        if (!descending && !this.keyword('asc')) this.keyword('ascending');
+        return { expr, descending };
+      });
+    }
+    let limit: number | null = null;
+    let offset: number | null = null;
+    if (this.keyword('limit')) {
+      limit = this.count('LIMIT');
+      if (this.isOp(',')) {
+        // ClickHouse's `LIMIT offset, count`.
+        this.advance();
+        offset = limit;
+        limit = this.count('LIMIT');
+      } else if (this.keyword('offset')) offset = this.count('OFFSET');
+    }
+    if (this.isKeyword('union')) throw new HogQLError('UNION is not supported yet.');
+    this.expectEnd();
+    return { distinct, columns, from, where, groupBy, having, orderBy, limit, offset };
+  }
+}
+
+/** Parses a SELECT statement, binding `values` to its `{name}` placeholders. */
+export function parseSelect(text: string, values: PlaceholderValues = {}): SelectQuery {
+  if (typeof text !== 'string') throw new HogQLError('The query must be a string.');
+  if (text.length > MAX_QUERY_LENGTH) throw new HogQLError(`A query may be at most ${MAX_QUERY_LENGTH} characters long.`);
+  const trimmed = text.replace(/;\s*$/, '');
+  if (trimmed.trim() === '') throw new HogQLError('The query is empty.');
+  return new StatementParser(trimmed, values).statement();
+}
