@@ -21,7 +21,14 @@ export type Expr =
   | { kind: 'and'; exprs: Expr[] }
   | { kind: 'or'; exprs: Expr[] }
   | { kind: 'not'; expr: Expr }
-  | { kind: 'interval'; amount: Expr; unit: IntervalUnit };
+  | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
+  /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
+  | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef };
+
+/** A nested statement, opaque here: its tree is the SELECT module's (select/parser.ts). */
+export interface QueryRef {
+  readonly kind: 'select' | 'union';
+}
 
 /** One entry of `select`: an expression and the column name the response gives it. */
 export interface SelectItem {

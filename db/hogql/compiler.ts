@@ -7,7 +7,7 @@
  * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
-import type { CompareOp, Expr } from './ast.js';
+import type { CompareOp, Expr, QueryRef } from './ast.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
@@ -135,6 +135,8 @@ export class Compiler {
         return this.comparison(expr.op, this.compile(expr.left), this.compile(expr.right));
       case 'in':
         return this.membership(expr.negated, this.compile(expr.expr), expr.list.map((item) => this.compile(item)));
+      case 'inQuery':
+        return this.inQuery(expr.negated, this.compile(expr.expr), expr.query);
       case 'between': {
         const value = this.compile(expr.expr);
         const low = this.compile(expr.low);
@@ -320,6 +322,11 @@ export class Compiler {
       at.nullable || interval.nullable,
       at.aggregate || interval.aggregate,
     );
+  }
+
+  /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */
+  protected inQuery(_negated: boolean, _value: Typed, _query: QueryRef): Typed {
+    throw new HogQLError('Subqueries are not supported here.');
   }
 
   /** The function a call names; a compiler for a wider language adds its own. */

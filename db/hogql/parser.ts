@@ -7,7 +7,7 @@
  * Precedence, loosest first: or, and, not, comparison (= != < > like in is between), ||, + -, * / %, unary -,
  * member access (. and []).
  */
-import type { CompareOp, Expr, IntervalUnit, SelectItem } from './ast.js';
+import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem } from './ast.js';
 import { HogQLError } from './errors.js';
 
 /** Longest expression accepted, in characters. */
@@ -201,6 +201,11 @@ export class Parser {
     }
   }
 
+  /** A statement nested in an expression (`IN (SELECT …)`), which only a statement's parser reads. */
+  protected nestedQuery(): QueryRef {
+    throw new HogQLError('Subqueries are not supported here.');
+  }
+
   atEnd(): boolean {
     return this.current.type === 'eof';
   }
@@ -284,6 +289,12 @@ export class Parser {
     }
     if (this.isKeyword('in')) {
       this.advance();
+      if (this.isOp('(') && (this.isKeyword('select', 1) || this.isKeyword('with', 1))) {
+        this.advance();
+        const query = this.nested(() => this.nestedQuery());
+        this.expectOp(')');
+        return { kind: 'inQuery', negated, expr: left, query };
+      }
       return { kind: 'in', negated, expr: left, list: this.inList() };
     }
     if (this.isKeyword('between')) {
@@ -311,7 +322,6 @@ export class Parser {
     const close = this.isOp('(') ? ')' : this.isOp('[') ? ']' : null;
     if (!close) this.fail('a list in parentheses after IN');
     this.advance();
-    if (this.isKeyword('select')) throw new HogQLError('Subqueries are not supported yet.');
     const list: Expr[] = [];
     if (!this.isOp(close)) {
       do {

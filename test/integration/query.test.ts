@@ -127,6 +127,47 @@ const CASES: Case[] = [
     rows: [[2.35, 1, 5]],
   },
   {
+    name: 'a subquery in FROM',
+    query: 'select count() from (select distinct distinct_id from events)',
+    rows: [[4]],
+  },
+  {
+    name: 'a subquery in FROM with an alias, filtered on its aggregate column',
+    query: 'select s.event, s.c from (select event, count() as c from events group by event) as s where s.c > 1',
+    rows: [['$pageview', 3]],
+  },
+  {
+    name: 'IN (SELECT …)',
+    query: "select distinct_id, event from events where distinct_id in (select distinct_id from events where event = 'signup') order by timestamp",
+    rows: [['bob', '$pageview'], ['bob', 'signup']],
+  },
+  {
+    name: 'NOT IN (SELECT …)',
+    query: "select distinct_id from events where distinct_id not in (select distinct_id from events where event = '$pageview')",
+    rows: [['carol']],
+  },
+  {
+    name: 'WITH',
+    query: "with buyers as (select distinct_id from events where event = 'purchase') select count(), any(distinct_id) from buyers",
+    rows: [[1, 'carol']],
+  },
+  {
+    name: 'UNION ALL, each part with its own ORDER BY and LIMIT',
+    query: "select event from events where event = 'signup' union all select distinct_id from events order by timestamp desc limit 2",
+    rows: [['signup'], ['carol'], ['bob']],
+  },
+  {
+    name: "another environment's rows never appear through a subquery, a WITH query or a UNION ALL",
+    query:
+      "with mine as (select distinct_id from events) select count() from (select distinct_id from mine union all select distinct_id from events where event = 'secret') where distinct_id in (select distinct_id from events where distinct_id = 'mallory') or distinct_id = 'mallory'",
+    rows: [[0]],
+  },
+  {
+    name: "IN (SELECT …) across tables, within the environment (the other environment's person of carol is not counted)",
+    query: 'select count() from persons where id in (select person_id from events)',
+    rows: [[2]],
+  },
+  {
     name: "another environment's rows never appear (its person of carol is not carol's person here)",
     query: "select count(), countIf(distinct_id = 'mallory'), any(person.properties.email) from events where distinct_id in ('carol', 'mallory')",
     rows: [[1, 0, null]],
@@ -237,8 +278,16 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     },
     { name: 'an ungrouped column', query: 'select event, count() from events', detail: '"event" must be in GROUP BY or inside an aggregate function.' },
     { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
-    { name: 'UNION', query: 'select 1 from events union all select 2 from events', detail: 'UNION is not supported yet.' },
-    { name: 'a subquery', query: 'select 1 from (select 1 from events)', detail: 'Subqueries in FROM are not supported yet.' },
+    { name: 'UNION DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Only UNION ALL is supported; UNION DISTINCT is not.' },
+    {
+      name: 'UNION ALL of different widths',
+      query: 'select 1, 2 from events union all select 2 from events',
+      detail: 'Each query of UNION ALL must select as many columns as the first (2), not 1.',
+    },
+    { name: 'a WITH query naming itself', query: 'with x as (select 1 from x) select 1 from x', detail: 'The WITH query "x" refers to itself.' },
+    { name: 'IN a subquery of two columns', query: 'select 1 from events where event in (select event, 1 from events)', detail: 'A subquery after IN must select one column, not 2.' },
+    { name: 'a field the subquery does not have', query: 'select event from (select distinct_id from events)', detail: 'Unknown field "event" of the subquery.' },
+    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons.' },
     { name: 'a non-constant LIMIT', query: 'select 1 from events limit count()', detail: 'LIMIT must be a non-negative integer.' },
     { name: 'a parameter given to a plain function', query: 'select count(1)(event) from events', detail: 'count() takes no parameters.' },
   ];

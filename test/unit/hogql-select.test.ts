@@ -91,8 +91,9 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
       ['select 1 from events e join persons p on 1 = 1', 'Explicit JOINs are not supported yet.'],
-      ['with x as (select 1 from events) select 1 from x', 'WITH is not supported yet.'],
-      ['select 1 from events where event in (select event from events)', 'Subqueries are not supported yet.'],
+      ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
+      ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
+      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
       ['select event, count() from events', '"event" must be in GROUP BY or inside an aggregate function.'],
       ['select count() from events order by event', '"event" in ORDER BY must be in GROUP BY or inside an aggregate function.'],
       ['select quantile(2)(properties.x) from events', 'The level of quantile() must be a number constant from 0 to 1.'],
@@ -107,6 +108,18 @@ describe('unit: HogQL SELECT compiler', () => {
         expect(() => compile(query)).to.throw(HogQLError, message);
       });
     }
+  });
+
+  it('the environment filter is on every table a statement reads: subqueries, IN, WITH and UNION ALL', () => {
+    const compiled = compile(
+      "with w as (select distinct_id from events) select count() from (select distinct_id from w union all select properties.email from persons) where distinct_id in (select distinct_id from events where person.properties.x = 1)",
+    );
+    const team = numberOf(compiled, TEAM);
+    const reads = compiled.text.match(/from (events e|persons p)/g) ?? [];
+    expect(reads).to.deep.equal(['from events e', 'from persons p', 'from events e']);
+    const filters = compiled.text.match(new RegExp(`(e|p|pdi)\\.team_id = \\$${team}::int`, 'g')) ?? [];
+    // Each of the three reads, and the distinct ids and persons joined to the last.
+    expect(filters).to.deep.equal(['e.team_id = $1::int', 'p.team_id = $1::int', 'pdi.team_id = $1::int', 'p.team_id = $1::int', 'e.team_id = $1::int'].map((f) => f.replace('$1', `$${team}`)));
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {

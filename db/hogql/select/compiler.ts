@@ -5,22 +5,63 @@
  * and distinct ids joined to them), so that no expression can reach another environment's rows or any other
  * table. The row limit always applies.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, QueryRef } from '../ast.js';
 import { Compiler, type CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, outputColumn, typed, type HogQLType, type Typed } from '../types.js';
+import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
-import type { SelectColumn, SelectQuery } from './parser.js';
-import { printExpr, printSelect } from './print.js';
+import type { QueryNode, SelectColumn, SelectQuery } from './parser.js';
+import { printExpr, printQuery } from './print.js';
 
-/** The events compiler's fields, plus the ones PostHog's events table has that the listing does not offer. */
-class EventsCompiler extends Compiler {
+/** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
+interface Context {
+  options: SelectOptions;
+  ctes: ReadonlyMap<string, QueryNode>;
+  /** WITH queries being expanded (one that names itself would never end). */
+  expanding: ReadonlySet<string>;
+  aliases: { next: number };
+}
+
+function internalAlias(context: Context): string {
+  context.aliases.next += 1;
+  return `s${context.aliases.next}`;
+}
+
+/**
+ * What every table's compiler shares: the added functions, and `IN (SELECT …)`, whose statement is compiled with
+ * the same environment filter as every other.
+ */
+abstract class StatementCompiler extends Compiler {
+  constructor(
+    options: CompileOptions,
+    protected readonly context: Context,
+  ) {
+    super(options);
+  }
+
   protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
     return SELECT_FUNCTIONS[lowerCaseName] ?? super.functionNamed(lowerCaseName);
   }
 
+  protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
+    const core = compileNode(query as QueryNode, this.context, null);
+    if (core.values.length !== 1) throw new HogQLError(`A subquery after IN must select one column, not ${core.values.length}.`);
+    const column = core.values[0]!;
+    const type = comparisonType(value, column, false);
+    if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
+    const alias = internalAlias(this.context);
+    const v = coerce(value, type, this.scope);
+    const inner = coerce(typed(keyword(`${alias}.c0`), column.type, column.nullable), type, this.scope);
+    // As in ClickHouse, the nested query's nulls are in no set; a null value is in none either.
+    const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (select ${inner.sql} from (${core.sql}) ${keyword(alias)} where ${inner.sql} is not null)`;
+    return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, [v]);
+  }
+}
+
+/** The events compiler's fields, plus the ones PostHog's events table has that the listing does not offer. */
+class EventsCompiler extends StatementCompiler {
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
     if (rest.length === 0) {
@@ -30,7 +71,7 @@ class EventsCompiler extends Compiler {
     }
     if (head === 'person' && rest.length === 1) {
       const columns: Record<string, [string, HogQLType]> = { created_at: ['p.created_at', 'datetime'], is_identified: ['p.is_identified', 'boolean'] };
-      const column = typeof rest[0] === 'string' ? columns[rest[0]] : undefined;
+      const column = typeof rest[0] === 'string' && Object.hasOwn(columns, rest[0]) ? columns[rest[0]] : undefined;
       if (column) {
         this.usesPerson = true;
         return typed(keyword(column[0]), column[1], true);
@@ -41,11 +82,7 @@ class EventsCompiler extends Compiler {
 }
 
 /** The persons table: a person's uuid is its `id`, as in PostHog. */
-class PersonsCompiler extends Compiler {
-  protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return SELECT_FUNCTIONS[lowerCaseName] ?? super.functionNamed(lowerCaseName);
-  }
-
+class PersonsCompiler extends StatementCompiler {
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
     if (head === 'properties') return this.jsonPath(keyword('p.properties'), rest, false);
@@ -62,10 +99,32 @@ class PersonsCompiler extends Compiler {
   }
 }
 
+/** A nested query in FROM: its fields are its columns, by name. */
+class SubqueryCompiler extends StatementCompiler {
+  constructor(
+    options: CompileOptions,
+    context: Context,
+    private readonly source: { core: Core; alias: string },
+  ) {
+    super(options, context);
+  }
+
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    const index = this.source.core.names.findIndex((name) => name === head);
+    if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of the subquery.`);
+    const value = this.source.core.values[index]!;
+    const column = keyword(`${this.source.alias}.c${index}`);
+    if (rest.length === 0) return typed(column, value.type, value.nullable);
+    if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+    return this.jsonPath(column, rest, true);
+  }
+}
+
 interface Table {
   /** The fields `*` stands for. */
   star: readonly string[];
-  compiler(options: CompileOptions): Compiler;
+  compiler(options: CompileOptions, context: Context): Compiler;
   /** FROM with the environment filter; `usesPerson` adds the events' persons, filtered the same. */
   from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment };
 }
@@ -73,7 +132,7 @@ interface Table {
 const TABLES: Readonly<Record<string, Table>> = {
   events: {
     star: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'],
-    compiler: (options) => new EventsCompiler(options),
+    compiler: (options, context) => new EventsCompiler(options, context),
     from: (teamId, usesPerson) => ({
       from: usesPerson
         ? sql`events e left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
@@ -84,7 +143,7 @@ const TABLES: Readonly<Record<string, Table>> = {
   },
   persons: {
     star: ['id', 'created_at', 'properties', 'is_identified'],
-    compiler: (options) => new PersonsCompiler(options),
+    compiler: (options, context) => new PersonsCompiler(options, context),
     from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
   },
 };
@@ -121,7 +180,15 @@ export interface CompiledSelect {
   paginated: boolean;
 }
 
-/** Rewrites a tree bottom-up-first: `replace` answers a replacement, or undefined to look inside. */
+/** A compiled query: a statement whose columns are c0, c1, …, of these values' types, by these names. */
+interface Core {
+  sql: Fragment;
+  values: Typed[];
+  names: string[];
+  arrays: boolean[];
+}
+
+/** Rewrites a tree top-down: `replace` answers a replacement, or undefined to look inside. */
 function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
   const replaced = replace(expr);
   if (replaced) return replaced;
@@ -141,6 +208,9 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
       return { ...expr, expr: m(expr.expr) };
     case 'in':
       return { ...expr, expr: m(expr.expr), list: expr.list.map(m) };
+    case 'inQuery':
+      // The nested query has names of its own.
+      return { ...expr, expr: m(expr.expr) };
     case 'between':
       return { ...expr, expr: m(expr.expr), low: m(expr.low), high: m(expr.high) };
     case 'and':
@@ -195,10 +265,64 @@ function numbered(fragment: Fragment): { text: string; params: unknown[] } {
 
 const same = (a: Expr, b: Expr) => JSON.stringify(a) === JSON.stringify(b);
 
-export function compileSelect(query: SelectQuery, options: SelectOptions): CompiledSelect {
-  const table = Object.hasOwn(TABLES, query.from.table) ? TABLES[query.from.table] : undefined;
-  if (!table) throw new HogQLError(`Unknown table "${query.from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
-  const tableNames = new Set([query.from.table, ...(query.from.alias === null ? [] : [query.from.alias])]);
+/** Rows a statement reads: `null` for all of them (a nested query without LIMIT). */
+type RowLimit = { count: number | null; offset: number };
+
+/** A nested query's own LIMIT, lowered to the maximum. */
+function nestedLimit(query: SelectQuery, options: SelectOptions): RowLimit {
+  return { count: query.limit === null ? null : Math.min(query.limit, options.maxLimit), offset: query.offset ?? 0 };
+}
+
+/** A query (a SELECT or a UNION ALL) as a nested statement; `limit` overrides a lone SELECT's own. */
+function compileNode(node: QueryNode, context: Context, limit: RowLimit | null): Core {
+  if (node.kind === 'select') return compileSelectCore(node, context, limit ?? nestedLimit(node, context.options), null);
+  const first = compileSelectCore(node.parts[0]!, context, nestedLimit(node.parts[0]!, context.options), null);
+  const rest = node.parts.slice(1).map((part) => {
+    if (part.columns.some((column) => column.star)) throw new HogQLError('* is not supported in the later queries of UNION ALL.');
+    if (part.columns.length !== first.values.length) {
+      throw new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${part.columns.length}.`);
+    }
+    return compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+  });
+  const parts = [first, ...rest];
+  const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
+  return {
+    sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
+    values: first.values.map((value, index) => ({ ...value, nullable: parts.some((part) => part.values[index]!.nullable) })),
+    names: first.names,
+    arrays: first.arrays,
+  };
+}
+
+/**
+ * One SELECT. `types`: the columns' types when it is a later part of a UNION ALL (its values are brought to the
+ * first part's).
+ */
+function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, types: readonly Typed[] | null): Core {
+  const ctes = new Map(outer.ctes);
+  for (const [name, cte] of query.ctes) ctes.set(name, cte);
+  const context: Context = { ...outer, ctes };
+  const { options } = context;
+
+  // The source: a WITH query (which shadows a table of its name), a nested query or a table.
+  let table: Table | null = null;
+  let source: { core: Core; alias: string } | null = null;
+  const from = query.from;
+  if ('query' in from || ctes.has(from.table)) {
+    let node: QueryNode;
+    let inner = context;
+    if ('query' in from) node = from.query;
+    else {
+      if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
+      node = ctes.get(from.table)!;
+      inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
+    }
+    source = { core: compileNode(node, inner, null), alias: internalAlias(context) };
+  } else {
+    table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
+    if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
+  }
+  const tableNames = new Set([...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
   const unqualified = (expr: Expr) =>
     mapExpr(expr, (inner) =>
@@ -206,9 +330,10 @@ export function compileSelect(query: SelectQuery, options: SelectOptions): Compi
         ? { kind: 'field', chain: inner.chain.slice(1) }
         : undefined,
     );
+  const starFields = table ? table.star : source!.core.names;
   const columns: SelectColumn[] = query.columns.flatMap((column) =>
     column.star
-      ? table.star.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null, text: field }))
+      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null, text: field }))
       : [{ ...column, expr: unqualified(column.expr) }],
   );
   // A column's alias names its expression in the other clauses, as in ClickHouse.
@@ -225,7 +350,10 @@ export function compileSelect(query: SelectQuery, options: SelectOptions): Compi
   const having = query.having ? resolve(query.having) : null;
   const orderBy = query.orderBy.map((term) => ({ ...term, expr: resolve(term.expr) }));
 
-  const compilerFor = (clause: string, allowAggregates: boolean) => table.compiler({ timezone: options.timezone, clause, allowAggregates });
+  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
+    const compileOptions = { timezone: options.timezone, clause, allowAggregates };
+    return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
+  };
   const compilers = [compilerFor('SELECT', true), compilerFor('WHERE', false), compilerFor('GROUP BY', false), compilerFor('HAVING', true), compilerFor('ORDER BY', true)] as const;
   const [selecting, filtering, grouping, havingC, ordering] = compilers;
   const values = columns.map((column) => selecting.compile(column.expr));
@@ -250,15 +378,22 @@ export function compileSelect(query: SelectQuery, options: SelectOptions): Compi
     });
   }
 
-  const paginated = query.limit === null;
-  const limit = paginated ? options.defaultLimit : Math.min(query.limit!, options.maxLimit);
-  const offset = query.offset ?? 0;
   const usesPerson = compilers.some((c) => c.usesPerson);
-  const { from, filter } = table.from(param(options.teamId, 'int'), usesPerson);
+  let fromSql: Fragment;
+  const conditions: Fragment[] = [];
+  if (table) {
+    const written = table.from(param(options.teamId, 'int'), usesPerson);
+    fromSql = written.from;
+    conditions.push(written.filter);
+  } else {
+    fromSql = sql`(${source!.core.sql}) ${keyword(source!.alias)}`;
+  }
+  if (condition) conditions.push(condition);
 
-  const selected = values.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
-  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join(selected, ', ')} from ${from}`];
-  clauses.push(sql`where ${filter}${condition ? sql` and ${condition}` : keyword('')}`);
+  const selectedValues = types ? values.map((value, index) => coerce(value, types[index]!.type, { timezone: options.timezone })) : values;
+  const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
+  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join(selected, ', ')} from ${fromSql}`];
+  if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);
   if (groups.length > 0) clauses.push(sql`group by ${join(groups.map((group) => group.sql), ', ')}`);
   if (havingValue) clauses.push(sql`having ${havingC.truth(havingValue)}`);
   if (orderBy.length > 0) {
@@ -266,32 +401,40 @@ export function compileSelect(query: SelectQuery, options: SelectOptions): Compi
       const column = columns.findIndex((c) => same(c.expr, term.expr));
       // A selected expression is ordered by its output column (which DISTINCT requires).
       const key = column >= 0 ? keyword(`c${column}`) : orderValues[index]!.sql;
+      // As in ClickHouse, nulls come last either way.
       return sql`${key} ${keyword(term.descending ? 'desc nulls last' : 'asc nulls last')}`;
     });
     clauses.push(sql`order by ${join(terms, ', ')}`);
   }
-  clauses.push(sql`limit ${rowCount(paginated ? limit + 1 : limit)} offset ${rowCount(offset)}`);
+  if (limit.count !== null) clauses.push(sql`limit ${rowCount(limit.count)}`);
+  if (limit.offset > 0 || limit.count !== null) clauses.push(sql`offset ${rowCount(limit.offset)}`);
+  const arrays = columns.map((column) => column.expr.kind === 'call' && ARRAY_FUNCTIONS.has(column.expr.name.toLowerCase()));
+  return { sql: join(clauses, ' '), values: selectedValues, names, arrays };
+}
 
-  const outputColumns: SelectOutputColumn[] = values.map((value, index) => {
-    const expr = columns[index]!.expr;
-    const array = expr.kind === 'call' && ARRAY_FUNCTIONS.has(expr.name.toLowerCase());
-    return { name: names[index]!, clickhouseType: clickhouseType(value, array), type: value.type, array };
+/**
+ * The statement the endpoint runs: the query's rows, at most `maxLimit` of them (or `defaultLimit` and one
+ * more, without a LIMIT), each value formatted as the response shows it.
+ */
+export function compileSelect(query: QueryNode, options: SelectOptions): CompiledSelect {
+  const context: Context = { options, ctes: new Map(), expanding: new Set(), aliases: { next: 0 } };
+  const own = query.kind === 'select' ? query.limit : null;
+  const paginated = own === null;
+  const limit = paginated ? options.defaultLimit : Math.min(own, options.maxLimit);
+  const offset = query.kind === 'select' ? (query.offset ?? 0) : 0;
+  const core = compileNode(query, context, { count: paginated ? limit + 1 : limit, offset });
+
+  const outputColumns: SelectOutputColumn[] = core.values.map((value, index) => {
+    const array = core.arrays[index]!;
+    const shownType = value.type === 'json' && !array ? 'string' : value.type;
+    return { name: core.names[index]!, clickhouseType: clickhouseType(value, array), type: shownType, array };
   });
   // Formatted outside the statement that orders, groups and limits, so that those read the values themselves.
-  const outputs = values.map((value, index) => {
+  const outputs = core.values.map((value, index) => {
     const column = typed(keyword(`q.c${index}`), value.type, value.nullable);
-    const shown = value.type === 'json' && !outputColumns[index]!.array ? coerce(column, 'string', { timezone: options.timezone }) : column;
+    const shown = value.type === 'json' && !core.arrays[index] ? coerce(column, 'string', { timezone: options.timezone }) : column;
     return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
   });
-  const statement = sql`select ${join(outputs, ', ')} from (${join(clauses, ' ')}) q`;
-  const { text, params } = numbered(statement);
-  return {
-    text,
-    params,
-    columns: outputColumns.map((column) => (column.type === 'json' && !column.array ? { ...column, type: 'string' } : column)),
-    hogql: printSelect({ ...query, columns: query.columns }, limit, offset),
-    limit,
-    offset,
-    paginated,
-  };
+  const { text, params } = numbered(sql`select ${join(outputs, ', ')} from (${core.sql}) q`);
+  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit, offset, paginated };
 }

@@ -1,10 +1,11 @@
 /**
- * The HogQL SELECT statement: `SELECT [DISTINCT] items FROM table [AS alias] [WHERE] [GROUP BY] [HAVING]
- * [ORDER BY] [LIMIT n [OFFSET m]]`, parsed into a SelectQuery. Expressions are the expression parser's
+ * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items FROM table|(query)|cte
+ * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m]] [UNION ALL SELECT …]`, with
+ * `x [NOT] IN (query)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
  * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
  * nothing a caller binds is ever read as query text.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, QueryRef } from '../ast.js';
 import { HogQLError } from '../errors.js';
 import { MAX_EXPRESSION_LENGTH, Parser, tokenize, type PlaceholderValues } from '../parser.js';
 
@@ -25,10 +26,16 @@ export interface OrderTerm {
   descending: boolean;
 }
 
+/** A table by name (a stored table or a CTE), or a nested query. */
+export type FromSource = { table: string; alias: string | null } | { query: QueryNode; alias: string | null };
+
 export interface SelectQuery {
+  kind: 'select';
+  /** `WITH name AS (query)`: names a FROM may use, here and in nested queries. */
+  ctes: [string, QueryNode][];
   distinct: boolean;
   columns: SelectColumn[];
-  from: { table: string; alias: string | null };
+  from: FromSource;
   where: Expr | null;
   groupBy: Expr[];
   having: Expr | null;
@@ -36,6 +43,14 @@ export interface SelectQuery {
   limit: number | null;
   offset: number | null;
 }
+
+/** `SELECT … UNION ALL SELECT …`: the parts' rows one after another. */
+export interface UnionQuery {
+  kind: 'union';
+  parts: SelectQuery[];
+}
+
+export type QueryNode = SelectQuery | UnionQuery;
 
 /** Words that end a select item or a table reference rather than name an alias. */
 const CLAUSE_WORDS = new Set([
@@ -113,26 +128,64 @@ class StatementParser extends Parser {
     return expr.value;
   }
 
-  statement(): SelectQuery {
-    if (this.isKeyword('with')) throw new HogQLError('WITH is not supported yet.');
+  protected override nestedQuery(): QueryRef {
+    return this.query();
+  }
+
+  /** A name and `AS (query)` of WITH. */
+  private cte(): [string, QueryNode] {
+    const token = this.advance();
+    if (token.type !== 'ident') {
+      this.index -= 1;
+      this.fail('a name after WITH');
+    }
+    this.expectKeyword('as', 'AS after the name of a WITH query');
+    return [token.value, this.parenthesised()];
+  }
+
+  private parenthesised(): QueryNode {
+    this.expectOp('(');
+    const query = this.nested(() => this.query());
+    this.expectOp(')');
+    return query;
+  }
+
+  /** A query: one SELECT, or several joined by UNION ALL. */
+  query(): QueryNode {
+    const parts = [this.select()];
+    while (this.isKeyword('union')) {
+      this.advance();
+      if (!this.keyword('all')) throw new HogQLError('Only UNION ALL is supported; UNION DISTINCT is not.');
+      parts.push(this.select());
+    }
+    return parts.length === 1 ? parts[0]! : { kind: 'union', parts };
+  }
+
+  private select(): SelectQuery {
+    const ctes = this.keyword('with') ? this.list(() => this.cte()) : [];
     this.expectKeyword('select');
     const distinct = this.keyword('distinct');
     const columns = this.list(() => this.column());
     this.expectKeyword('from');
-    if (this.isOp('(')) throw new HogQLError('Subqueries in FROM are not supported yet.');
-    const tableToken = this.advance();
-    if (tableToken.type !== 'ident') {
-      this.index -= 1;
-      this.fail('a table name');
+    let from: FromSource;
+    if (this.isOp('(')) {
+      const query = this.parenthesised();
+      from = { query, alias: this.optionalAlias() };
+    } else {
+      const tableToken = this.advance();
+      if (tableToken.type !== 'ident') {
+        this.index -= 1;
+        this.fail('a table name');
+      }
+      let table = tableToken.value;
+      // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
+      while (this.isOp('.')) {
+        this.advance();
+        const part = this.advance();
+        table += `.${part.type === 'ident' ? part.value : '?'}`;
+      }
+      from = { table, alias: this.optionalAlias() };
     }
-    let table = tableToken.value;
-    // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
-    while (this.isOp('.')) {
-      this.advance();
-      const part = this.advance();
-      table += `.${part.type === 'ident' ? part.value : '?'}`;
-    }
-    const from = { table, alias: this.optionalAlias() };
     for (const word of ['join', 'inner', 'left', 'right', 'full', 'cross', 'array']) {
       if (this.isKeyword(word) || (this.isOp(',') && word === 'join')) throw new HogQLError('Explicit JOINs are not supported yet.');
     }
@@ -164,17 +217,18 @@ class StatementParser extends Parser {
         limit = this.count('LIMIT');
       } else if (this.keyword('offset')) offset = this.count('OFFSET');
     }
-    if (this.isKeyword('union')) throw new HogQLError('UNION is not supported yet.');
-    this.expectEnd();
-    return { distinct, columns, from, where, groupBy, having, orderBy, limit, offset };
+    return { kind: 'select', ctes, distinct, columns, from, where, groupBy, having, orderBy, limit, offset };
   }
 }
 
-/** Parses a SELECT statement, binding `values` to its `{name}` placeholders. */
-export function parseSelect(text: string, values: PlaceholderValues = {}): SelectQuery {
+/** Parses a SELECT statement (or a UNION ALL of them), binding `values` to its `{name}` placeholders. */
+export function parseSelect(text: string, values: PlaceholderValues = {}): QueryNode {
   if (typeof text !== 'string') throw new HogQLError('The query must be a string.');
   if (text.length > MAX_QUERY_LENGTH) throw new HogQLError(`A query may be at most ${MAX_QUERY_LENGTH} characters long.`);
   const trimmed = text.replace(/;\s*$/, '');
   if (trimmed.trim() === '') throw new HogQLError('The query is empty.');
-  return new StatementParser(trimmed, values).statement();
+  const parser = new StatementParser(trimmed, values);
+  const query = parser.query();
+  parser.expectEnd();
+  return query;
 }

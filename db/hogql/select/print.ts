@@ -3,7 +3,7 @@
  * and the row limit applied) and the names of unaliased columns, one spelling whatever spacing was used.
  */
 import type { Expr } from '../ast.js';
-import type { SelectQuery } from './parser.js';
+import type { QueryNode, SelectQuery } from './parser.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -44,6 +44,8 @@ export function printExpr(expr: Expr): string {
       return `-${operand(expr.expr)}`;
     case 'compare':
       return `${operand(expr.left)} ${expr.op.toUpperCase()} ${operand(expr.right)}`;
+    case 'inQuery':
+      return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${printQuery(expr.query as QueryNode)})`;
     case 'in':
       return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${expr.list.map(printExpr).join(', ')})`;
     case 'between':
@@ -60,22 +62,32 @@ export function printExpr(expr: Expr): string {
   }
 }
 
-/** The statement with `limit` and `offset` as they ran. */
-export function printSelect(query: SelectQuery, limit: number, offset: number): string {
+/** A statement; `ran`: the row limit and offset it ran with, for the outermost SELECT. */
+export function printQuery(query: QueryNode, ran: { limit: number; offset: number } | null = null): string {
+  if (query.kind === 'union') return query.parts.map((part) => printSelect(part, null)).join(' UNION ALL ');
+  return printSelect(query, ran);
+}
+
+function printSelect(query: SelectQuery, ran: { limit: number; offset: number } | null): string {
   const columns = query.columns.map((column) => {
     if (column.star) return '*';
     const text = printExpr(column.expr);
     return column.alias === null ? text : `${text} AS ${name(column.alias)}`;
   });
-  const parts = [`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`];
-  parts.push(`FROM ${name(query.from.table)}${query.from.alias === null ? '' : ` AS ${name(query.from.alias)}`}`);
+  const parts: string[] = [];
+  if (query.ctes.length > 0) parts.push(`WITH ${query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`).join(', ')}`);
+  parts.push(`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`);
+  const source = 'query' in query.from ? `(${printQuery(query.from.query)})` : name(query.from.table);
+  parts.push(`FROM ${source}${query.from.alias === null ? '' : ` AS ${name(query.from.alias)}`}`);
   if (query.where) parts.push(`WHERE ${printExpr(query.where)}`);
   if (query.groupBy.length > 0) parts.push(`GROUP BY ${query.groupBy.map(printExpr).join(', ')}`);
   if (query.having) parts.push(`HAVING ${printExpr(query.having)}`);
   if (query.orderBy.length > 0) {
     parts.push(`ORDER BY ${query.orderBy.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ')}`);
   }
-  parts.push(`LIMIT ${limit}`);
+  const limit = ran ? ran.limit : query.limit;
+  const offset = ran ? ran.offset : (query.offset ?? 0);
+  if (limit !== null) parts.push(`LIMIT ${limit}`);
   if (offset > 0) parts.push(`OFFSET ${offset}`);
   return parts.join(' ');
 }
