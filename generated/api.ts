@@ -693,9 +693,12 @@ export interface paths {
          *     mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
          *     are a 400.
          *
-         *     **The SELECT.** `SELECT [DISTINCT] expr [AS alias], ... FROM events|persons [AS alias] [WHERE ...]
-         *     [GROUP BY ...] [HAVING ...] [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]]`; `*` is every field of
-         *     the table. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
+         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
+         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
+         *     table `events` or `persons`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
+         *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
          *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
          *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
          *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
@@ -703,8 +706,8 @@ export interface paths {
          *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
          *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,
-         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function,
-         *     and subqueries, JOIN, WITH and UNION (not supported yet), are a 400 naming it.
+         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function
+         *     is a 400 naming it; so are RIGHT, FULL and CROSS JOIN and UNION DISTINCT (not supported).
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.
@@ -1241,9 +1244,12 @@ export interface paths {
          *     synchronously until asynchronous runs exist: `async` and every `refresh` mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
          *     are a 400.
          *
-         *     **The SELECT.** `SELECT [DISTINCT] expr [AS alias], ... FROM events|persons [AS alias] [WHERE ...]
-         *     [GROUP BY ...] [HAVING ...] [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]]`; `*` is every field of
-         *     the table. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
+         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
+         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
+         *     table `events` or `persons`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
+         *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
          *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
          *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
          *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
@@ -1251,8 +1257,8 @@ export interface paths {
          *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
          *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,
-         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function,
-         *     and subqueries, JOIN, WITH and UNION (not supported yet), are a 400 naming it.
+         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function
+         *     is a 400 naming it; so are RIGHT, FULL and CROSS JOIN and UNION DISTINCT (not supported).
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.

@@ -168,6 +168,23 @@ const CASES: Case[] = [
     rows: [[2]],
   },
   {
+    name: 'JOIN of events and persons on the person',
+    query:
+      "select e.distinct_id, p.properties.email from events e join persons as p on e.person_id = p.id where e.event = '$pageview' order by e.timestamp",
+    rows: [['alice', 'a@example.com'], ['alice2', 'a@example.com'], ['bob', 'b@example.com']],
+  },
+  {
+    name: 'LEFT JOIN of a subquery, grouped',
+    query:
+      'select e.event, count(), max(s.n) from events e left join (select distinct_id, count() as n from events group by distinct_id) as s on s.distinct_id = e.distinct_id group by e.event order by e.event',
+    rows: [['$pageview', 3, 2], ['purchase', 1, 1], ['signup', 1, 2]],
+  },
+  {
+    name: "JOIN within the environment only (the other environment's person of carol does not join)",
+    query: "select count() from events e left join persons p on e.person_id = p.id where e.distinct_id = 'carol' and p.id is null",
+    rows: [[1]],
+  },
+  {
     name: "another environment's rows never appear (its person of carol is not carol's person here)",
     query: "select count(), countIf(distinct_id = 'mallory'), any(person.properties.email) from events where distinct_id in ('carol', 'mallory')",
     rows: [[1, 0, null]],
@@ -278,6 +295,13 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     },
     { name: 'an ungrouped column', query: 'select event, count() from events', detail: '"event" must be in GROUP BY or inside an aggregate function.' },
     { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
+    {
+      name: 'a field in two joined tables',
+      query: 'select distinct_id from events a join events b on a.uuid = b.uuid',
+      detail: 'The field "distinct_id" is in more than one joined table; name its table, as in alias.distinct_id.',
+    },
+    { name: 'RIGHT JOIN', query: 'select 1 from events e right join persons p on 1 = 1', detail: 'Only INNER JOIN and LEFT JOIN are supported.' },
+    { name: '* with JOIN', query: 'select * from events e join persons p on e.person_id = p.id', detail: '* is not supported with JOIN; name the columns.' },
     { name: 'UNION DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Only UNION ALL is supported; UNION DISTINCT is not.' },
     {
       name: 'UNION ALL of different widths',

@@ -90,7 +90,9 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select current_setting(\'x\') from events', 'Unknown function "current_setting".'],
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
-      ['select 1 from events e join persons p on 1 = 1', 'Explicit JOINs are not supported yet.'],
+      ['select 1 from events e, persons p', 'Only INNER JOIN and LEFT JOIN are supported.'],
+      ['select 1 from events e join events e on 1 = 1', 'Two joined tables are named "e"; give one an alias.'],
+      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
       ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
       ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
       ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
@@ -120,6 +122,15 @@ describe('unit: HogQL SELECT compiler', () => {
     const filters = compiled.text.match(new RegExp(`(e|p|pdi)\\.team_id = \\$${team}::int`, 'g')) ?? [];
     // Each of the three reads, and the distinct ids and persons joined to the last.
     expect(filters).to.deep.equal(['e.team_id = $1::int', 'p.team_id = $1::int', 'pdi.team_id = $1::int', 'p.team_id = $1::int', 'e.team_id = $1::int'].map((f) => f.replace('$1', `$${team}`)));
+  });
+
+  it('each joined table is read with its own environment filter', () => {
+    const compiled = compile('select e.event, p.id from events e left join persons p on e.person_id = p.id');
+    const team = numberOf(compiled, TEAM);
+    expect(compiled.text.match(/from (events e|persons p)/g)).to.deep.equal(['from events e', 'from persons p']);
+    const filters = compiled.text.match(new RegExp(`(e|p|pdi)\\.team_id = \\$${team}::int`, 'g'));
+    expect(filters).to.deep.equal(['pdi', 'p', 'e', 'p'].map((alias) => `${alias}.team_id = $${team}::int`));
+    expect(compiled.hogql).to.equal('SELECT e.event, p.id FROM events AS e LEFT JOIN persons AS p ON e.person_id = p.id LIMIT 100');
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {

@@ -12,7 +12,7 @@ import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
-import type { QueryNode, SelectColumn, SelectQuery } from './parser.js';
+import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
 import { printExpr, printQuery } from './print.js';
 
 /** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
@@ -99,31 +99,75 @@ class PersonsCompiler extends StatementCompiler {
   }
 }
 
+/** A source of rows read as a nested statement, under an internal alias. */
+interface NestedSource {
+  core: Core;
+  alias: string;
+}
+
+/** A column of a nested statement by its name, and keys into it when it holds JSON. */
+function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain: readonly (string | number)[], what: string): Typed {
+  const [head, ...rest] = chain;
+  const index = source.core.names.findIndex((name) => name === head);
+  if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
+  const value = source.core.values[index]!;
+  const column = keyword(`${source.alias}.c${index}`);
+  if (rest.length === 0) return typed(column, value.type, value.nullable || (source.outer ?? false));
+  if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+  return c.jsonPath(column, rest, true);
+}
+
 /** A nested query in FROM: its fields are its columns, by name. */
 class SubqueryCompiler extends StatementCompiler {
   constructor(
     options: CompileOptions,
     context: Context,
-    private readonly source: { core: Core; alias: string },
+    private readonly source: NestedSource,
+  ) {
+    super(options, context);
+  }
+
+  override field(chain: readonly (string | number)[]): Typed {
+    return columnOf(this, this.source, chain, 'the subquery');
+  }
+}
+
+/** A joined source and the names a query may give it (its alias, or its table's name). */
+interface JoinedSource extends NestedSource {
+  names: ReadonlySet<string>;
+  /** The right side of a LEFT JOIN: its fields are null where no row matched. */
+  outer: boolean;
+}
+
+/**
+ * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it.
+ */
+class JoinCompiler extends StatementCompiler {
+  constructor(
+    options: CompileOptions,
+    context: Context,
+    private readonly sources: readonly JoinedSource[],
   ) {
     super(options, context);
   }
 
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
-    const index = this.source.core.names.findIndex((name) => name === head);
-    if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of the subquery.`);
-    const value = this.source.core.values[index]!;
-    const column = keyword(`${this.source.alias}.c${index}`);
-    if (rest.length === 0) return typed(column, value.type, value.nullable);
-    if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
-    return this.jsonPath(column, rest, true);
+    const named = rest.length > 0 && typeof head === 'string' ? this.sources.find((source) => source.names.has(head)) : undefined;
+    if (named) return columnOf(this, named, rest, `"${String(head)}"`);
+    const having = this.sources.filter((source) => source.core.names.includes(String(head)));
+    const name = chain.map(String).join('.');
+    if (having.length === 0) throw new HogQLError(`Unknown field "${name}".`);
+    if (having.length > 1) throw new HogQLError(`The field "${name}" is in more than one joined table; name its table, as in alias.${String(head)}.`);
+    return columnOf(this, having[0]!, chain, 'the joined table');
   }
 }
 
 interface Table {
   /** The fields `*` stands for. */
   star: readonly string[];
+  /** The fields a JOIN reads of it. */
+  joinFields: readonly string[];
   compiler(options: CompileOptions, context: Context): Compiler;
   /** FROM with the environment filter; `usesPerson` adds the events' persons, filtered the same. */
   from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment };
@@ -132,6 +176,7 @@ interface Table {
 const TABLES: Readonly<Record<string, Table>> = {
   events: {
     star: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'],
+    joinFields: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', 'person_id', '$session_id', '$window_id'],
     compiler: (options, context) => new EventsCompiler(options, context),
     from: (teamId, usesPerson) => ({
       from: usesPerson
@@ -143,6 +188,7 @@ const TABLES: Readonly<Record<string, Table>> = {
   },
   persons: {
     star: ['id', 'created_at', 'properties', 'is_identified'],
+    joinFields: ['id', 'created_at', 'properties', 'is_identified'],
     compiler: (options, context) => new PersonsCompiler(options, context),
     from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
   },
@@ -294,6 +340,38 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
   };
 }
 
+/** A FROM source: a WITH query (which shadows a table of its name) or a nested query as a statement, or a table. */
+function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
+  if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
+  if (context.ctes.has(from.table)) {
+    if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
+    const inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
+    return { table: null, core: compileNode(context.ctes.get(from.table)!, inner, null) };
+  }
+  const table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
+  if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
+  return { table, core: null };
+}
+
+/** A table's fields for a JOIN, as a nested statement. */
+function tableFields(table: Table, from: { table: string }, context: Context): Core {
+  const fields: SelectQuery = {
+    kind: 'select',
+    ctes: [],
+    distinct: false,
+    columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null, text: field })),
+    from: { table: from.table, alias: null },
+    joins: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+  };
+  return compileSelectCore(fields, context, { count: null, offset: 0 }, null);
+}
+
 /**
  * One SELECT. `types`: the columns' types when it is a later part of a UNION ALL (its values are brought to the
  * first part's).
@@ -305,24 +383,28 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const { options } = context;
 
   // The source: a WITH query (which shadows a table of its name), a nested query or a table.
-  let table: Table | null = null;
-  let source: { core: Core; alias: string } | null = null;
-  const from = query.from;
-  if ('query' in from || ctes.has(from.table)) {
-    let node: QueryNode;
-    let inner = context;
-    if ('query' in from) node = from.query;
-    else {
-      if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
-      node = ctes.get(from.table)!;
-      inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
+  const resolved = resolveSource(query.from, context);
+  let table = resolved.table;
+  let source: NestedSource | null = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  const joined: JoinedSource[] = [];
+  if (query.joins.length > 0) {
+    // Every source of a JOIN is read as a nested statement of its fields, each with its own environment filter.
+    const sources = [{ from: query.from, outer: false }, ...query.joins.map((clause) => ({ from: clause.source, outer: clause.type === 'left' }))];
+    for (const { from, outer } of sources) {
+      const { table: joinedTable, core } = resolveSource(from, context);
+      const names = new Set([...(from.alias !== null ? [from.alias] : 'table' in from ? [from.table] : [])]);
+      for (const name of names) {
+        if (joined.some((other) => other.names.has(name))) throw new HogQLError(`Two joined tables are named "${name}"; give one an alias.`);
+      }
+      const fields = core ?? tableFields(joinedTable!, from as { table: string }, context);
+      joined.push({ core: fields, alias: internalAlias(context), names, outer });
     }
-    source = { core: compileNode(node, inner, null), alias: internalAlias(context) };
-  } else {
-    table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
-    if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
+    table = null;
+    source = null;
+    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN; name the columns.');
   }
-  const tableNames = new Set([...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
+  const from = query.from;
+  const tableNames = new Set(joined.length > 0 ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
   const unqualified = (expr: Expr) =>
     mapExpr(expr, (inner) =>
@@ -330,7 +412,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
         ? { kind: 'field', chain: inner.chain.slice(1) }
         : undefined,
     );
-  const starFields = table ? table.star : source!.core.names;
+  const starFields = table ? table.star : (source?.core.names ?? []);
   const columns: SelectColumn[] = query.columns.flatMap((column) =>
     column.star
       ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null, text: field }))
@@ -352,6 +434,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
 
   const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
     const compileOptions = { timezone: options.timezone, clause, allowAggregates };
+    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined);
     return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
   };
   const compilers = [compilerFor('SELECT', true), compilerFor('WHERE', false), compilerFor('GROUP BY', false), compilerFor('HAVING', true), compilerFor('ORDER BY', true)] as const;
@@ -385,8 +468,17 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const written = table.from(param(options.teamId, 'int'), usesPerson);
     fromSql = written.from;
     conditions.push(written.filter);
+  } else if (source) {
+    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
   } else {
-    fromSql = sql`(${source!.core.sql}) ${keyword(source!.alias)}`;
+    const on = compilerFor('ON', false);
+    const [first, ...rest] = joined;
+    const joins = rest.map((right, index) => {
+      const clause = query.joins[index]!;
+      const condition = on.condition(resolve(clause.on));
+      return sql` ${keyword(clause.type === 'left' ? 'left join' : 'join')} (${right.core.sql}) ${keyword(right.alias)} on ${condition}`;
+    });
+    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
   }
   if (condition) conditions.push(condition);
 

@@ -29,6 +29,13 @@ export interface OrderTerm {
 /** A table by name (a stored table or a CTE), or a nested query. */
 export type FromSource = { table: string; alias: string | null } | { query: QueryNode; alias: string | null };
 
+/** `[INNER|LEFT [OUTER]] JOIN source ON condition`. */
+export interface JoinClause {
+  type: 'inner' | 'left';
+  source: FromSource;
+  on: Expr;
+}
+
 export interface SelectQuery {
   kind: 'select';
   /** `WITH name AS (query)`: names a FROM may use, here and in nested queries. */
@@ -36,6 +43,7 @@ export interface SelectQuery {
   distinct: boolean;
   columns: SelectColumn[];
   from: FromSource;
+  joins: JoinClause[];
   where: Expr | null;
   groupBy: Expr[];
   having: Expr | null;
@@ -167,27 +175,27 @@ class StatementParser extends Parser {
     const distinct = this.keyword('distinct');
     const columns = this.list(() => this.column());
     this.expectKeyword('from');
-    let from: FromSource;
-    if (this.isOp('(')) {
-      const query = this.parenthesised();
-      from = { query, alias: this.optionalAlias() };
-    } else {
-      const tableToken = this.advance();
-      if (tableToken.type !== 'ident') {
-        this.index -= 1;
-        this.fail('a table name');
+    const from = this.source();
+    const joins: JoinClause[] = [];
+    for (;;) {
+      if (this.isOp(',') || this.isKeyword('cross') || this.isKeyword('full') || this.isKeyword('right') || this.isKeyword('array')) {
+        throw new HogQLError('Only INNER JOIN and LEFT JOIN are supported.');
       }
-      let table = tableToken.value;
-      // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
-      while (this.isOp('.')) {
-        this.advance();
-        const part = this.advance();
-        table += `.${part.type === 'ident' ? part.value : '?'}`;
+      let type: JoinClause['type'] | null = null;
+      if (this.keyword('join')) type = 'inner';
+      else if (this.keyword('inner')) {
+        this.expectKeyword('join');
+        type = 'inner';
+      } else if (this.keyword('left')) {
+        this.keyword('outer');
+        this.expectKeyword('join');
+        type = 'left';
       }
-      from = { table, alias: this.optionalAlias() };
-    }
-    for (const word of ['join', 'inner', 'left', 'right', 'full', 'cross', 'array']) {
-      if (this.isKeyword(word) || (this.isOp(',') && word === 'join')) throw new HogQLError('Explicit JOINs are not supported yet.');
+      if (type === null) break;
+      const source = this.source();
+      if (this.isKeyword('using')) throw new HogQLError('JOIN … USING is not supported; write ON.');
+      this.expectKeyword('on', 'ON after the joined table');
+      joins.push({ type, source, on: this.expression() });
     }
     const where = this.keyword('where') ? this.expression() : null;
     let groupBy: Expr[] = [];
@@ -217,7 +225,28 @@ class StatementParser extends Parser {
         limit = this.count('LIMIT');
       } else if (this.keyword('offset')) offset = this.count('OFFSET');
     }
-    return { kind: 'select', ctes, distinct, columns, from, where, groupBy, having, orderBy, limit, offset };
+    return { kind: 'select', ctes, distinct, columns, from, joins, where, groupBy, having, orderBy, limit, offset };
+  }
+
+  /** A table by name, or a parenthesised query, and its alias. */
+  private source(): FromSource {
+    if (this.isOp('(')) {
+      const query = this.parenthesised();
+      return { query, alias: this.optionalAlias() };
+    }
+    const tableToken = this.advance();
+    if (tableToken.type !== 'ident') {
+      this.index -= 1;
+      this.fail('a table name');
+    }
+    let table = tableToken.value;
+    // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
+    while (this.isOp('.')) {
+      this.advance();
+      const part = this.advance();
+      table += `.${part.type === 'ident' ? part.value : '?'}`;
+    }
+    return { table, alias: this.optionalAlias() };
   }
 }
 

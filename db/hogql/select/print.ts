@@ -3,7 +3,7 @@
  * and the row limit applied) and the names of unaliased columns, one spelling whatever spacing was used.
  */
 import type { Expr } from '../ast.js';
-import type { QueryNode, SelectQuery } from './parser.js';
+import type { FromSource, QueryNode, SelectQuery } from './parser.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -68,6 +68,11 @@ export function printQuery(query: QueryNode, ran: { limit: number; offset: numbe
   return printSelect(query, ran);
 }
 
+function printSource(source: FromSource): string {
+  const text = 'query' in source ? `(${printQuery(source.query)})` : name(source.table);
+  return source.alias === null ? text : `${text} AS ${name(source.alias)}`;
+}
+
 function printSelect(query: SelectQuery, ran: { limit: number; offset: number } | null): string {
   const columns = query.columns.map((column) => {
     if (column.star) return '*';
@@ -77,8 +82,8 @@ function printSelect(query: SelectQuery, ran: { limit: number; offset: number } 
   const parts: string[] = [];
   if (query.ctes.length > 0) parts.push(`WITH ${query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`).join(', ')}`);
   parts.push(`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`);
-  const source = 'query' in query.from ? `(${printQuery(query.from.query)})` : name(query.from.table);
-  parts.push(`FROM ${source}${query.from.alias === null ? '' : ` AS ${name(query.from.alias)}`}`);
+  parts.push(`FROM ${printSource(query.from)}`);
+  for (const clause of query.joins) parts.push(`${clause.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${printSource(clause.source)} ON ${printExpr(clause.on)}`);
   if (query.where) parts.push(`WHERE ${printExpr(query.where)}`);
   if (query.groupBy.length > 0) parts.push(`GROUP BY ${query.groupBy.map(printExpr).join(', ')}`);
   if (query.having) parts.push(`HAVING ${printExpr(query.having)}`);
