@@ -197,11 +197,13 @@ describe('query: POST …/query/ with HogQLQuery', function () {
   let client: HttpClient;
   let path: string;
   let projectsPath: string;
+  let key: string;
 
   before(async () => {
     server = await startTestServer();
     const account = await newAccount(testDb(), { scopes: ['query:read'] });
     const team = account.environment.id;
+    key = account.key;
     client = server.http.withKey(account.key);
     path = `/api/environments/${team}/query/`;
     projectsPath = `/api/projects/${team}/query/`;
@@ -294,6 +296,11 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       detail: 'The value of the placeholder {ev} must be a string, a number, a boolean or null.',
     },
     { name: 'an ungrouped column', query: 'select event, count() from events', detail: '"event" must be in GROUP BY or inside an aggregate function.' },
+    {
+      name: 'a field outside an aggregate that GROUP BY does not hold (found by PostgreSQL)',
+      query: "select if(count() > 1, event, 'few') from events",
+      detail: 'An expression outside an aggregate function uses a field that is not in GROUP BY.',
+    },
     { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
     {
       name: 'a field in two joined tables',
@@ -328,6 +335,20 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     expect(unknown.status).to.equal(400);
     const kind = await client.post(path, { query: { kind: 'EventsQuery', select: ['event'] } });
     expect(kind.status).to.equal(400);
+  });
+
+  it('a query running past the statement timeout is cancelled: 504', async () => {
+    const slow = await startTestServer({ config: { queryTimeoutMs: 300 } });
+    try {
+      // 5^12 rows joined (the environment's five events, twelve times): minutes of work on any machine.
+      const joins = 'bcdfghijklm'.split('').map((alias) => `join events ${alias} on 1 = 1`).join(' ');
+      const query = `select count() from events a ${joins}`;
+      const response = await slow.http.withKey(key).post(path, { query: { kind: 'HogQLQuery', query } });
+      expect(response.status).to.equal(504);
+      expect(response.body).to.include({ type: 'server_error', code: 'query_timeout' });
+    } finally {
+      await slow.close();
+    }
   });
 
   describe('row limits', () => {

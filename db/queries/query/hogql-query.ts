@@ -3,7 +3,7 @@
  * environment, run on a read-only session within the query timeout (db/pg/read-session.ts), and answered as
  * PostHog answers a HogQLQuery: rows of values, the columns' names and ClickHouse types, the query as it ran.
  */
-import { errors } from '../../core/errors.js';
+import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
 import { onReadSession } from '../../pg/read-session.js';
 import { HogQLError, outputValue } from '../../hogql/index.js';
@@ -74,7 +74,15 @@ export async function runHogQLQuery(
   const query = compiled;
   // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
   // is planned for its own values.
-  const rows = await onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows);
+  const rows = await onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows).catch(
+    (error: unknown) => {
+      // The one query error read-session names the listing's `select` for: here the query is one text.
+      if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
+        throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
+      }
+      throw error;
+    },
+  );
   const more = query.paginated && rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const results = page.map((row) => query.columns.map((column, index) => outputValue(column.type, row[`c${index}`])));
