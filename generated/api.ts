@@ -696,13 +696,16 @@ export interface paths {
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
          *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
-         *     table `events` or `persons`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     table `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
          *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
          *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
          *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
          *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
          *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
-         *     `created_at`, `is_identified` and `properties.<name>`. Besides the listing's functions: `uniqExact`,
+         *     `created_at`, `is_identified` and `properties.<name>`; `sessions` (one row per `$session_id` of the
+         *     events) has `session_id`, `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`,
+         *     `$session_duration` (whole seconds), `$entry_current_url`, `$end_current_url` and `$pageview_count`.
+         *     Besides the listing's functions: `uniqExact`,
          *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
          *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,
@@ -1247,13 +1250,16 @@ export interface paths {
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
          *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
-         *     table `events` or `persons`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     table `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
          *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
          *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
          *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
          *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
          *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
-         *     `created_at`, `is_identified` and `properties.<name>`. Besides the listing's functions: `uniqExact`,
+         *     `created_at`, `is_identified` and `properties.<name>`; `sessions` (one row per `$session_id` of the
+         *     events) has `session_id`, `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`,
+         *     `$session_duration` (whole seconds), `$entry_current_url`, `$end_current_url` and `$pageview_count`.
+         *     Besides the listing's functions: `uniqExact`,
          *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
          *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,

@@ -12,11 +12,26 @@ import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const EVENTS: NewEvent[] = [
-  { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { $browser: 'Chrome', price: 10 } },
-  { event: '$pageview', distinct_id: 'alice2', timestamp: '2024-01-02T11:00:00Z', properties: { $browser: 'Firefox', price: 20 } },
-  { event: '$pageview', distinct_id: 'bob', timestamp: '2024-01-03T12:30:00Z', properties: { $browser: 'Chrome', price: 30 } },
+  {
+    event: '$pageview',
+    distinct_id: 'alice',
+    timestamp: '2024-01-01T10:00:00Z',
+    properties: { $browser: 'Chrome', price: 10, $session_id: 's1', $current_url: 'https://x.test/a' },
+  },
+  {
+    event: '$pageview',
+    distinct_id: 'alice2',
+    timestamp: '2024-01-02T11:00:00Z',
+    properties: { $browser: 'Firefox', price: 20, $session_id: 's1', $current_url: 'https://x.test/b' },
+  },
+  {
+    event: '$pageview',
+    distinct_id: 'bob',
+    timestamp: '2024-01-03T12:30:00Z',
+    properties: { $browser: 'Chrome', price: 30, $session_id: 's2', $current_url: 'https://x.test/c' },
+  },
   // A Saturday.
-  { event: 'signup', distinct_id: 'bob', timestamp: '2024-01-06T09:00:00Z', properties: { plan: 'free', price: 5 } },
+  { event: 'signup', distinct_id: 'bob', timestamp: '2024-01-06T09:00:00Z', properties: { plan: 'free', price: 5, $session_id: 's2' } },
   { event: 'purchase', distinct_id: 'carol', timestamp: '2024-01-07T23:59:59Z', properties: { price: 100, path: '/a/b' } },
 ];
 
@@ -185,6 +200,20 @@ const CASES: Case[] = [
     rows: [[1]],
   },
   {
+    name: "FROM sessions (the other environment's event of session s1 is not in it)",
+    query:
+      'select session_id, distinct_id, $start_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count from sessions order by session_id',
+    rows: [
+      ['s1', 'alice', '2024-01-01T10:00:00.000Z', 90_000, 'https://x.test/a', 'https://x.test/b', 2],
+      ['s2', 'bob', '2024-01-03T12:30:00.000Z', 246_600, 'https://x.test/c', 'https://x.test/c', 1],
+    ],
+  },
+  {
+    name: 'JOIN of events and sessions on $session_id',
+    query: "select e.event, s.$session_duration from events e join sessions s on e.$session_id = s.session_id where e.event = 'signup'",
+    rows: [['signup', 246_600]],
+  },
+  {
     name: "another environment's rows never appear (its person of carol is not carol's person here)",
     query: "select count(), countIf(distinct_id = 'mallory'), any(person.properties.email) from events where distinct_id in ('carol', 'mallory')",
     rows: [[1, 0, null]],
@@ -216,6 +245,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     await insertEvents(testDb(), other.environment.id, [
       { event: 'secret', distinct_id: 'mallory', timestamp: '2024-01-01T00:00:00Z' },
       { event: 'purchase', distinct_id: 'carol', timestamp: '2024-01-01T00:00:00Z' },
+      { event: '$pageview', distinct_id: 'mallory', timestamp: '2024-01-09T00:00:00Z', properties: { $session_id: 's1', $current_url: 'https://evil.test/' } },
     ]);
   });
 
@@ -283,8 +313,8 @@ describe('query: POST …/query/ with HogQLQuery', function () {
   });
 
   const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
-    { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons.' },
-    { name: 'another table', query: 'select * from person_distinct_ids', detail: 'Unknown table "person_distinct_ids". Tables: events, persons.' },
+    { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.' },
+    { name: 'another table', query: 'select * from person_distinct_ids', detail: 'Unknown table "person_distinct_ids". Tables: events, persons, sessions.' },
     { name: 'a PostgreSQL function', query: 'select pg_sleep(10) from events', detail: 'Unknown function "pg_sleep".' },
     { name: 'an unknown field', query: 'select team_id from events', detail: 'Unknown field "team_id".' },
     { name: 'a second statement', query: 'select 1 from events; drop table events', detail: 'Unexpected character ";" at position 21.' },
@@ -318,7 +348,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     { name: 'a WITH query naming itself', query: 'with x as (select 1 from x) select 1 from x', detail: 'The WITH query "x" refers to itself.' },
     { name: 'IN a subquery of two columns', query: 'select 1 from events where event in (select event, 1 from events)', detail: 'A subquery after IN must select one column, not 2.' },
     { name: 'a field the subquery does not have', query: 'select event from (select distinct_id from events)', detail: 'Unknown field "event" of the subquery.' },
-    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons.' },
+    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.' },
     { name: 'a non-constant LIMIT', query: 'select 1 from events limit count()', detail: 'LIMIT must be a non-negative integer.' },
     { name: 'a parameter given to a plain function', query: 'select count(1)(event) from events', detail: 'count() takes no parameters.' },
   ];

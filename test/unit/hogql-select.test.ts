@@ -83,19 +83,19 @@ describe('unit: HogQL SELECT compiler', () => {
 
   describe('refuses (given → want message)', () => {
     const cases: [string, string][] = [
-      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
-      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons.'],
-      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons.'],
+      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
+      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, sessions.'],
+      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, sessions.'],
       ['select 1 from events where event = {missing}', 'Placeholder {missing} is not given in values.'],
       ['select current_setting(\'x\') from events', 'Unknown function "current_setting".'],
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
       ['select 1 from events e, persons p', 'Only INNER JOIN and LEFT JOIN are supported.'],
       ['select 1 from events e join events e on 1 = 1', 'Two joined tables are named "e"; give one an alias.'],
-      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
+      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
       ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
       ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
-      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons.'],
+      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
       ['select event, count() from events', '"event" must be in GROUP BY or inside an aggregate function.'],
       ['select count() from events order by event', '"event" in ORDER BY must be in GROUP BY or inside an aggregate function.'],
       ['select quantile(2)(properties.x) from events', 'The level of quantile() must be a number constant from 0 to 1.'],
@@ -134,7 +134,7 @@ describe('unit: HogQL SELECT compiler', () => {
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {
-    const queries = ['select event from events', 'select * from persons', 'select count() from events e where e.person.properties.x = 1 group by e.event'];
+    const queries = ['select event from events', 'select * from persons', 'select * from sessions', 'select count() from events e where e.person.properties.x = 1 group by e.event'];
     for (const query of queries) {
       const compiled = compile(query);
       const team = numberOf(compiled, TEAM);

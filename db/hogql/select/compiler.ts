@@ -99,6 +99,29 @@ class PersonsCompiler extends StatementCompiler {
   }
 }
 
+/** The sessions table's fields: each one an aggregate of a session's events, computed in `sessions_of`. */
+const SESSION_FIELDS: Readonly<Record<string, [string, HogQLType, boolean]>> = {
+  session_id: ['sess.session_id', 'string', false],
+  distinct_id: ['sess.distinct_id', 'string', false],
+  $start_timestamp: ['sess.start_timestamp', 'datetime', false],
+  $end_timestamp: ['sess.end_timestamp', 'datetime', false],
+  $session_duration: ['sess.session_duration', 'int', false],
+  $entry_current_url: ['sess.entry_current_url', 'string', true],
+  $end_current_url: ['sess.end_current_url', 'string', true],
+  $pageview_count: ['sess.pageview_count', 'int', false],
+};
+
+/** Sessions, as PostHog's sessions table: one row per `$session_id` of the environment's events. */
+class SessionsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    const column = typeof head === 'string' && Object.hasOwn(SESSION_FIELDS, head) ? SESSION_FIELDS[head] : undefined;
+    if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of the table sessions.`);
+    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+    return typed(keyword(column[0]), column[1], column[2]);
+  }
+}
+
 /** A source of rows read as a nested statement, under an internal alias. */
 interface NestedSource {
   core: Core;
@@ -169,8 +192,8 @@ interface Table {
   /** The fields a JOIN reads of it. */
   joinFields: readonly string[];
   compiler(options: CompileOptions, context: Context): Compiler;
-  /** FROM with the environment filter; `usesPerson` adds the events' persons, filtered the same. */
-  from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment };
+  /** FROM with the environment filter (in it, or beside it); `usesPerson` adds the events' persons, filtered the same. */
+  from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment | null };
 }
 
 const TABLES: Readonly<Record<string, Table>> = {
@@ -191,6 +214,23 @@ const TABLES: Readonly<Record<string, Table>> = {
     joinFields: ['id', 'created_at', 'properties', 'is_identified'],
     compiler: (options, context) => new PersonsCompiler(options, context),
     from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
+  },
+  sessions: {
+    star: Object.keys(SESSION_FIELDS),
+    joinFields: Object.keys(SESSION_FIELDS),
+    compiler: (options, context) => new SessionsCompiler(options, context),
+    from: (teamId) => ({
+      from: sql`(select e.properties ->> '$session_id' as session_id,
+          (array_agg(e.distinct_id order by e.timestamp))[1] as distinct_id,
+          min(e.timestamp) as start_timestamp, max(e.timestamp) as end_timestamp,
+          floor(extract(epoch from max(e.timestamp) - min(e.timestamp)))::bigint as session_duration,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp) filter (where e.properties ->> '$current_url' is not null))[1] as entry_current_url,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp desc) filter (where e.properties ->> '$current_url' is not null))[1] as end_current_url,
+          count(*) filter (where e.event = '$pageview') as pageview_count
+        from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
+        group by 1) sess`,
+      filter: null,
+    }),
   },
 };
 
@@ -467,7 +507,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   if (table) {
     const written = table.from(param(options.teamId, 'int'), usesPerson);
     fromSql = written.from;
-    conditions.push(written.filter);
+    if (written.filter) conditions.push(written.filter);
   } else if (source) {
     fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
   } else {
