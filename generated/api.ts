@@ -695,22 +695,25 @@ export interface paths {
          *
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
-         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
-         *     table `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
+         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
          *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
-         *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
-         *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
-         *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
-         *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
-         *     `created_at`, `is_identified` and `properties.<name>`; `sessions` (one row per `$session_id` of the
-         *     events) has `session_id`, `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`,
-         *     `$session_duration` (whole seconds), `$entry_current_url`, `$end_current_url` and `$pageview_count`.
-         *     Besides the listing's functions: `uniqExact`,
-         *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
-         *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
-         *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,
-         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function
-         *     is a 400 naming it; so are RIGHT, FULL and CROSS JOIN and UNION DISTINCT (not supported).
+         *     joined table's field. Every table a query reads, however nested, is read within the environment.
+         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
+         *
+         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
+         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
+         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
+         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
+         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
+         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
+         *     `$end_current_url`, `$pageview_count`.
+         *
+         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
+         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
+         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
+         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
+         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.
@@ -1249,22 +1252,25 @@ export interface paths {
          *
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
-         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`, where a source is the
-         *     table `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses, and `x [NOT] IN (SELECT
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
+         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
          *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
-         *     joined table's field. Every table a query reads, however nested, is read within the environment. Expressions are those of the event listing's HogQL; `events` has the fields `uuid`,
-         *     `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`, `properties.<name>`, `person_id`,
-         *     `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through the event's person, `person.id`,
-         *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; `persons` has `id`,
-         *     `created_at`, `is_identified` and `properties.<name>`; `sessions` (one row per `$session_id` of the
-         *     events) has `session_id`, `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`,
-         *     `$session_duration` (whole seconds), `$entry_current_url`, `$end_current_url` and `$pageview_count`.
-         *     Besides the listing's functions: `uniqExact`,
-         *     `countDistinct`, `any`, `argMax`, `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`,
-         *     `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
-         *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `round`, `floor`, `ceil`, `abs`, `startsWith`,
-         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`. Any other table or function
-         *     is a 400 naming it; so are RIGHT, FULL and CROSS JOIN and UNION DISTINCT (not supported).
+         *     joined table's field. Every table a query reads, however nested, is read within the environment.
+         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
+         *
+         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
+         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
+         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
+         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
+         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
+         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
+         *     `$end_current_url`, `$pageview_count`.
+         *
+         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
+         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
+         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
+         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
+         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.
