@@ -399,7 +399,7 @@ function tableFields(table: Table, from: { table: string }, context: Context): C
     kind: 'select',
     ctes: [],
     distinct: false,
-    columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null, text: field })),
+    columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null })),
     from: { table: from.table, alias: null },
     joins: [],
     where: null,
@@ -455,7 +455,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const starFields = table ? table.star : (source?.core.names ?? []);
   const columns: SelectColumn[] = query.columns.flatMap((column) =>
     column.star
-      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null, text: field }))
+      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null }))
       : [{ ...column, expr: unqualified(column.expr) }],
   );
   // A column's alias names its expression in the other clauses, as in ClickHouse.

@@ -17,8 +17,6 @@ export interface SelectColumn {
   star: boolean;
   expr: Expr;
   alias: string | null;
-  /** The expression as written (the column's name when it has no alias). */
-  text: string;
 }
 
 export interface OrderTerm {
@@ -67,10 +65,7 @@ const CLAUSE_WORDS = new Set([
 ]);
 
 class StatementParser extends Parser {
-  constructor(
-    private readonly text: string,
-    values: PlaceholderValues,
-  ) {
+  constructor(text: string, values: PlaceholderValues) {
     super(tokenize(text, true), values);
   }
 
@@ -82,12 +77,6 @@ class StatementParser extends Parser {
 
   private expectKeyword(word: string, expected = word.toUpperCase()): void {
     if (!this.keyword(word)) this.fail(expected);
-  }
-
-  /** The source text from token `start` up to (not including) the current token. */
-  private sourceFrom(start: number): string {
-    const from = this.tokens[start]!.pos;
-    return this.text.slice(from, this.current.pos).trim();
   }
 
   private optionalAlias(): string | null {
@@ -110,12 +99,10 @@ class StatementParser extends Parser {
   private column(): SelectColumn {
     if (this.isOp('*')) {
       this.advance();
-      return { star: true, expr: { kind: 'constant', value: null }, alias: null, text: '*' };
+      return { star: true, expr: { kind: 'constant', value: null }, alias: null };
     }
-    const start = this.index;
     const expr = this.expression();
-    const text = this.sourceFrom(start);
-    return { star: false, expr, alias: this.optionalAlias(), text };
+    return { star: false, expr, alias: this.optionalAlias() };
   }
 
   private list<T>(item: () => T): T[] {

@@ -7,7 +7,7 @@ import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
 import { onReadSession } from '../../pg/read-session.js';
 import { HogQLError, outputValue } from '../../hogql/index.js';
-import { compileSelect, parseSelect } from '../../hogql/select/index.js';
+import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
 
 /** Rows returned when the query has no LIMIT, as PostHog. */
@@ -49,18 +49,10 @@ function placeholderValues(values: Record<string, unknown>): Record<string, Plac
   return values as Record<string, PlaceholderValue>;
 }
 
-export async function runHogQLQuery(
-  reader: ReadDb,
-  environment: EnvironmentRow,
-  input: HogQLQueryInput,
-  timeoutMs: number,
-  limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
-): Promise<HogQLQueryResult> {
-  const started = performance.now();
-  let compiled;
+function compiledQuery(environment: EnvironmentRow, input: HogQLQueryInput, limits: RowLimits): CompiledSelect {
   try {
     const parsed = parseSelect(input.query, placeholderValues(input.values ?? {}));
-    compiled = compileSelect(parsed, {
+    return compileSelect(parsed, {
       teamId: environment.id,
       timezone: environment.timezone,
       defaultLimit: limits.defaultRows,
@@ -70,8 +62,18 @@ export async function runHogQLQuery(
     if (error instanceof HogQLError) throw errors.validation(error.message);
     throw error;
   }
+}
+
+export async function runHogQLQuery(
+  reader: ReadDb,
+  environment: EnvironmentRow,
+  input: HogQLQueryInput,
+  timeoutMs: number,
+  limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
+): Promise<HogQLQueryResult> {
+  const started = performance.now();
+  const query = compiledQuery(environment, input, limits);
   const compiledAt = performance.now();
-  const query = compiled;
   // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
   // is planned for its own values.
   const rows = await onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows).catch(
