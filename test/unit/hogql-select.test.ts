@@ -131,6 +131,8 @@ describe('unit: HogQL SELECT compiler', () => {
     const filters = compiled.text.match(new RegExp(`(e|p|pdi)\\.team_id = \\$${team}::int`, 'g'));
     expect(filters).to.deep.equal(['pdi', 'p', 'e', 'p'].map((alias) => `${alias}.team_id = $${team}::int`));
     expect(compiled.hogql).to.equal('SELECT e.event, p.id FROM events AS e LEFT JOIN persons AS p ON e.person_id = p.id LIMIT 100');
+    // A plain equality (the eighth field of events' is person_id, the first of persons' id), which PostgreSQL can hash.
+    expect(compiled.text).to.include(') s2 on (s1.c7 = s2.c0)');
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {

@@ -380,6 +380,20 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
   };
 }
 
+/**
+ * A JOIN's ON: its equalities plainly `a = b`, so that PostgreSQL can hash or merge the join (as in ClickHouse's
+ * joins, a null matches nothing); anything else as a condition.
+ */
+function joinCondition(on: Compiler, expr: Expr, timezone: string): Fragment {
+  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone)), ' and ')})`;
+  if (expr.kind !== 'compare' || expr.op !== '=') return on.condition(expr);
+  const [left, right] = [on.compile(expr.left), on.compile(expr.right)];
+  const type = comparisonType(left, right, false);
+  if (type === null || left.type === 'null' || right.type === 'null') return on.condition(expr);
+  const [l, r] = [coerce(left, type, { timezone }), coerce(right, type, { timezone })];
+  return sql`(${l.sql} = ${r.sql})`;
+}
+
 /** A FROM source: a WITH query (which shadows a table of its name) or a nested query as a statement, or a table. */
 function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
   if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
@@ -515,7 +529,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const [first, ...rest] = joined;
     const joins = rest.map((right, index) => {
       const clause = query.joins[index]!;
-      const condition = on.condition(resolve(clause.on));
+      const condition = joinCondition(on, resolve(clause.on), options.timezone);
       return sql` ${keyword(clause.type === 'left' ? 'left join' : 'join')} (${right.core.sql}) ${keyword(right.alias)} on ${condition}`;
     });
     fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
