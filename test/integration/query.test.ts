@@ -167,6 +167,11 @@ const CASES: Case[] = [
     rows: [[1, 'carol']],
   },
   {
+    name: 'UNION ALL whose first part selects null: the column takes the other parts’ type',
+    query: "select null, 1 from events where event = 'signup' union all select event, 2 from events where event = 'purchase'",
+    rows: [[null, 1], ['purchase', 2]],
+  },
+  {
     name: 'UNION ALL, each part with its own ORDER BY and LIMIT',
     query: "select event from events where event = 'signup' union all select distinct_id from events order by timestamp desc limit 2",
     rows: [['signup'], ['carol'], ['bob']],
@@ -330,6 +335,11 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       name: 'a field outside an aggregate that GROUP BY does not hold (found by PostgreSQL)',
       query: "select if(count() > 1, event, 'few') from events",
       detail: 'An expression outside an aggregate function uses a field that is not in GROUP BY.',
+    },
+    {
+      name: 'DISTINCT ordered by an expression it does not select (found by PostgreSQL)',
+      query: 'select distinct event from events order by timestamp',
+      detail: 'With DISTINCT, ORDER BY may only name selected expressions.',
     },
     { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
     {

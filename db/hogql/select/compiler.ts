@@ -374,7 +374,10 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
   const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
   return {
     sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
-    values: first.values.map((value, index) => ({ ...value, nullable: parts.some((part) => part.values[index]!.nullable) })),
+    values: first.values.map((value, index) => {
+      const typedPart = parts.find((part) => part.values[index]!.type !== 'null') ?? first;
+      return { ...typedPart.values[index]!, nullable: parts.some((part) => part.values[index]!.nullable) };
+    }),
     names: first.names,
     arrays: first.arrays,
   };
@@ -536,7 +539,10 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   }
   if (condition) conditions.push(condition);
 
-  const selectedValues = types ? values.map((value, index) => coerce(value, types[index]!.type, { timezone: options.timezone })) : values;
+  // (A null column of the first part takes the others' type, as PostgreSQL resolves it.)
+  const selectedValues = types
+    ? values.map((value, index) => (types[index]!.type === 'null' ? value : coerce(value, types[index]!.type, { timezone: options.timezone })))
+    : values;
   const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
   const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join(selected, ', ')} from ${fromSql}`];
   if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);

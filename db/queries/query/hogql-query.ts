@@ -82,6 +82,12 @@ export async function runHogQLQuery(
       if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
         throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
       }
+      // What PostgreSQL finds wrong with the statement a query compiled to (class 42) is the query's shape.
+      const code = (error as { code?: unknown }).code;
+      if (!(error instanceof ApiError) && code === '42P10') throw errors.validation('With DISTINCT, ORDER BY may only name selected expressions.');
+      if (!(error instanceof ApiError) && typeof code === 'string' && code.startsWith('42')) {
+        throw errors.validation(`The query cannot run: ${(error as Error).message}.`);
+      }
       throw error;
     },
   );
