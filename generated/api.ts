@@ -670,6 +670,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/query/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query
+         * @description (Experimental) Runs a HogQL SELECT (`query.kind: HogQLQuery`) inside the environment and answers
+         *     its rows. Every query runs synchronously until asynchronous runs exist: `async` and every `refresh`
+         *     mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
+         *     are a 400.
+         *
+         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
+         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
+         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
+         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
+         *     joined table's field. Every table a query reads, however nested, is read within the environment.
+         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
+         *
+         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
+         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
+         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
+         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
+         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
+         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
+         *     `$end_current_url`, `$pageview_count`.
+         *
+         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
+         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
+         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
+         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
+         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
+         *
+         *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
+         *     null), never query text; a placeholder without a value is a 400.
+         *
+         *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
+         *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
+         *     longer than the server's statement timeout is cancelled (504).
+         *
+         *     **Types** are the ClickHouse names PostHog gives PostgreSQL's types: `String`, `Int64`, `Float64`,
+         *     `Bool`, `UUID`, `Date`, `DateTime64(6, 'UTC')`, `Array(String)`, in `Nullable(...)` when a value may be
+         *     missing. A property is shown as text, as in PostHog.
+         */
+        post: operations["environments_query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/environments/{project_id}/query/{id}/": {
         parameters: {
             query?: never;
@@ -1666,6 +1729,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/query/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query
+         * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/`, answering the same: runs a
+         *     HogQL SELECT (`query.kind: HogQLQuery`) inside the environment and answers its rows. Every query runs
+         *     synchronously until asynchronous runs exist: `async` and every `refresh` mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
+         *     are a 400.
+         *
+         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
+         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
+         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
+         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
+         *     joined table's field. Every table a query reads, however nested, is read within the environment.
+         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
+         *
+         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
+         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
+         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
+         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
+         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
+         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
+         *     `$end_current_url`, `$pageview_count`.
+         *
+         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
+         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
+         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
+         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
+         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
+         *
+         *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
+         *     null), never query text; a placeholder without a value is a 400.
+         *
+         *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
+         *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
+         *     longer than the server's statement timeout is cancelled (504).
+         *
+         *     **Types** are the ClickHouse names PostHog gives PostgreSQL's types: `String`, `Int64`, `Float64`,
+         *     `Bool`, `UUID`, `Date`, `DateTime64(6, 'UTC')`, `Array(String)`, in `Nullable(...)` when a value may be
+         *     missing. A property is shown as text, as in PostHog.
+         */
+        post: operations["query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/events/": {
         parameters: {
             query?: never;
@@ -2467,6 +2593,120 @@ export interface components {
             /** @example 90 */
             active_cpu_time: number;
         } | null;
+        /**
+         * @description A query to run. Only `HogQLQuery` nodes run so far. `client_query_id`, `refresh`, `async` and `name`
+         *     are accepted; every query runs synchronously.
+         */
+        QueryRequest: {
+            query: components["schemas"]["HogQLQuery"];
+            /** @example 0b3cd2f1-7a53-4e7c-8d1f-6a2f1c9e0b44 */
+            client_query_id?: string;
+            /**
+             * @description The execution mode; every mode runs the query now.
+             * @example blocking
+             */
+            refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache");
+            /**
+             * @description Accepted for older clients; the query runs synchronously either way.
+             * @example false
+             */
+            async?: boolean;
+            /** @example Events by name */
+            name?: string;
+        };
+        /** @description A HogQL SELECT and the values of its `{name}` placeholders. */
+        HogQLQuery: {
+            /**
+             * @example HogQLQuery
+             * @enum {string}
+             */
+            kind: "HogQLQuery";
+            /** @example select event, count() from events group by event */
+            query: string;
+            /**
+             * @description Each placeholder's constant (a string, number, boolean or null).
+             * @example {
+             *       "name": "$pageview"
+             *     }
+             */
+            values?: {
+                [key: string]: unknown;
+            };
+            /** @example Events by name */
+            name?: string;
+        };
+        /** @description The rows of a HogQL SELECT, as PostHog answers a HogQLQuery. */
+        HogQLQueryResponse: {
+            /**
+             * @description One list of values per row, in the order of `columns`.
+             * @example [
+             *       [
+             *         "$pageview",
+             *         12
+             *       ]
+             *     ]
+             */
+            results: unknown[][];
+            /**
+             * @description Each column's alias, or its expression printed as HogQL.
+             * @example [
+             *       "event",
+             *       "count()"
+             *     ]
+             */
+            columns: string[];
+            /**
+             * @description Pairs of a column's name and its ClickHouse type name.
+             * @example [
+             *       [
+             *         "event",
+             *         "String"
+             *       ],
+             *       [
+             *         "count()",
+             *         "Int64"
+             *       ]
+             *     ]
+             */
+            types: string[][];
+            /**
+             * @description The query as sent.
+             * @example select event, count() from events group by event
+             */
+            query: string;
+            /**
+             * @description The query as it ran, printed as HogQL, with placeholders as their values and its row limit.
+             * @example SELECT event, count() FROM events GROUP BY event LIMIT 100
+             */
+            hogql: string;
+            /** @description Where the time went, in seconds. */
+            timings: {
+                /** @example ./execute */
+                k: string;
+                /** @example 0.004 */
+                t: number;
+            }[];
+            /**
+             * @description Only without a LIMIT; whether more than `limit` rows matched.
+             * @example false
+             */
+            hasMore?: boolean;
+            /**
+             * @description Only without a LIMIT; the rows a page holds (100).
+             * @example 100
+             */
+            limit?: number;
+            /**
+             * @description Only without a LIMIT; 0.
+             * @example 0
+             */
+            offset?: number;
+            /**
+             * @description Always null; the query ran synchronously.
+             * @example null
+             */
+            query_status: Record<string, never> | null;
+        };
         /** @description The wrapper of a query status. */
         QueryStatusResponse: {
             query_status: components["schemas"]["QueryStatus"];
@@ -5249,6 +5489,48 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    environments_query_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HogQLQueryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["QueryTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     environments_query_retrieve: {
         parameters: {
             query?: never;
@@ -7044,6 +7326,48 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    query_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HogQLQueryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -71,6 +71,7 @@ import {
   organizations_retrieve,
 } from './organizations.js';
 import { projects_list, projects_retrieve } from './projects.js';
+import { environments_query_create, query_create } from './query.js';
 import {
   environments_session_recording_playlists_create,
   environments_session_recording_playlists_destroy,
@@ -127,6 +128,8 @@ export const registry: HandlerRegistry = {
   remote_config_js_retrieve,
   metrics_retrieve,
 
+  environments_query_create,
+  query_create,
   environments_query_retrieve: NOT_BUILT,
   environments_query_destroy: NOT_BUILT,
   environments_query_check_auth_for_async_create: NOT_BUILT,

@@ -10,7 +10,8 @@ export type Expr =
   | { kind: 'constant'; value: ConstantValue }
   /** A name and what follows it: `properties.$browser` is ['properties', '$browser'], `a['b c'][1]` is ['a', 'b c', 1]. */
   | { kind: 'field'; chain: (string | number)[] }
-  | { kind: 'call'; name: string; args: Expr[] }
+  /** `params`: the first list of a parametric call, `quantile(0.9)(x)`. */
+  | { kind: 'call'; name: string; args: Expr[]; params?: Expr[] }
   | { kind: 'arithmetic'; op: ArithmeticOp; left: Expr; right: Expr }
   | { kind: 'negate'; expr: Expr }
   | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
@@ -20,7 +21,14 @@ export type Expr =
   | { kind: 'and'; exprs: Expr[] }
   | { kind: 'or'; exprs: Expr[] }
   | { kind: 'not'; expr: Expr }
-  | { kind: 'interval'; amount: Expr; unit: IntervalUnit };
+  | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
+  /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
+  | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef };
+
+/** A nested statement, opaque here: its tree is the SELECT module's (select/parser.ts). */
+export interface QueryRef {
+  readonly kind: 'select' | 'union';
+}
 
 /** One entry of `select`: an expression and the column name the response gives it. */
 export interface SelectItem {

@@ -7,9 +7,9 @@
  * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
-import type { CompareOp, Expr } from './ast.js';
+import type { CompareOp, Expr, QueryRef } from './ast.js';
 import { HogQLError } from './errors.js';
-import { FUNCTIONS } from './functions.js';
+import { FUNCTIONS, type FunctionDef } from './functions.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import {
   coerce,
@@ -122,7 +122,7 @@ export class Compiler {
       case 'field':
         return this.field(expr.chain);
       case 'call':
-        return this.call(expr.name, expr.args);
+        return this.call(expr.name, expr.args, expr.params);
       case 'arithmetic':
         return this.arithmetic(expr.op, this.compile(expr.left), this.compile(expr.right));
       case 'negate': {
@@ -135,6 +135,8 @@ export class Compiler {
         return this.comparison(expr.op, this.compile(expr.left), this.compile(expr.right));
       case 'in':
         return this.membership(expr.negated, this.compile(expr.expr), expr.list.map((item) => this.compile(item)));
+      case 'inQuery':
+        return this.inQuery(expr.negated, this.compile(expr.expr), expr.query);
       case 'between': {
         const value = this.compile(expr.expr);
         const low = this.compile(expr.low);
@@ -322,21 +324,36 @@ export class Compiler {
     );
   }
 
-  call(name: string, args: readonly Expr[]): Typed {
-    const fn = FUNCTIONS[name.toLowerCase()];
+  /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */
+  protected inQuery(_negated: boolean, _value: Typed, _query: QueryRef): Typed {
+    throw new HogQLError('Subqueries are not supported here.');
+  }
+
+  /** The function a call names; a compiler for a wider language adds its own. */
+  protected functionNamed(lowerCaseName: string): FunctionDef | undefined {
+    return FUNCTIONS[lowerCaseName];
+  }
+
+  call(name: string, args: readonly Expr[], params?: readonly Expr[]): Typed {
+    const fn = this.functionNamed(name.toLowerCase());
     if (!fn) throw new HogQLError(`Unknown function "${name}".`);
+    const [minParams, maxParams] = fn.params ?? [0, 0];
+    if (params !== undefined && (params.length < minParams || params.length > maxParams)) {
+      throw new HogQLError(maxParams === 0 ? `${fn.name}() takes no parameters.` : `${fn.name}() takes ${minParams} to ${maxParams} parameters, got ${params.length}.`);
+    }
+    if (params === undefined && minParams > 0) throw new HogQLError(`${fn.name}() needs its parameters: ${fn.name}(p)(x).`);
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
       const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : fn.maxArgs === Infinity ? `at least ${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
       throw new HogQLError(`${fn.name}() takes ${expected} argument${expected === '1' ? '' : 's'}, got ${args.length}.`);
     }
-    if (!fn.aggregate) return fn.compile(this, args);
+    if (!fn.aggregate) return fn.compile(this, args, params ?? []);
     if (!this.options.allowAggregates) {
       throw new HogQLError(`Aggregate functions such as ${fn.name}() are not allowed in ${this.options.clause}.`);
     }
     if (this.aggregateDepth > 0) throw new HogQLError(`Aggregate functions cannot be nested: ${fn.name}() inside another.`);
     this.aggregateDepth += 1;
     try {
-      return { ...fn.compile(this, args), aggregate: true };
+      return { ...fn.compile(this, args, params ?? []), aggregate: true };
     } finally {
       this.aggregateDepth -= 1;
     }

@@ -14,7 +14,9 @@ export interface FunctionDef {
   minArgs: number;
   maxArgs: number;
   aggregate?: boolean;
-  compile(c: Compiler, args: readonly Expr[]): Typed;
+  /** The least and most parameters of a parametric call (`quantile(0.9)(x)`); none when absent. */
+  params?: readonly [number, number];
+  compile(c: Compiler, args: readonly Expr[], params: readonly Expr[]): Typed;
 }
 
 function arg(args: readonly Expr[], index: number): Expr {

@@ -7,7 +7,7 @@
  * Precedence, loosest first: or, and, not, comparison (= != < > like in is between), ||, + -, * / %, unary -,
  * member access (. and []).
  */
-import type { CompareOp, Expr, IntervalUnit, SelectItem } from './ast.js';
+import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem } from './ast.js';
 import { HogQLError } from './errors.js';
 
 /** Longest expression accepted, in characters. */
@@ -15,7 +15,7 @@ export const MAX_EXPRESSION_LENGTH = 10_000;
 /** Deepest nesting accepted (parentheses, calls, operators). */
 const MAX_DEPTH = 64;
 
-type Token =
+export type Token =
   | { type: 'number'; value: number; text: string; pos: number }
   | { type: 'string'; value: string; pos: number }
   | { type: 'ident'; value: string; quoted: boolean; pos: number }
@@ -86,7 +86,10 @@ function readQuoted(text: string, start: number): { value: string; end: number }
   throw new HogQLError(`Unterminated ${quote === "'" ? 'string' : 'quoted identifier'} starting at position ${start + 1}.`);
 }
 
-export function tokenize(text: string): Token[] {
+/**
+ * `placeholders`: `{` and `}` are tokens (a query's `{name}`); elsewhere they stay unexpected characters.
+ */
+export function tokenize(text: string, placeholders = false): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < text.length) {
@@ -122,7 +125,7 @@ export function tokenize(text: string): Token[] {
       index = end;
       continue;
     }
-    const operator = OPERATORS.find((candidate) => text.startsWith(candidate, index));
+    const operator = (placeholders ? [...OPERATORS, '{', '}'] : OPERATORS).find((candidate) => text.startsWith(candidate, index));
     if (!operator) throw new HogQLError(`Unexpected character "${char}" at position ${index + 1}.`);
     tokens.push({ type: 'op', value: operator, pos: index });
     index += operator.length;
@@ -147,42 +150,48 @@ export function intervalUnit(word: string): IntervalUnit | undefined {
   return INTERVAL_UNITS[lower.endsWith('s') ? lower.slice(0, -1) : lower];
 }
 
-class Parser {
-  private index = 0;
+/** Values bound to `{name}` placeholders, each a constant of the tree (never text of the query). */
+export type PlaceholderValues = Readonly<Record<string, string | number | boolean | null>>;
+
+export class Parser {
+  protected index = 0;
   private depth = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    protected readonly tokens: Token[],
+    private readonly placeholders: PlaceholderValues | null = null,
+  ) {}
 
-  private get current(): Token {
+  protected get current(): Token {
     return this.tokens[this.index]!;
   }
 
-  private advance(): Token {
+  protected advance(): Token {
     const token = this.current;
     if (token.type !== 'eof') this.index += 1;
     return token;
   }
 
-  private isOp(value: string): boolean {
+  protected isOp(value: string): boolean {
     return this.current.type === 'op' && this.current.value === value;
   }
 
-  private isKeyword(word: string, offset = 0): boolean {
+  protected isKeyword(word: string, offset = 0): boolean {
     const token = this.tokens[this.index + offset];
     return token?.type === 'ident' && !token.quoted && token.value.toLowerCase() === word;
   }
 
-  private fail(expected: string): never {
+  protected fail(expected: string): never {
     const token = this.current;
     throw new HogQLError(`Expected ${expected} but found ${describe(token)} at position ${token.pos + 1}.`);
   }
 
-  private expectOp(value: string): void {
+  protected expectOp(value: string): void {
     if (!this.isOp(value)) this.fail(`"${value}"`);
     this.advance();
   }
 
-  private nested<T>(parse: () => T): T {
+  protected nested<T>(parse: () => T): T {
     this.depth += 1;
     if (this.depth > MAX_DEPTH) throw new HogQLError(`The expression is nested more than ${MAX_DEPTH} levels deep.`);
     try {
@@ -190,6 +199,11 @@ class Parser {
     } finally {
       this.depth -= 1;
     }
+  }
+
+  /** A statement nested in an expression (`IN (SELECT …)`), which only a statement's parser reads. */
+  protected nestedQuery(): QueryRef {
+    throw new HogQLError('Subqueries are not supported here.');
   }
 
   atEnd(): boolean {
@@ -275,6 +289,12 @@ class Parser {
     }
     if (this.isKeyword('in')) {
       this.advance();
+      if (this.isOp('(') && (this.isKeyword('select', 1) || this.isKeyword('with', 1))) {
+        this.advance();
+        const query = this.nested(() => this.nestedQuery());
+        this.expectOp(')');
+        return { kind: 'inQuery', negated, expr: left, query };
+      }
       return { kind: 'in', negated, expr: left, list: this.inList() };
     }
     if (this.isKeyword('between')) {
@@ -413,13 +433,42 @@ class Parser {
           this.expectOp(')');
           return inner;
         }
+        if (token.value === '{' && this.placeholders) return this.placeholder();
         return this.fail('an expression');
       default:
         return this.fail('an expression');
     }
   }
 
+  private placeholder(): Expr {
+    this.advance();
+    const token = this.advance();
+    if (token.type !== 'ident' || token.quoted) {
+      this.index -= 1;
+      this.fail('a placeholder name');
+    }
+    this.expectOp('}');
+    const values = this.placeholders!;
+    if (!Object.hasOwn(values, token.value)) throw new HogQLError(`Placeholder {${token.value}} is not given in values.`);
+    return { kind: 'constant', value: values[token.value]! };
+  }
+
   private call(): Expr {
+    const call = this.plainCall();
+    // A parametric aggregate, `quantile(0.9)(x)`: the first list is its parameters.
+    if (!this.isOp('(') || call.kind !== 'call') return call;
+    this.advance();
+    const args: Expr[] = [];
+    if (!this.isOp(')')) {
+      do {
+        args.push(this.expression());
+      } while (this.isOp(',') && this.advance());
+    }
+    this.expectOp(')');
+    return { kind: 'call', name: call.name, args, params: call.args };
+  }
+
+  private plainCall(): Expr {
     const name = (this.advance() as { value: string }).value;
     this.expectOp('(');
     return this.nested(() => {

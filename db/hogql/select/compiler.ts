@@ -1,0 +1,592 @@
+/**
+ * A parsed SELECT (parser.ts) compiled to one parameterised PostgreSQL statement. The table comes from a fixed
+ * list (events, persons) and each one's fields from its compiler's fixed table; the environment filter is
+ * written here, from the caller's environment, on every table the statement reads (the events, and the persons
+ * and distinct ids joined to them), so that no expression can reach another environment's rows or any other
+ * table. The row limit always applies.
+ */
+import type { Expr, QueryRef } from '../ast.js';
+import { Compiler, type CompileOptions } from '../compiler.js';
+import { HogQLError } from '../errors.js';
+import type { FunctionDef } from '../functions.js';
+import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
+import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
+import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
+import { printExpr, printQuery } from './print.js';
+
+/** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
+interface Context {
+  options: SelectOptions;
+  ctes: ReadonlyMap<string, QueryNode>;
+  /** WITH queries being expanded (one that names itself would never end). */
+  expanding: ReadonlySet<string>;
+  aliases: { next: number };
+}
+
+function internalAlias(context: Context): string {
+  context.aliases.next += 1;
+  return `s${context.aliases.next}`;
+}
+
+/**
+ * What every table's compiler shares: the added functions, and `IN (SELECT …)`, whose statement is compiled with
+ * the same environment filter as every other.
+ */
+abstract class StatementCompiler extends Compiler {
+  constructor(
+    options: CompileOptions,
+    protected readonly context: Context,
+  ) {
+    super(options);
+  }
+
+  protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
+    return SELECT_FUNCTIONS[lowerCaseName] ?? super.functionNamed(lowerCaseName);
+  }
+
+  protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
+    const core = compileNode(query as QueryNode, this.context, null);
+    if (core.values.length !== 1) throw new HogQLError(`A subquery after IN must select one column, not ${core.values.length}.`);
+    const column = core.values[0]!;
+    const type = comparisonType(value, column, false);
+    if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
+    const alias = internalAlias(this.context);
+    const v = coerce(value, type, this.scope);
+    const inner = coerce(typed(keyword(`${alias}.c0`), column.type, column.nullable), type, this.scope);
+    // As in ClickHouse, the nested query's nulls are in no set; a null value is in none either.
+    const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (select ${inner.sql} from (${core.sql}) ${keyword(alias)} where ${inner.sql} is not null)`;
+    return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, [v]);
+  }
+}
+
+/** The events compiler's fields, plus the ones PostHog's events table has that the listing does not offer. */
+class EventsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    if (rest.length === 0) {
+      // PostHog's created_at is when the event was stored.
+      if (head === 'created_at') return typed(keyword('e.inserted_at'), 'datetime', false);
+      if (head === '$session_id' || head === '$window_id') return this.jsonPath(keyword('e.properties'), [head], false);
+    }
+    if (head === 'person' && rest.length === 1) {
+      const columns: Record<string, [string, HogQLType]> = { created_at: ['p.created_at', 'datetime'], is_identified: ['p.is_identified', 'boolean'] };
+      const column = typeof rest[0] === 'string' && Object.hasOwn(columns, rest[0]) ? columns[rest[0]] : undefined;
+      if (column) {
+        this.usesPerson = true;
+        return typed(keyword(column[0]), column[1], true);
+      }
+    }
+    return super.field(chain);
+  }
+}
+
+/** The persons table: a person's uuid is its `id`, as in PostHog. */
+class PersonsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    if (head === 'properties') return this.jsonPath(keyword('p.properties'), rest, false);
+    const columns: Record<string, [string, HogQLType]> = {
+      id: ['p.uuid', 'uuid'],
+      created_at: ['p.created_at', 'datetime'],
+      is_identified: ['p.is_identified', 'boolean'],
+    };
+    const column = typeof head === 'string' && Object.hasOwn(columns, head) ? columns[head] : undefined;
+    const name = chain.map(String).join('.');
+    if (!column) throw new HogQLError(`Unknown field "${name}" of the table persons.`);
+    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+    return typed(keyword(column[0]), column[1], false);
+  }
+}
+
+/** The sessions table's fields: each one an aggregate of a session's events, computed in `sessions_of`. */
+const SESSION_FIELDS: Readonly<Record<string, [string, HogQLType, boolean]>> = {
+  session_id: ['sess.session_id', 'string', false],
+  distinct_id: ['sess.distinct_id', 'string', false],
+  $start_timestamp: ['sess.start_timestamp', 'datetime', false],
+  $end_timestamp: ['sess.end_timestamp', 'datetime', false],
+  $session_duration: ['sess.session_duration', 'int', false],
+  $entry_current_url: ['sess.entry_current_url', 'string', true],
+  $end_current_url: ['sess.end_current_url', 'string', true],
+  $pageview_count: ['sess.pageview_count', 'int', false],
+};
+
+/** Sessions, as PostHog's sessions table: one row per `$session_id` of the environment's events. */
+class SessionsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    const column = typeof head === 'string' && Object.hasOwn(SESSION_FIELDS, head) ? SESSION_FIELDS[head] : undefined;
+    if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of the table sessions.`);
+    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+    return typed(keyword(column[0]), column[1], column[2]);
+  }
+}
+
+/** A source of rows read as a nested statement, under an internal alias. */
+interface NestedSource {
+  core: Core;
+  alias: string;
+}
+
+/** A column of a nested statement by its name, and keys into it when it holds JSON. */
+function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain: readonly (string | number)[], what: string): Typed {
+  const [head, ...rest] = chain;
+  const index = source.core.names.findIndex((name) => name === head);
+  if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
+  const value = source.core.values[index]!;
+  const column = keyword(`${source.alias}.c${index}`);
+  if (rest.length === 0) return typed(column, value.type, value.nullable || (source.outer ?? false));
+  if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+  return c.jsonPath(column, rest, true);
+}
+
+/** A nested query in FROM: its fields are its columns, by name. */
+class SubqueryCompiler extends StatementCompiler {
+  constructor(
+    options: CompileOptions,
+    context: Context,
+    private readonly source: NestedSource,
+  ) {
+    super(options, context);
+  }
+
+  override field(chain: readonly (string | number)[]): Typed {
+    return columnOf(this, this.source, chain, 'the subquery');
+  }
+}
+
+/** A joined source and the names a query may give it (its alias, or its table's name). */
+interface JoinedSource extends NestedSource {
+  names: ReadonlySet<string>;
+  /** The right side of a LEFT JOIN: its fields are null where no row matched. */
+  outer: boolean;
+}
+
+/**
+ * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it.
+ */
+class JoinCompiler extends StatementCompiler {
+  constructor(
+    options: CompileOptions,
+    context: Context,
+    private readonly sources: readonly JoinedSource[],
+  ) {
+    super(options, context);
+  }
+
+  override field(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    const named = rest.length > 0 && typeof head === 'string' ? this.sources.find((source) => source.names.has(head)) : undefined;
+    if (named) return columnOf(this, named, rest, `"${String(head)}"`);
+    const having = this.sources.filter((source) => source.core.names.includes(String(head)));
+    const name = chain.map(String).join('.');
+    if (having.length === 0) throw new HogQLError(`Unknown field "${name}".`);
+    if (having.length > 1) throw new HogQLError(`The field "${name}" is in more than one joined table; name its table, as in alias.${String(head)}.`);
+    return columnOf(this, having[0]!, chain, 'the joined table');
+  }
+}
+
+interface Table {
+  /** The fields `*` stands for. */
+  star: readonly string[];
+  /** The fields a JOIN reads of it. */
+  joinFields: readonly string[];
+  compiler(options: CompileOptions, context: Context): Compiler;
+  /** FROM with the environment filter (in it, or beside it); `usesPerson` adds the events' persons, filtered the same. */
+  from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment | null };
+}
+
+const TABLES: Readonly<Record<string, Table>> = {
+  events: {
+    star: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'],
+    joinFields: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', 'person_id', '$session_id', '$window_id'],
+    compiler: (options, context) => new EventsCompiler(options, context),
+    from: (teamId, usesPerson) => ({
+      from: usesPerson
+        ? sql`events e left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
+            left join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`
+        : keyword('events e'),
+      filter: sql`e.team_id = ${teamId}`,
+    }),
+  },
+  persons: {
+    star: ['id', 'created_at', 'properties', 'is_identified'],
+    joinFields: ['id', 'created_at', 'properties', 'is_identified'],
+    compiler: (options, context) => new PersonsCompiler(options, context),
+    from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
+  },
+  sessions: {
+    star: Object.keys(SESSION_FIELDS),
+    joinFields: Object.keys(SESSION_FIELDS),
+    compiler: (options, context) => new SessionsCompiler(options, context),
+    from: (teamId) => ({
+      from: sql`(select e.properties ->> '$session_id' as session_id,
+          (array_agg(e.distinct_id order by e.timestamp))[1] as distinct_id,
+          min(e.timestamp) as start_timestamp, max(e.timestamp) as end_timestamp,
+          floor(extract(epoch from max(e.timestamp) - min(e.timestamp)))::bigint as session_duration,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp) filter (where e.properties ->> '$current_url' is not null))[1] as entry_current_url,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp desc) filter (where e.properties ->> '$current_url' is not null))[1] as end_current_url,
+          count(*) filter (where e.event = '$pageview') as pageview_count
+        from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
+        group by 1) sess`,
+      filter: null,
+    }),
+  },
+};
+
+export const TABLE_NAMES = Object.keys(TABLES);
+
+export interface SelectOptions {
+  teamId: number;
+  timezone: string;
+  /** Rows returned without a LIMIT (one more is read, to tell whether more exist). */
+  defaultLimit: number;
+  /** The most rows a LIMIT may ask for; larger ones are lowered to it. */
+  maxLimit: number;
+}
+
+export interface SelectOutputColumn {
+  name: string;
+  /** The ClickHouse type name PostHog gives such a column (its mapping of PostgreSQL types). */
+  clickhouseType: string;
+  type: HogQLType;
+  /** A list (groupArray, splitByChar): shown as a JSON array. */
+  array: boolean;
+}
+
+export interface CompiledSelect {
+  /** PostgreSQL text with $n parameters; equal values of one type share one. */
+  text: string;
+  params: unknown[];
+  columns: SelectOutputColumn[];
+  hogql: string;
+  limit: number;
+  offset: number;
+  /** Without a LIMIT: `limit` + 1 rows are read, the last one only telling whether there are more. */
+  paginated: boolean;
+}
+
+/** A compiled query: a statement whose columns are c0, c1, …, of these values' types, by these names. */
+interface Core {
+  sql: Fragment;
+  values: Typed[];
+  names: string[];
+  arrays: boolean[];
+}
+
+/** Rewrites a tree top-down: `replace` answers a replacement, or undefined to look inside. */
+function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
+  const replaced = replace(expr);
+  if (replaced) return replaced;
+  const m = (inner: Expr) => mapExpr(inner, replace);
+  switch (expr.kind) {
+    case 'constant':
+    case 'field':
+      return expr;
+    case 'call':
+      return { ...expr, args: expr.args.map(m), ...(expr.params ? { params: expr.params.map(m) } : {}) };
+    case 'arithmetic':
+    case 'compare':
+      return { ...expr, left: m(expr.left), right: m(expr.right) };
+    case 'negate':
+    case 'not':
+    case 'isNull':
+      return { ...expr, expr: m(expr.expr) };
+    case 'in':
+      return { ...expr, expr: m(expr.expr), list: expr.list.map(m) };
+    case 'inQuery':
+      // The nested query has names of its own.
+      return { ...expr, expr: m(expr.expr) };
+    case 'between':
+      return { ...expr, expr: m(expr.expr), low: m(expr.low), high: m(expr.high) };
+    case 'and':
+    case 'or':
+      return { ...expr, exprs: expr.exprs.map(m) };
+    case 'interval':
+      return { ...expr, amount: m(expr.amount) };
+  }
+}
+
+const CLICKHOUSE_TYPES: Readonly<Record<HogQLType, string>> = {
+  string: 'String',
+  int: 'Int64',
+  float: 'Float64',
+  boolean: 'Bool',
+  datetime: "DateTime64(6, 'UTC')",
+  date: 'Date',
+  uuid: 'UUID',
+  json: 'String',
+  null: 'Nothing',
+  interval: 'String',
+};
+
+function clickhouseType(value: Typed, array: boolean): string {
+  if (array) return 'Array(String)';
+  const base = CLICKHOUSE_TYPES[value.type];
+  return value.nullable ? `Nullable(${base})` : base;
+}
+
+/**
+ * Numbers the `?` placeholders as $1, $2, …, one number for each distinct (cast, value): the same expression
+ * written twice (in SELECT and GROUP BY) is then the same SQL text, which PostgreSQL needs to see that a
+ * selected expression is a grouped one.
+ */
+function numbered(fragment: Fragment): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const numbers = new Map<string, number>();
+  let index = 0;
+  const text = fragment.text.replace(/\?(::[a-z0-9_]+(?:\[\])?)?/g, (_match, cast: string | undefined) => {
+    const value = fragment.params[index++];
+    const key = `${cast ?? ''}|${typeof value}|${JSON.stringify(value)}`;
+    let number = numbers.get(key);
+    if (number === undefined) {
+      params.push(value);
+      number = params.length;
+      numbers.set(key, number);
+    }
+    return `$${number}${cast ?? ''}`;
+  });
+  return { text, params };
+}
+
+const same = (a: Expr, b: Expr) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Rows a statement reads: `null` for all of them (a nested query without LIMIT). */
+type RowLimit = { count: number | null; offset: number };
+
+/** A nested query's own LIMIT, lowered to the maximum. */
+function nestedLimit(query: SelectQuery, options: SelectOptions): RowLimit {
+  return { count: query.limit === null ? null : Math.min(query.limit, options.maxLimit), offset: query.offset ?? 0 };
+}
+
+/** A query (a SELECT or a UNION ALL) as a nested statement; `limit` overrides a lone SELECT's own. */
+function compileNode(node: QueryNode, context: Context, limit: RowLimit | null): Core {
+  if (node.kind === 'select') return compileSelectCore(node, context, limit ?? nestedLimit(node, context.options), null);
+  const first = compileSelectCore(node.parts[0]!, context, nestedLimit(node.parts[0]!, context.options), null);
+  const rest = node.parts.slice(1).map((part) => {
+    if (part.columns.some((column) => column.star)) throw new HogQLError('* is not supported in the later queries of UNION ALL.');
+    if (part.columns.length !== first.values.length) {
+      throw new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${part.columns.length}.`);
+    }
+    return compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+  });
+  const parts = [first, ...rest];
+  const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
+  return {
+    sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
+    values: first.values.map((value, index) => {
+      const typedPart = parts.find((part) => part.values[index]!.type !== 'null') ?? first;
+      return { ...typedPart.values[index]!, nullable: parts.some((part) => part.values[index]!.nullable) };
+    }),
+    names: first.names,
+    arrays: first.arrays,
+  };
+}
+
+/**
+ * A JOIN's ON: its equalities plainly `a = b`, so that PostgreSQL can hash or merge the join (as in ClickHouse's
+ * joins, a null matches nothing); anything else as a condition.
+ */
+function joinCondition(on: Compiler, expr: Expr, timezone: string): Fragment {
+  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone)), ' and ')})`;
+  if (expr.kind !== 'compare' || expr.op !== '=') return on.condition(expr);
+  const [left, right] = [on.compile(expr.left), on.compile(expr.right)];
+  const type = comparisonType(left, right, false);
+  if (type === null || left.type === 'null' || right.type === 'null') return on.condition(expr);
+  const [l, r] = [coerce(left, type, { timezone }), coerce(right, type, { timezone })];
+  return sql`(${l.sql} = ${r.sql})`;
+}
+
+/** A FROM source: a WITH query (which shadows a table of its name) or a nested query as a statement, or a table. */
+function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
+  if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
+  if (context.ctes.has(from.table)) {
+    if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
+    const inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
+    return { table: null, core: compileNode(context.ctes.get(from.table)!, inner, null) };
+  }
+  const table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
+  if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
+  return { table, core: null };
+}
+
+/** A table's fields for a JOIN, as a nested statement. */
+function tableFields(table: Table, from: { table: string }, context: Context): Core {
+  const fields: SelectQuery = {
+    kind: 'select',
+    ctes: [],
+    distinct: false,
+    columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null })),
+    from: { table: from.table, alias: null },
+    joins: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+  };
+  return compileSelectCore(fields, context, { count: null, offset: 0 }, null);
+}
+
+/**
+ * One SELECT. `types`: the columns' types when it is a later part of a UNION ALL (its values are brought to the
+ * first part's).
+ */
+function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, types: readonly Typed[] | null): Core {
+  const ctes = new Map(outer.ctes);
+  for (const [name, cte] of query.ctes) ctes.set(name, cte);
+  const context: Context = { ...outer, ctes };
+  const { options } = context;
+
+  // The source: a WITH query (which shadows a table of its name), a nested query or a table.
+  const resolved = resolveSource(query.from, context);
+  let table = resolved.table;
+  let source: NestedSource | null = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  const joined: JoinedSource[] = [];
+  if (query.joins.length > 0) {
+    // Every source of a JOIN is read as a nested statement of its fields, each with its own environment filter.
+    const sources = [{ from: query.from, outer: false }, ...query.joins.map((clause) => ({ from: clause.source, outer: clause.type === 'left' }))];
+    for (const { from, outer } of sources) {
+      const { table: joinedTable, core } = resolveSource(from, context);
+      const names = new Set([...(from.alias !== null ? [from.alias] : 'table' in from ? [from.table] : [])]);
+      for (const name of names) {
+        if (joined.some((other) => other.names.has(name))) throw new HogQLError(`Two joined tables are named "${name}"; give one an alias.`);
+      }
+      const fields = core ?? tableFields(joinedTable!, from as { table: string }, context);
+      joined.push({ core: fields, alias: internalAlias(context), names, outer });
+    }
+    table = null;
+    source = null;
+    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN; name the columns.');
+  }
+  const from = query.from;
+  const tableNames = new Set(joined.length > 0 ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
+  // `e.event` and `events.event` are `event`.
+  const unqualified = (expr: Expr) =>
+    mapExpr(expr, (inner) =>
+      inner.kind === 'field' && inner.chain.length > 1 && typeof inner.chain[0] === 'string' && tableNames.has(inner.chain[0])
+        ? { kind: 'field', chain: inner.chain.slice(1) }
+        : undefined,
+    );
+  const starFields = table ? table.star : (source?.core.names ?? []);
+  const columns: SelectColumn[] = query.columns.flatMap((column) =>
+    column.star
+      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null }))
+      : [{ ...column, expr: unqualified(column.expr) }],
+  );
+  // A column's alias names its expression in the other clauses, as in ClickHouse.
+  const aliases = new Map<string, Expr>();
+  for (const column of columns) if (column.alias !== null) aliases.set(column.alias, column.expr);
+  const resolve = (expr: Expr) =>
+    mapExpr(unqualified(expr), (inner) =>
+      inner.kind === 'field' && inner.chain.length === 1 && typeof inner.chain[0] === 'string' && aliases.has(inner.chain[0])
+        ? aliases.get(inner.chain[0])
+        : undefined,
+    );
+  const where = query.where ? resolve(query.where) : null;
+  const groupBy = query.groupBy.map(resolve);
+  const having = query.having ? resolve(query.having) : null;
+  const orderBy = query.orderBy.map((term) => ({ ...term, expr: resolve(term.expr) }));
+
+  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
+    const compileOptions = { timezone: options.timezone, clause, allowAggregates };
+    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined);
+    return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
+  };
+  const compilers = [compilerFor('SELECT', true), compilerFor('WHERE', false), compilerFor('GROUP BY', false), compilerFor('HAVING', true), compilerFor('ORDER BY', true)] as const;
+  const [selecting, filtering, grouping, havingC, ordering] = compilers;
+  const values = columns.map((column) => selecting.compile(column.expr));
+  const condition = where ? filtering.condition(where) : null;
+  const groups = groupBy.map((expr) => grouping.compile(expr));
+  const havingValue = having ? havingC.compile(having) : null;
+  const orderValues = orderBy.map((term) => ordering.compile(term.expr));
+
+  const names = columns.map((column) => column.alias ?? printExpr(column.expr));
+  const grouped = groups.length > 0 || values.some((v) => v.aggregate) || (havingValue?.aggregate ?? false) || orderValues.some((v) => v.aggregate);
+  if (grouped) {
+    const ungrouped = (expr: Expr, value: Typed) => !value.aggregate && expr.kind !== 'constant' && !groupBy.some((group) => same(group, expr));
+    columns.forEach((column, index) => {
+      if (ungrouped(column.expr, values[index]!)) {
+        throw new HogQLError(`"${names[index]}" must be in GROUP BY or inside an aggregate function.`);
+      }
+    });
+    orderBy.forEach((term, index) => {
+      if (ungrouped(term.expr, orderValues[index]!) && !columns.some((column) => same(column.expr, term.expr))) {
+        throw new HogQLError(`"${printExpr(term.expr)}" in ORDER BY must be in GROUP BY or inside an aggregate function.`);
+      }
+    });
+  }
+
+  const usesPerson = compilers.some((c) => c.usesPerson);
+  let fromSql: Fragment;
+  const conditions: Fragment[] = [];
+  if (table) {
+    const written = table.from(param(options.teamId, 'int'), usesPerson);
+    fromSql = written.from;
+    if (written.filter) conditions.push(written.filter);
+  } else if (source) {
+    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
+  } else {
+    const on = compilerFor('ON', false);
+    const [first, ...rest] = joined;
+    const joins = rest.map((right, index) => {
+      const clause = query.joins[index]!;
+      const condition = joinCondition(on, resolve(clause.on), options.timezone);
+      return sql` ${keyword(clause.type === 'left' ? 'left join' : 'join')} (${right.core.sql}) ${keyword(right.alias)} on ${condition}`;
+    });
+    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
+  }
+  if (condition) conditions.push(condition);
+
+  // (A null column of the first part takes the others' type, as PostgreSQL resolves it.)
+  const selectedValues = types
+    ? values.map((value, index) => (types[index]!.type === 'null' ? value : coerce(value, types[index]!.type, { timezone: options.timezone })))
+    : values;
+  const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
+  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join(selected, ', ')} from ${fromSql}`];
+  if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);
+  if (groups.length > 0) clauses.push(sql`group by ${join(groups.map((group) => group.sql), ', ')}`);
+  if (havingValue) clauses.push(sql`having ${havingC.truth(havingValue)}`);
+  if (orderBy.length > 0) {
+    const terms = orderBy.map((term, index) => {
+      const column = columns.findIndex((c) => same(c.expr, term.expr));
+      // A selected expression is ordered by its output column (which DISTINCT requires).
+      const key = column >= 0 ? keyword(`c${column}`) : orderValues[index]!.sql;
+      // As in ClickHouse, nulls come last either way.
+      return sql`${key} ${keyword(term.descending ? 'desc nulls last' : 'asc nulls last')}`;
+    });
+    clauses.push(sql`order by ${join(terms, ', ')}`);
+  }
+  if (limit.count !== null) clauses.push(sql`limit ${rowCount(limit.count)}`);
+  if (limit.offset > 0 || limit.count !== null) clauses.push(sql`offset ${rowCount(limit.offset)}`);
+  const arrays = columns.map((column) => column.expr.kind === 'call' && ARRAY_FUNCTIONS.has(column.expr.name.toLowerCase()));
+  return { sql: join(clauses, ' '), values: selectedValues, names, arrays };
+}
+
+/**
+ * The statement the endpoint runs: the query's rows, at most `maxLimit` of them (or `defaultLimit` and one
+ * more, without a LIMIT), each value formatted as the response shows it.
+ */
+export function compileSelect(query: QueryNode, options: SelectOptions): CompiledSelect {
+  const context: Context = { options, ctes: new Map(), expanding: new Set(), aliases: { next: 0 } };
+  const own = query.kind === 'select' ? query.limit : null;
+  const paginated = own === null;
+  const limit = paginated ? options.defaultLimit : Math.min(own, options.maxLimit);
+  const offset = query.kind === 'select' ? (query.offset ?? 0) : 0;
+  const core = compileNode(query, context, { count: paginated ? limit + 1 : limit, offset });
+
+  const outputColumns: SelectOutputColumn[] = core.values.map((value, index) => {
+    const array = core.arrays[index]!;
+    const shownType = value.type === 'json' && !array ? 'string' : value.type;
+    return { name: core.names[index]!, clickhouseType: clickhouseType(value, array), type: shownType, array };
+  });
+  // Formatted outside the statement that orders, groups and limits, so that those read the values themselves.
+  const outputs = core.values.map((value, index) => {
+    const column = typed(keyword(`q.c${index}`), value.type, value.nullable);
+    const shown = value.type === 'json' && !core.arrays[index] ? coerce(column, 'string', { timezone: options.timezone }) : column;
+    return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
+  });
+  const { text, params } = numbered(sql`select ${join(outputs, ', ')} from (${core.sql}) q`);
+  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit, offset, paginated };
+}

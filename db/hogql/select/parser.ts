@@ -1,0 +1,250 @@
+/**
+ * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items FROM table|(query)|cte
+ * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m]] [UNION ALL SELECT …]`, with
+ * `x [NOT] IN (query)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
+ * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
+ * nothing a caller binds is ever read as query text.
+ */
+import type { Expr, QueryRef } from '../ast.js';
+import { HogQLError } from '../errors.js';
+import { MAX_EXPRESSION_LENGTH, Parser, tokenize, type PlaceholderValues } from '../parser.js';
+
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_LENGTH = 4 * MAX_EXPRESSION_LENGTH;
+
+export interface SelectColumn {
+  /** `*`: every field of the table, in the table's order. */
+  star: boolean;
+  expr: Expr;
+  alias: string | null;
+}
+
+export interface OrderTerm {
+  expr: Expr;
+  descending: boolean;
+}
+
+/** A table by name (a stored table or a CTE), or a nested query. */
+export type FromSource = { table: string; alias: string | null } | { query: QueryNode; alias: string | null };
+
+/** `[INNER|LEFT [OUTER]] JOIN source ON condition`. */
+export interface JoinClause {
+  type: 'inner' | 'left';
+  source: FromSource;
+  on: Expr;
+}
+
+export interface SelectQuery {
+  kind: 'select';
+  /** `WITH name AS (query)`: names a FROM may use, here and in nested queries. */
+  ctes: [string, QueryNode][];
+  distinct: boolean;
+  columns: SelectColumn[];
+  from: FromSource;
+  joins: JoinClause[];
+  where: Expr | null;
+  groupBy: Expr[];
+  having: Expr | null;
+  orderBy: OrderTerm[];
+  limit: number | null;
+  offset: number | null;
+}
+
+/** `SELECT … UNION ALL SELECT …`: the parts' rows one after another. */
+export interface UnionQuery {
+  kind: 'union';
+  parts: SelectQuery[];
+}
+
+export type QueryNode = SelectQuery | UnionQuery;
+
+/** Words that end a select item or a table reference rather than name an alias. */
+const CLAUSE_WORDS = new Set([
+  'from', 'where', 'group', 'having', 'order', 'limit', 'offset', 'union', 'join', 'inner', 'left', 'right', 'full',
+  'cross', 'on', 'using', 'with', 'as', 'asc', 'desc', 'and', 'or', 'not', 'select', 'settings', 'prewhere', 'array',
+]);
+
+class StatementParser extends Parser {
+  constructor(text: string, values: PlaceholderValues) {
+    super(tokenize(text, true), values);
+  }
+
+  private keyword(word: string): boolean {
+    if (!this.isKeyword(word)) return false;
+    this.advance();
+    return true;
+  }
+
+  private expectKeyword(word: string, expected = word.toUpperCase()): void {
+    if (!this.keyword(word)) this.fail(expected);
+  }
+
+  private optionalAlias(): string | null {
+    if (this.keyword('as')) {
+      const token = this.advance();
+      if (token.type !== 'ident') {
+        this.index -= 1;
+        this.fail('a name after AS');
+      }
+      return token.value;
+    }
+    const token = this.current;
+    if (token.type === 'ident' && (token.quoted || !CLAUSE_WORDS.has(token.value.toLowerCase()))) {
+      this.advance();
+      return token.value;
+    }
+    return null;
+  }
+
+  private column(): SelectColumn {
+    if (this.isOp('*')) {
+      this.advance();
+      return { star: true, expr: { kind: 'constant', value: null }, alias: null };
+    }
+    const expr = this.expression();
+    return { star: false, expr, alias: this.optionalAlias() };
+  }
+
+  private list<T>(item: () => T): T[] {
+    const items = [item()];
+    while (this.isOp(',')) {
+      this.advance();
+      items.push(item());
+    }
+    return items;
+  }
+
+  /** A row count: a non-negative integer constant (or a placeholder bound to one). */
+  private count(clause: string): number {
+    const expr = this.expression();
+    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
+      throw new HogQLError(`${clause} must be a non-negative integer.`);
+    }
+    return expr.value;
+  }
+
+  protected override nestedQuery(): QueryRef {
+    return this.query();
+  }
+
+  /** A name and `AS (query)` of WITH. */
+  private cte(): [string, QueryNode] {
+    const token = this.advance();
+    if (token.type !== 'ident') {
+      this.index -= 1;
+      this.fail('a name after WITH');
+    }
+    this.expectKeyword('as', 'AS after the name of a WITH query');
+    return [token.value, this.parenthesised()];
+  }
+
+  private parenthesised(): QueryNode {
+    this.expectOp('(');
+    const query = this.nested(() => this.query());
+    this.expectOp(')');
+    return query;
+  }
+
+  /** A query: one SELECT, or several joined by UNION ALL. */
+  query(): QueryNode {
+    const parts = [this.select()];
+    while (this.isKeyword('union')) {
+      this.advance();
+      if (!this.keyword('all')) throw new HogQLError('Only UNION ALL is supported; UNION DISTINCT is not.');
+      parts.push(this.select());
+    }
+    return parts.length === 1 ? parts[0]! : { kind: 'union', parts };
+  }
+
+  private select(): SelectQuery {
+    const ctes = this.keyword('with') ? this.list(() => this.cte()) : [];
+    this.expectKeyword('select');
+    const distinct = this.keyword('distinct');
+    const columns = this.list(() => this.column());
+    this.expectKeyword('from');
+    const from = this.source();
+    const joins: JoinClause[] = [];
+    for (;;) {
+      if (this.isOp(',') || this.isKeyword('cross') || this.isKeyword('full') || this.isKeyword('right') || this.isKeyword('array')) {
+        throw new HogQLError('Only INNER JOIN and LEFT JOIN are supported.');
+      }
+      let type: JoinClause['type'] | null = null;
+      if (this.keyword('join')) type = 'inner';
+      else if (this.keyword('inner')) {
+        this.expectKeyword('join');
+        type = 'inner';
+      } else if (this.keyword('left')) {
+        this.keyword('outer');
+        this.expectKeyword('join');
+        type = 'left';
+      }
+      if (type === null) break;
+      const source = this.source();
+      if (this.isKeyword('using')) throw new HogQLError('JOIN … USING is not supported; write ON.');
+      this.expectKeyword('on', 'ON after the joined table');
+      joins.push({ type, source, on: this.expression() });
+    }
+    const where = this.keyword('where') ? this.expression() : null;
+    let groupBy: Expr[] = [];
+    if (this.keyword('group')) {
+      this.expectKeyword('by', 'BY after GROUP');
+      groupBy = this.list(() => this.expression());
+    }
+    const having = this.keyword('having') ? this.expression() : null;
+    let orderBy: OrderTerm[] = [];
+    if (this.keyword('order')) {
+      this.expectKeyword('by', 'BY after ORDER');
+      orderBy = this.list(() => {
+        const expr = this.expression();
+        const descending = this.keyword('desc') || this.keyword('descending');
+        if (!descending && !this.keyword('asc')) this.keyword('ascending');
+        return { expr, descending };
+      });
+    }
+    let limit: number | null = null;
+    let offset: number | null = null;
+    if (this.keyword('limit')) {
+      limit = this.count('LIMIT');
+      if (this.isOp(',')) {
+        // ClickHouse's `LIMIT offset, count`.
+        this.advance();
+        offset = limit;
+        limit = this.count('LIMIT');
+      } else if (this.keyword('offset')) offset = this.count('OFFSET');
+    }
+    return { kind: 'select', ctes, distinct, columns, from, joins, where, groupBy, having, orderBy, limit, offset };
+  }
+
+  /** A table by name, or a parenthesised query, and its alias. */
+  private source(): FromSource {
+    if (this.isOp('(')) {
+      const query = this.parenthesised();
+      return { query, alias: this.optionalAlias() };
+    }
+    const tableToken = this.advance();
+    if (tableToken.type !== 'ident') {
+      this.index -= 1;
+      this.fail('a table name');
+    }
+    let table = tableToken.value;
+    // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
+    while (this.isOp('.')) {
+      this.advance();
+      const part = this.advance();
+      table += `.${part.type === 'ident' ? part.value : '?'}`;
+    }
+    return { table, alias: this.optionalAlias() };
+  }
+}
+
+/** Parses a SELECT statement (or a UNION ALL of them), binding `values` to its `{name}` placeholders. */
+export function parseSelect(text: string, values: PlaceholderValues = {}): QueryNode {
+  if (typeof text !== 'string') throw new HogQLError('The query must be a string.');
+  if (text.length > MAX_QUERY_LENGTH) throw new HogQLError(`A query may be at most ${MAX_QUERY_LENGTH} characters long.`);
+  const trimmed = text.replace(/;\s*$/, '');
+  if (trimmed.trim() === '') throw new HogQLError('The query is empty.');
+  const parser = new StatementParser(trimmed, values);
+  const query = parser.query();
+  parser.expectEnd();
+  return query;
+}

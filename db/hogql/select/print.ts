@@ -1,0 +1,98 @@
+/**
+ * Trees printed back as HogQL: the response's `hogql` (the query as it ran, placeholders shown as their values
+ * and the row limit applied) and the names of unaliased columns, one spelling whatever spacing was used.
+ */
+import type { Expr } from '../ast.js';
+import type { FromSource, QueryNode, SelectQuery } from './parser.js';
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function quoteString(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function name(part: string): string {
+  return IDENTIFIER.test(part) ? part : `\`${part.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
+}
+
+/** Operands that are not atoms get parentheses, so that the text parses back to the same tree. */
+function operand(expr: Expr): string {
+  return ['constant', 'field', 'call'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
+}
+
+export function printExpr(expr: Expr): string {
+  switch (expr.kind) {
+    case 'constant':
+      if (expr.value === null) return 'NULL';
+      if (typeof expr.value === 'string') return quoteString(expr.value);
+      return String(expr.value);
+    case 'field':
+      return expr.chain
+        .map((part, index) => {
+          if (typeof part === 'number') return `[${part}]`;
+          if (index === 0) return name(part);
+          return IDENTIFIER.test(part) ? `.${part}` : `[${quoteString(part)}]`;
+        })
+        .join('');
+    case 'call': {
+      const args = `(${expr.args.map(printExpr).join(', ')})`;
+      return expr.params ? `${expr.name}(${expr.params.map(printExpr).join(', ')})${args}` : `${expr.name}${args}`;
+    }
+    case 'arithmetic':
+      return `${operand(expr.left)} ${expr.op} ${operand(expr.right)}`;
+    case 'negate':
+      return `-${operand(expr.expr)}`;
+    case 'compare':
+      return `${operand(expr.left)} ${expr.op.toUpperCase()} ${operand(expr.right)}`;
+    case 'inQuery':
+      return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${printQuery(expr.query as QueryNode)})`;
+    case 'in':
+      return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${expr.list.map(printExpr).join(', ')})`;
+    case 'between':
+      return `${operand(expr.expr)} ${expr.negated ? 'NOT BETWEEN' : 'BETWEEN'} ${operand(expr.low)} AND ${operand(expr.high)}`;
+    case 'isNull':
+      return `${operand(expr.expr)} ${expr.negated ? 'IS NOT NULL' : 'IS NULL'}`;
+    case 'and':
+    case 'or':
+      return expr.exprs.map(operand).join(expr.kind === 'and' ? ' AND ' : ' OR ');
+    case 'not':
+      return `NOT ${operand(expr.expr)}`;
+    case 'interval':
+      return `INTERVAL ${operand(expr.amount)} ${expr.unit}`;
+  }
+}
+
+/** A statement; `ran`: the row limit and offset it ran with, for the outermost SELECT. */
+export function printQuery(query: QueryNode, ran: { limit: number; offset: number } | null = null): string {
+  if (query.kind === 'union') return query.parts.map((part) => printSelect(part, null)).join(' UNION ALL ');
+  return printSelect(query, ran);
+}
+
+function printSource(source: FromSource): string {
+  const text = 'query' in source ? `(${printQuery(source.query)})` : name(source.table);
+  return source.alias === null ? text : `${text} AS ${name(source.alias)}`;
+}
+
+function printSelect(query: SelectQuery, ran: { limit: number; offset: number } | null): string {
+  const columns = query.columns.map((column) => {
+    if (column.star) return '*';
+    const text = printExpr(column.expr);
+    return column.alias === null ? text : `${text} AS ${name(column.alias)}`;
+  });
+  const parts: string[] = [];
+  if (query.ctes.length > 0) parts.push(`WITH ${query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`).join(', ')}`);
+  parts.push(`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`);
+  parts.push(`FROM ${printSource(query.from)}`);
+  for (const clause of query.joins) parts.push(`${clause.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${printSource(clause.source)} ON ${printExpr(clause.on)}`);
+  if (query.where) parts.push(`WHERE ${printExpr(query.where)}`);
+  if (query.groupBy.length > 0) parts.push(`GROUP BY ${query.groupBy.map(printExpr).join(', ')}`);
+  if (query.having) parts.push(`HAVING ${printExpr(query.having)}`);
+  if (query.orderBy.length > 0) {
+    parts.push(`ORDER BY ${query.orderBy.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ')}`);
+  }
+  const limit = ran ? ran.limit : query.limit;
+  const offset = ran ? ran.offset : (query.offset ?? 0);
+  if (limit !== null) parts.push(`LIMIT ${limit}`);
+  if (offset > 0) parts.push(`OFFSET ${offset}`);
+  return parts.join(' ');
+}
