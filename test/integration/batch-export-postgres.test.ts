@@ -478,6 +478,30 @@ describe('batch export destination: Postgres', () => {
       expect(await markerOf(scheduled.exportRun.batchExport.id)).to.deep.equal([{ generation: 'scheduled', records_completed: 1 }]);
     });
 
+    it('a marker table without generations gets the column, and its old markers are replaced by the next run', async () => {
+      const { environment } = await newAccount(testDb());
+      const team = environment.id;
+      const schema = `legacy_${randomUUID().slice(0, 8)}`;
+      const config = baseConfig({ schema });
+      await destination.query(`create schema ${schema}`);
+      await destination.query(`create table ${schema}.hedgerow_batch_export_runs (
+         batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+         records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
+         primary key (batch_export_id, data_interval_end))`);
+      const [view] = await seed(team, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-05-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: team });
+      await destination.query(`create table ${schema}.${config.table_name} (uuid text, event text)`);
+      await destination.query(`insert into ${schema}.${config.table_name} values ($1, '$pageview')`, [view]);
+      await destination.query(`insert into ${schema}.hedgerow_batch_export_runs (batch_export_id, data_interval_end, table_name, records_completed) values ($1, $2, 'x', 1)`, [
+        scheduled.exportRun.batchExport.id,
+        hour.end,
+      ]);
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
+      expect((await destination.query(`select uuid, event from ${schema}.${config.table_name}`)).rows).to.deep.equal([{ uuid: view, event: '$pageview' }]);
+      const markers = await destination.query(`select generation, table_name from ${schema}.hedgerow_batch_export_runs`);
+      expect(markers.rows).to.deep.equal([{ generation: 'scheduled', table_name: `${schema}.${config.table_name}` }]);
+    });
+
     it('persons: a re-run overwrites rows of the same version, adds late ones and leaves newer ones', async () => {
       const db = testDb();
       const { environment } = await newAccount(db);
