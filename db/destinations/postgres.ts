@@ -3,9 +3,17 @@
  * the tables PostHog creates, and one run's load in a single transaction of that database.
  *
  * Exactly once: the whole run is one destination transaction, which also records the run in a bookkeeping table
- * of the destination schema (`hedgerow_batch_export_runs`, keyed by export and interval end). A run whose marker is
- * already there was loaded by an earlier attempt and is skipped; an attempt that dies midway never commits, so
- * its rows are never seen. (PostHog appends with COPY and may duplicate rows on a retry.)
+ * of the destination schema (`hedgerow_batch_export_runs`, keyed by export and interval end, holding the run's
+ * generation). An attempt that dies midway never commits, so its rows are never seen. A marker of the same
+ * generation means an earlier attempt of this very run loaded it: skipped. A marker of another generation means
+ * the interval is deliberately run again (a backfill over it, or a retry of the run): its rows replace what the
+ * interval delivered before. (PostHog appends with COPY and may duplicate rows on a retry.)
+ *
+ * Replacing: events have no key in PostHog's table, so the rows go first to a temporary stage table, the target's
+ * rows with a uuid of the stage are deleted, and the stage is inserted. Rows the re-run no longer selects (an
+ * event excluded by a changed filter, or deleted at the source) stay: like PostHog, an export never deletes what
+ * it delivered, it only writes again what it exports now. Persons and sessions are upserts already; a re-run
+ * also overwrites a row of the same version, so that what is exported again wins unless the table holds newer.
  *
  * The rows never pass through this process as values: `COPY (records SELECT) TO STDOUT` on Hedgerow's database
  * is piped into `COPY … FROM STDIN` on the destination, in PostgreSQL's text format, so memory stays bounded
@@ -239,14 +247,22 @@ interface UpsertShape {
   key: readonly string[];
   /** Which of two rows of the same key is newer: EXCLUDED (the incoming row) against final. */
   newer: string;
+  /** The two rows are of the same version: a re-run overwrites such a row, a first delivery leaves it. */
+  same: string;
 }
 
 const UPSERTS: Readonly<Record<'persons' | 'sessions', UpsertShape>> = {
   persons: {
     key: ['team_id', 'distinct_id'],
     newer: 'EXCLUDED.person_version > final.person_version OR EXCLUDED.person_distinct_id_version > final.person_distinct_id_version',
+    same:
+      'EXCLUDED.person_version IS NOT DISTINCT FROM final.person_version AND EXCLUDED.person_distinct_id_version IS NOT DISTINCT FROM final.person_distinct_id_version',
   },
-  sessions: { key: ['team_id', 'session_id'], newer: 'EXCLUDED.end_timestamp > final.end_timestamp' },
+  sessions: {
+    key: ['team_id', 'session_id'],
+    newer: 'EXCLUDED.end_timestamp > final.end_timestamp',
+    same: 'EXCLUDED.end_timestamp IS NOT DISTINCT FROM final.end_timestamp',
+  },
 };
 
 /** The destination table's columns for a model's records (the records' columns, `_inserted_at` left out). */
@@ -259,6 +275,11 @@ function tableColumns(model: BatchExportModel, recordColumns: readonly string[])
 export interface LoadRequest {
   batchExportId: string;
   dataIntervalEnd: Date;
+  /**
+   * Which run of the interval this is: the same across retries of one run, another when the interval is run again
+   * on purpose. The marker holds the generation that last loaded the interval.
+   */
+  generation: string;
   model: BatchExportModel;
   /** Whether the records are the events model's default columns (no hogql_query). */
   defaultEventColumns: boolean;
@@ -272,6 +293,8 @@ export interface LoadOutcome {
   bytesExported: number;
   /** An earlier attempt loaded this run already; nothing was written now. */
   alreadyLoaded: boolean;
+  /** The interval was loaded before by another generation, whose rows this load replaced. */
+  replaced: boolean;
 }
 
 const RUNS_TABLE = 'hedgerow_batch_export_runs';
@@ -287,8 +310,8 @@ class ByteCounter extends Transform {
 
 /**
  * Loads one run into the destination, in one transaction of `destination`: creates the table if it is missing,
- * claims the run's marker (or finds it and skips), and streams the records in. Throws PostgresDestinationError
- * for a table that cannot take them; the destination's own errors as they are.
+ * claims the run's marker (or finds it: the same generation skips, another replaces), and streams the records
+ * in. Throws PostgresDestinationError for a table that cannot take them; the destination's own errors as they are.
  */
 export async function loadRun(db: Db, destination: pg.Client, config: PostgresDestinationConfig, request: LoadRequest): Promise<LoadOutcome> {
   const schema = quoteIdentifier(config.schema);
@@ -296,6 +319,7 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
   const runs = `${schema}.${quoteIdentifier(RUNS_TABLE)}`;
   const upsert = request.model === 'events' ? null : UPSERTS[request.model];
   const wanted = tableColumns(request.model, request.records.columns);
+  const tableName = `${config.schema}.${config.tableName}`;
 
   // The tables are made before the run's transaction, each in its own: when two runs make the same table at
   // once, the loser's error (a duplicate type) must not take a transaction down with it.
@@ -308,59 +332,92 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
     destination,
     `create table if not exists ${runs} (
        batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
-       records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
+       records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(), generation text,
        primary key (batch_export_id, data_interval_end))`,
   );
+  await addGenerationColumn(destination, runs);
   await destination.query('begin read write');
   try {
     // Claimed first: a second attempt running at the same time waits here for this one's outcome.
     const claimed = await destination.query(
-      `insert into ${runs} (batch_export_id, data_interval_end, table_name) values ($1, $2, $3)
+      `insert into ${runs} (batch_export_id, data_interval_end, table_name, generation) values ($1, $2, $3, $4)
        on conflict (batch_export_id, data_interval_end) do nothing returning 1`,
-      [request.batchExportId, request.dataIntervalEnd, `${config.schema}.${config.tableName}`],
+      [request.batchExportId, request.dataIntervalEnd, tableName, request.generation],
     );
+    let replacing = false;
     if (claimed.rowCount === 0) {
-      const { rows } = await destination.query<{ records_completed: string | null; bytes_exported: string | null }>(
-        `select records_completed::text, bytes_exported::text from ${runs} where batch_export_id = $1 and data_interval_end = $2`,
+      // Locked, so that two re-runs of the interval load one after the other.
+      const { rows } = await destination.query<{ records_completed: string | null; bytes_exported: string | null; generation: string | null }>(
+        `select records_completed::text, bytes_exported::text, generation from ${runs}
+          where batch_export_id = $1 and data_interval_end = $2 for update`,
         [request.batchExportId, request.dataIntervalEnd],
       );
-      await destination.query('rollback');
-      return { recordsCompleted: Number(rows[0]?.records_completed ?? 0), bytesExported: Number(rows[0]?.bytes_exported ?? 0), alreadyLoaded: true };
+      if (rows[0]?.generation === request.generation) {
+        await destination.query('rollback');
+        return {
+          recordsCompleted: Number(rows[0].records_completed ?? 0),
+          bytesExported: Number(rows[0].bytes_exported ?? 0),
+          alreadyLoaded: true,
+          replaced: false,
+        };
+      }
+      replacing = true;
     }
 
     const existing = new Set((await destination.query(`select * from ${table} where false`)).fields.map((field) => field.name));
     if (upsert) await checkPrimaryKey(destination, config, upsert.key);
     const columns = outputColumns(request, existing);
     if (columns.length === 0) {
-      throw new PostgresDestinationError(`The table ${config.schema}.${config.tableName} has none of the columns this export writes.`);
+      throw new PostgresDestinationError(`The table ${tableName} has none of the columns this export writes.`);
     }
-    const target = upsert ? quoteIdentifier(`hedgerow_stage_${request.batchExportId.replaceAll('-', '')}`) : table;
-    if (upsert) {
-      await destination.query(
-        `create temporary table ${target} on commit drop as select ${columns.map(([name]) => quoteIdentifier(name)).join(', ')} from ${table} where false`,
+    const names = columns.map(([name]) => quoteIdentifier(name));
+    if (replacing && !upsert && !columns.some(([name]) => name === 'uuid')) {
+      throw new PostgresDestinationError(
+        `This interval was exported to ${tableName} before, and replacing its rows needs their uuid, which this export does not write.`,
       );
+    }
+    // A first delivery of events is COPied straight into the table; anything else goes through a stage.
+    const staged = upsert !== null || replacing;
+    const target = staged ? quoteIdentifier(`hedgerow_stage_${request.batchExportId.replaceAll('-', '')}`) : table;
+    if (staged) {
+      await destination.query(`create temporary table ${target} on commit drop as select ${names.join(', ')} from ${table} where false`);
     }
     const { rows, bytes } = await copyRecords(db, destination, request, target, columns);
     if (upsert) {
-      const names = columns.map(([name]) => quoteIdentifier(name));
       const updates = columns.filter(([name]) => !upsert.key.includes(name)).map(([name]) => `${quoteIdentifier(name)} = EXCLUDED.${quoteIdentifier(name)}`);
+      const wins = replacing ? `(${upsert.newer}) OR (${upsert.same})` : upsert.newer;
       await destination.query(
         `insert into ${table} as final (${names.join(', ')}) select ${names.join(', ')} from ${target}
-         on conflict (${upsert.key.map(quoteIdentifier).join(', ')}) do update set ${updates.join(', ')} where ${upsert.newer}`,
+         on conflict (${upsert.key.map(quoteIdentifier).join(', ')}) do update set ${updates.join(', ')} where ${wins}`,
       );
+    } else if (replacing) {
+      // The stage's statistics let the planner pick a hash join against the target (which has no index to use).
+      await destination.query(`analyze ${target}`);
+      await destination.query(`delete from ${table} as final where final."uuid" in (select staged."uuid" from ${target} as staged)`);
+      await destination.query(`insert into ${table} (${names.join(', ')}) select ${names.join(', ')} from ${target}`);
     }
-    await destination.query(`update ${runs} set records_completed = $3, bytes_exported = $4 where batch_export_id = $1 and data_interval_end = $2`, [
-      request.batchExportId,
-      request.dataIntervalEnd,
-      rows,
-      bytes,
-    ]);
+    await destination.query(
+      `update ${runs} set records_completed = $3, bytes_exported = $4, generation = $5, table_name = $6, loaded_at = now()
+        where batch_export_id = $1 and data_interval_end = $2`,
+      [request.batchExportId, request.dataIntervalEnd, rows, bytes, request.generation, tableName],
+    );
     await destination.query('commit');
-    return { recordsCompleted: rows, bytesExported: bytes, alreadyLoaded: false };
+    return { recordsCompleted: rows, bytesExported: bytes, alreadyLoaded: false, replaced: replacing };
   } catch (error) {
     await destination.query('rollback').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * A marker table made before markers had a generation gets the column; its old markers (null) match no run, so
+ * running such an interval again replaces its rows, which is right for a re-run and harmless for a retry.
+ * Looked up first: ALTER TABLE would take a lock that waits for every run loading at the moment.
+ */
+async function addGenerationColumn(destination: pg.Client, runs: string): Promise<void> {
+  const { fields } = await destination.query(`select * from ${runs} where false`);
+  if (fields.some((field) => field.name === 'generation')) return;
+  await destination.query(`alter table ${runs} add column if not exists generation text`);
 }
 
 /** CREATE TABLE IF NOT EXISTS, once more when another session made the same table at the same moment. */

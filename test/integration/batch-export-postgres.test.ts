@@ -50,7 +50,15 @@ describe('batch export destination: Postgres', () => {
   async function exportRun(
     config: Record<string, unknown>,
     window: { start: string | null; end: string },
-    options: { model?: BatchExportRow['model']; hogql_query?: string | null; selectBy?: ExportRun['selectBy']; batchExportId?: string; teamId?: number } = {},
+    options: {
+      model?: BatchExportRow['model'];
+      hogql_query?: string | null;
+      selectBy?: ExportRun['selectBy'];
+      batchExportId?: string;
+      teamId?: number;
+      /** The backfill that runs the interval (again); none for the scheduled run. */
+      backfillId?: string | null;
+    } = {},
   ): Promise<{ exportRun: ExportRun; updates: Progress[]; controller: AbortController }> {
     const db = testDb();
     let batchExport = options.batchExportId
@@ -77,9 +85,10 @@ describe('batch export destination: Postgres', () => {
         status: 'Running',
         data_interval_start: window.start === null ? null : new Date(window.start),
         data_interval_end: new Date(window.end),
+        backfill_id: options.backfillId ?? null,
       })
       .onConflict(['batch_export_id', 'data_interval_end'])
-      .merge(['status'])
+      .merge(['status', 'backfill_id'])
       .returning('*');
     const updates: Progress[] = [];
     const controller = new AbortController();
@@ -97,6 +106,21 @@ describe('batch export destination: Postgres', () => {
       updates,
       controller,
     };
+  }
+
+  /** A backfill row of the export, as the API makes one to run intervals again. */
+  async function newBackfill(batchExport: BatchExportRow): Promise<string> {
+    const id = randomUUID();
+    await testDb()('batch_export_backfills').insert({ id, batch_export_id: batchExport.id, team_id: batchExport.team_id, status: 'Running' });
+    return id;
+  }
+
+  async function markerOf(batchExportId: string): Promise<Array<{ generation: string | null; records_completed: number }>> {
+    return (
+      await destination.query('select generation, records_completed::int from public.hedgerow_batch_export_runs where batch_export_id = $1 order by data_interval_end', [
+        batchExportId,
+      ])
+    ).rows;
   }
 
   async function rowsOf(table: string, order: string): Promise<Record<string, unknown>[]> {
@@ -341,6 +365,231 @@ describe('batch export destination: Postgres', () => {
       const failure = await failureOf(postgresDestination.run(run));
       expect(failure).to.be.instanceOf(NonRetryableExportError);
       expect(failure.message).to.equal(`The table public.${config.table_name} has no primary key on (team_id, distinct_id), which merging the rows needs.`);
+    });
+  });
+
+  describe('running a delivered interval again', () => {
+    const hour = { start: '2026-05-01T10:00:00Z', end: '2026-05-01T11:00:00Z' };
+
+    /** Events of a fresh environment, each ingested within its own hour. */
+    async function seed(team: number, events: Array<{ event: string; distinct_id: string; timestamp: string; properties?: Record<string, unknown> }>): Promise<string[]> {
+      const db = testDb();
+      const uuids = await insertEvents(db, team, events);
+      for (const [index, uuid] of uuids.entries()) {
+        await db('events').where({ team_id: team, uuid }).update({ inserted_at: events[index]!.timestamp });
+      }
+      return uuids;
+    }
+
+    async function eventRows(table: string): Promise<Array<[unknown, unknown, unknown]>> {
+      return (await destination.query(`select uuid, event, properties from public.${table} order by event, uuid`)).rows.map((row) => [row.uuid, row.event, row.properties]);
+    }
+
+    it('a retry of the same run skips; a backfill over the interval replaces its rows, a late event included, each once', async () => {
+      const { environment } = await newAccount(testDb());
+      const team = environment.id;
+      const config = baseConfig();
+      const [view, signup] = await seed(team, [
+        { event: '$pageview', distinct_id: 'a', timestamp: '2026-05-01T10:05:00Z', properties: { n: 1 } },
+        { event: 'signup', distinct_id: 'a', timestamp: '2026-05-01T10:10:00Z' },
+      ]);
+      const scheduled = await exportRun(config, hour, { teamId: team });
+      const batchExport = scheduled.exportRun.batchExport;
+      const first = await postgresDestination.run(scheduled.exportRun);
+      expect(first.recordsCompleted).to.equal(2);
+
+      // A late event of the hour arrives.
+      const [late] = await seed(team, [{ event: 'late', distinct_id: 'a', timestamp: '2026-05-01T10:20:00Z' }]);
+      const retry = await exportRun(config, hour, { batchExportId: batchExport.id });
+      expect(await postgresDestination.run(retry.exportRun)).to.deep.equal(first);
+      expect(await eventRows(config.table_name)).to.deep.equal([
+        [view, '$pageview', { n: 1 }],
+        [signup, 'signup', {}],
+      ]);
+
+      const backfillId = await newBackfill(batchExport);
+      const rerun = await exportRun(config, hour, { batchExportId: batchExport.id, backfillId, selectBy: 'timestamp' });
+      const again = await postgresDestination.run(rerun.exportRun);
+      expect(again.recordsCompleted).to.equal(3);
+      expect(rerun.updates).to.deep.equal([again]);
+      expect(await eventRows(config.table_name)).to.deep.equal([
+        [view, '$pageview', { n: 1 }],
+        [late, 'late', {}],
+        [signup, 'signup', {}],
+      ]);
+      expect(await markerOf(batchExport.id)).to.deep.equal([{ generation: `backfill ${backfillId}`, records_completed: 3 }]);
+
+      // That backfill's run retried (after a crash past the commit) skips in turn, answering its own outcome.
+      const backfillRetry = await exportRun(config, hour, { batchExportId: batchExport.id, backfillId, selectBy: 'timestamp' });
+      expect(await postgresDestination.run(backfillRetry.exportRun)).to.deep.equal(again);
+      expect((await eventRows(config.table_name)).length).to.equal(3);
+
+      // The runs' retry operation makes another backfill of the interval: a third delivery, still each row once.
+      const secondBackfill = await newBackfill(batchExport);
+      const third = await exportRun(config, hour, { batchExportId: batchExport.id, backfillId: secondBackfill, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(third.exportRun)).recordsCompleted).to.equal(3);
+      expect((await eventRows(config.table_name)).map(([uuid]) => uuid)).to.have.members([view, late, signup]).and.to.have.length(3);
+    });
+
+    // PostHog never deletes what an export delivered: a re-run writes again the rows it exports now (their new
+    // content replacing the old) and leaves the rows it no longer selects, here an event a new filter excludes.
+    it('a re-run after a filter change rewrites the rows it exports again and leaves those it no longer selects', async () => {
+      const { environment } = await newAccount(testDb());
+      const team = environment.id;
+      const config = baseConfig();
+      const [view, signup] = await seed(team, [
+        { event: '$pageview', distinct_id: 'a', timestamp: '2026-05-01T10:05:00Z', properties: { n: 1 } },
+        { event: 'signup', distinct_id: 'a', timestamp: '2026-05-01T10:10:00Z', properties: { n: 1 } },
+      ]);
+      const scheduled = await exportRun(config, hour, { teamId: team });
+      await postgresDestination.run(scheduled.exportRun);
+
+      const db = testDb();
+      await db('events').where({ team_id: team, uuid: view }).update({ properties: JSON.stringify({ n: 2 }) });
+      await db('events').where({ team_id: team, uuid: signup }).update({ properties: JSON.stringify({ n: 2 }) });
+      await db('batch_exports')
+        .where({ id: scheduled.exportRun.batchExport.id })
+        .update({ destination_config: JSON.stringify({ ...config, exclude_events: ['signup'] }) });
+      const backfillId = await newBackfill(scheduled.exportRun.batchExport);
+      const rerun = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id, backfillId, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(rerun.exportRun)).recordsCompleted).to.equal(1);
+      expect(await eventRows(config.table_name)).to.deep.equal([
+        [view, '$pageview', { n: 2 }],
+        [signup, 'signup', { n: 1 }],
+      ]);
+    });
+
+    it('a re-run that does not write uuids cannot tell the rows it delivered, and ends at once writing nothing', async () => {
+      const { environment } = await newAccount(testDb());
+      const team = environment.id;
+      const config = baseConfig();
+      await destination.query(`create table public.${config.table_name} (event text)`);
+      await seed(team, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-05-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: team });
+      await postgresDestination.run(scheduled.exportRun);
+      const backfillId = await newBackfill(scheduled.exportRun.batchExport);
+      const rerun = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id, backfillId, selectBy: 'timestamp' });
+      const failure = await failureOf(postgresDestination.run(rerun.exportRun));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal(
+        `This interval was exported to public.${config.table_name} before, and replacing its rows needs their uuid, which this export does not write.`,
+      );
+      expect(await rowsOf(config.table_name, 'event')).to.deep.equal([{ event: '$pageview' }]);
+      expect(await markerOf(scheduled.exportRun.batchExport.id)).to.deep.equal([{ generation: 'scheduled', records_completed: 1 }]);
+    });
+
+    it('a marker table without generations gets the column, and its old markers are replaced by the next run', async () => {
+      const { environment } = await newAccount(testDb());
+      const team = environment.id;
+      const schema = `legacy_${randomUUID().slice(0, 8)}`;
+      const config = baseConfig({ schema });
+      await destination.query(`create schema ${schema}`);
+      await destination.query(`create table ${schema}.hedgerow_batch_export_runs (
+         batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+         records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(),
+         primary key (batch_export_id, data_interval_end))`);
+      const [view] = await seed(team, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-05-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: team });
+      await destination.query(`create table ${schema}.${config.table_name} (uuid text, event text)`);
+      await destination.query(`insert into ${schema}.${config.table_name} values ($1, '$pageview')`, [view]);
+      await destination.query(`insert into ${schema}.hedgerow_batch_export_runs (batch_export_id, data_interval_end, table_name, records_completed) values ($1, $2, 'x', 1)`, [
+        scheduled.exportRun.batchExport.id,
+        hour.end,
+      ]);
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
+      expect((await destination.query(`select uuid, event from ${schema}.${config.table_name}`)).rows).to.deep.equal([{ uuid: view, event: '$pageview' }]);
+      const markers = await destination.query(`select generation, table_name from ${schema}.hedgerow_batch_export_runs`);
+      expect(markers.rows).to.deep.equal([{ generation: 'scheduled', table_name: `${schema}.${config.table_name}` }]);
+    });
+
+    it('persons: a re-run overwrites rows of the same version, adds late ones and leaves newer ones', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const config = baseConfig({ table_name: `persons_${randomUUID().slice(0, 8)}` });
+      const fixed = await insertPerson(db, environment.id, { distinctIds: ['p1'], properties: { plan: 'free' } });
+      const overtaken = await insertPerson(db, environment.id, { distinctIds: ['p3'], properties: { plan: 'free' } });
+      // Everything up to an hour from now: the changes below stay inside the interval.
+      const now = ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
+      const window = { start: null, end: new Date(now.getTime() + 3_600_000).toISOString() };
+      const scheduled = await exportRun(config, window, { model: 'persons', teamId: environment.id });
+      const batchExport = scheduled.exportRun.batchExport;
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(2);
+
+      // The source is corrected without a new version, a person arrives late, and a later interval has already
+      // delivered a newer version of another.
+      await db('persons').where({ id: fixed.id }).update({ properties: JSON.stringify({ plan: 'fixed' }) });
+      await insertPerson(db, environment.id, { distinctIds: ['p2'], properties: { plan: 'late' } });
+      await destination.query(`update public.${config.table_name} set person_version = 7, properties = '{"plan": "newer"}' where distinct_id = 'p3'`);
+
+      const retry = await exportRun(config, window, { model: 'persons', batchExportId: batchExport.id });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(2);
+      const before = (await rowsOf(config.table_name, 'distinct_id')).map((row) => [row.distinct_id, row.properties, row.person_version]);
+      expect(before).to.deep.equal([
+        ['p1', { plan: 'free' }, '0'],
+        ['p3', { plan: 'newer' }, '7'],
+      ]);
+
+      const backfillId = await newBackfill(batchExport);
+      const rerun = await exportRun(config, window, { model: 'persons', batchExportId: batchExport.id, backfillId, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(rerun.exportRun)).recordsCompleted).to.equal(3);
+      expect((await rowsOf(config.table_name, 'distinct_id')).map((row) => [row.distinct_id, row.person_id, row.properties, row.person_version])).to.deep.equal([
+        ['p1', fixed.uuid, { plan: 'fixed' }, '0'],
+        ['p2', (await db('persons').where({ team_id: environment.id }).whereRaw("properties ->> 'plan' = 'late'").first('uuid')).uuid, { plan: 'late' }, '0'],
+        ['p3', overtaken.uuid, { plan: 'newer' }, '7'],
+      ]);
+    });
+
+    it('sessions: a re-run rewrites the hour’s sessions, adds a late one and leaves one a later hour extended', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const team = environment.id;
+      const config = baseConfig({ table_name: `sessions_${randomUUID().slice(0, 8)}` });
+      const [, corrected] = await seed(team, [
+        { event: '$pageview', distinct_id: 'd', timestamp: '2026-05-01T10:00:00Z', properties: { $session_id: 's', $current_url: 'https://a/' } },
+        { event: '$pageview', distinct_id: 'f', timestamp: '2026-05-01T10:15:00Z', properties: { $session_id: 't', $current_url: 'https://t/' } },
+      ]);
+      const one = await exportRun(config, hour, { model: 'sessions', teamId: team });
+      const batchExport = one.exportRun.batchExport;
+      expect((await postgresDestination.run(one.exportRun)).recordsCompleted).to.equal(2);
+      await seed(team, [{ event: '$pageview', distinct_id: 'd', timestamp: '2026-05-01T11:30:00Z', properties: { $session_id: 's', $current_url: 'https://b/' } }]);
+      const two = await exportRun(config, { start: '2026-05-01T11:00:00Z', end: '2026-05-01T12:00:00Z' }, { model: 'sessions', batchExportId: batchExport.id });
+      expect((await postgresDestination.run(two.exportRun)).recordsCompleted).to.equal(1);
+      const extended = (await rowsOf(config.table_name, 'session_id'))[0];
+
+      // The first hour's source is corrected (same times) and a late session of it arrives. Session s ended in
+      // the second hour, so the first hour's re-run does not select it and its row stays the second hour's.
+      await db('events').where({ team_id: team, uuid: corrected }).update({ properties: JSON.stringify({ $session_id: 't', $current_url: 'https://t-fixed/' }) });
+      await seed(team, [{ event: '$pageview', distinct_id: 'e', timestamp: '2026-05-01T10:30:00Z', properties: { $session_id: 'u', $current_url: 'https://c/' } }]);
+      const backfillId = await newBackfill(batchExport);
+      const rerun = await exportRun(config, hour, { model: 'sessions', batchExportId: batchExport.id, backfillId, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(rerun.exportRun)).recordsCompleted).to.equal(2);
+      const rows = await rowsOf(config.table_name, 'session_id');
+      expect(rows.map((row) => [row.session_id, row.urls, (row.end_timestamp as Date).toISOString()])).to.deep.equal([
+        ['s', ['https://a/', 'https://b/'], '2026-05-01T11:30:00.000Z'],
+        ['t', ['https://t-fixed/'], '2026-05-01T10:15:00.000Z'],
+        ['u', ['https://c/'], '2026-05-01T10:30:00.000Z'],
+      ]);
+      expect(rows[0]).to.deep.equal(extended);
+    });
+
+    it('sessions: a re-run does not put back an older state of a session a later hour extended', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const team = environment.id;
+      const config = baseConfig({ table_name: `sessions_${randomUUID().slice(0, 8)}` });
+      await seed(team, [{ event: '$pageview', distinct_id: 'd', timestamp: '2026-05-01T10:00:00Z', properties: { $session_id: 's', $current_url: 'https://a/' } }]);
+      const one = await exportRun(config, hour, { model: 'sessions', teamId: team });
+      await postgresDestination.run(one.exportRun);
+      // A later hour's delivery, as the table holds it (the source has no such event, so the re-run computes the
+      // older state and must not write it back).
+      await destination.query(`update public.${config.table_name} set end_timestamp = '2026-05-01T11:30:00Z', end_current_url = 'https://b/' where session_id = 's'`);
+      const backfillId = await newBackfill(one.exportRun.batchExport);
+      const rerun = await exportRun(config, hour, { model: 'sessions', batchExportId: one.exportRun.batchExport.id, backfillId, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(rerun.exportRun)).recordsCompleted).to.equal(1);
+      const rows = await rowsOf(config.table_name, 'session_id');
+      expect(rows.map((row) => [row.session_id, row.end_current_url, (row.end_timestamp as Date).toISOString()])).to.deep.equal([
+        ['s', 'https://b/', '2026-05-01T11:30:00.000Z'],
+      ]);
     });
   });
 

@@ -1,6 +1,7 @@
 /**
  * The Postgres destination: one run's records loaded into the user's PostgreSQL in one transaction, exactly once
- * across retries (db/destinations/postgres.ts says how). Errors retrying cannot mend (credentials, an unknown
+ * across retries, and in place of what the interval delivered before when it is run again on purpose
+ * (db/destinations/postgres.ts says how). Errors retrying cannot mend (credentials, an unknown
  * database or schema, a table that cannot take the rows) end the run at once; a database that cannot be reached
  * now is retried.
  */
@@ -27,6 +28,15 @@ function permanent(error: unknown): NonRetryableExportError | null {
   return null;
 }
 
+/**
+ * Which run of its interval a run row is. A retry (pg-boss's, or a takeover after a worker died) keeps the row as
+ * it is; running the interval again (a backfill over it, or the runs' retry operation, which makes a backfill)
+ * resets the same row with the new backfill's id. A scheduled run is made once per interval and has none.
+ */
+function generationOf(runRow: ExportRun['run']): string {
+  return runRow.backfill_id === null ? 'scheduled' : `backfill ${runRow.backfill_id}`;
+}
+
 async function run(exportRun: ExportRun): Promise<ExportOutcome> {
   const { batchExport, run: runRow, signal } = exportRun;
   signal.throwIfAborted();
@@ -44,6 +54,7 @@ async function run(exportRun: ExportRun): Promise<ExportOutcome> {
       const outcome = await loadRun(exportRun.db, destination, config, {
         batchExportId: batchExport.id,
         dataIntervalEnd: runRow.data_interval_end,
+        generation: generationOf(runRow),
         model: batchExport.model,
         defaultEventColumns: batchExport.hogql_query === null || batchExport.hogql_query.trim() === '',
         records,
