@@ -26,6 +26,7 @@ import {
   jobExecutorOf,
   listenForEngine,
   markBackfillRunning,
+  recordBackfillProgress,
   pauseIfFailing,
   releaseRun,
   requeueStaleRuns,
@@ -319,15 +320,27 @@ export class Engine {
       const schedule = scheduleOf(batchExport);
       const windows = this.windowsOf(schedule, backfill, now);
       const statuses = await backfillRunStatuses(trx, backfill.id);
+      // Windows up to finished_through are done, whoever holds their run now: a retry of one of their runs makes
+      // a backfill of its own, which takes the run row over, and this backfill must not take it back.
+      let finishedThrough = backfill.finished_through;
+      const recordProgress = async () => {
+        if (finishedThrough && finishedThrough !== backfill.finished_through) await recordBackfillProgress(trx, backfill.id, finishedThrough, now);
+      };
       for (const window of windows) {
+        if (finishedThrough && window.end <= finishedThrough) continue;
         const status = statuses.get(window.end.getTime());
-        if (status !== undefined && isFinal(status)) continue;
+        if (status !== undefined && isFinal(status)) {
+          finishedThrough = window.end;
+          continue;
+        }
+        await recordProgress();
         if (status !== undefined) return; // this backfill's run of the window is under way
         const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
         // null: the interval's scheduled run is still in flight; the window starts when it is over.
         started = runId !== null;
         return;
       }
+      await recordProgress();
       if (backfill.end_at === null) await unpauseExport(trx, batchExport.id, now);
       const ended = windows.map((window) => statuses.get(window.end.getTime()));
       const allFailed = ended.length > 0 && ended.every((status) => status === 'Failed' || status === 'FailedRetryable');

@@ -542,6 +542,46 @@ describe('batch export engine', function () {
     expect(runs[1]!.id).to.equal(earlierId);
   });
 
+  it('never takes back a window that a retry of its run has run since', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const destination: Destination = {
+      async run(exportRun) {
+        const end = exportRun.run.data_interval_end.toISOString();
+        calls.push(end);
+        // The backfill's second window waits, so that the first one's retry runs meanwhile.
+        if (end === '2024-02-01T02:00:00.000Z' && calls.filter((call) => call === end).length === 1) await gate;
+        return { recordsCompleted: 1, bytesExported: 1 };
+      },
+    };
+    const engine = await startEngine(clock, { NoOp: destination });
+    const batchExport = await createExport({ paused: true });
+    const first = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T03:00:00Z');
+    await engine.tick();
+    await waitFor('second window started', async () => calls.includes('2024-02-01T02:00:00.000Z'));
+    // The first window's run is retried: a backfill of that interval alone, which takes its run row over.
+    const retry = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T01:00:00Z');
+    await engine.tick();
+    const backfillStatus = async (id: string) => ((await testDb()('batch_export_backfills').where({ id }).first()) as { status: string }).status;
+    await waitFor('retry done', async () => (await backfillStatus(retry)) === 'Completed');
+    release();
+    await waitFor('first backfill done', async () => (await backfillStatus(first)) === 'Completed');
+    expect(calls).to.deep.equal([
+      '2024-02-01T01:00:00.000Z',
+      '2024-02-01T02:00:00.000Z',
+      '2024-02-01T01:00:00.000Z',
+      '2024-02-01T03:00:00.000Z',
+    ]);
+    const runs = await runsOf(batchExport.id);
+    expect(runs.map((run) => [run.data_interval_end.toISOString(), run.backfill_id])).to.deep.equal([
+      ['2024-02-01T01:00:00.000Z', retry],
+      ['2024-02-01T02:00:00.000Z', first],
+      ['2024-02-01T03:00:00.000Z', first],
+    ]);
+  });
+
   it('resumes a backfill whose process died, skipping the windows it already finished', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
     const destination = recorder({ records: 7 });

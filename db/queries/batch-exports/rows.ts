@@ -78,6 +78,8 @@ export interface BatchExportBackfillRow {
   start_at: Date | null;
   end_at: Date | null;
   adjusted_start_at: Date | null;
+  /** The end of the last window of this backfill that is over: the windows up to it are done. */
+  finished_through: Date | null;
   status: RunStatus;
   /** bigint columns arrive as strings from pg. */
   total_records_count: string | null;

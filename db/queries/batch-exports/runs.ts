@@ -331,6 +331,11 @@ export async function finishBackfill(trx: Knex.Transaction, backfillId: string, 
     .update({ status, finished_at: now, last_updated_at: now, total_records_count: summed?.total ?? 0 });
 }
 
+/** Records how far the backfill has got (BatchExportBackfillRow.finished_through). */
+export async function recordBackfillProgress(trx: Knex.Transaction, backfillId: string, finishedThrough: Date, now: Date): Promise<void> {
+  await trx('batch_export_backfills').where({ id: backfillId }).update({ finished_through: finishedThrough, last_updated_at: now });
+}
+
 /** The statuses of this backfill's runs, by interval end (epoch ms). */
 export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string): Promise<Map<number, RunStatus>> {
   const rows: Array<{ data_interval_end: Date; status: RunStatus }> = await trx('batch_export_runs')
