@@ -25,7 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { connectionStringOf, type Db } from '../pg/client.js';
-import type { RecordsQuery } from '../queries/batch-exports/records.js';
+import { EXPORT_READER_NAME, type RecordsQuery } from '../queries/batch-exports/records.js';
 import type { BatchExportModel } from '../queries/batch-exports/rows.js';
 
 export interface PostgresDestinationConfig {
@@ -477,7 +477,7 @@ async function copyRecords(
   columns: ReadonlyArray<readonly [string, string]>,
 ): Promise<{ rows: number; bytes: number }> {
   // A session of its own, without the API's statement deadlines: a run's COPY may take long.
-  const source = new pg.Client({ connectionString: connectionStringOf(db) });
+  const source = new pg.Client({ connectionString: connectionStringOf(db), application_name: EXPORT_READER_NAME });
   await source.connect();
   try {
     const select = `select ${columns.map(([name, expression]) => `${expression} as ${quoteIdentifier(name)}`).join(', ')}

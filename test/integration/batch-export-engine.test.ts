@@ -8,6 +8,7 @@ import PgBoss from 'pg-boss';
 import pino from 'pino';
 import { connectionStringOf } from '../../db/pg/client.js';
 import { notifyEngine } from '../../db/queries/batch-exports/notify.js';
+import { readExportRecords } from '../../db/queries/batch-exports/records.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { claimRun } from '../../db/queries/batch-exports/runs.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
@@ -621,6 +622,40 @@ describe('batch export engine', function () {
     expect(backfill.total_records_count).to.equal('6');
     expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-03-01T09:00:00.000Z', '2024-03-01T10:00:00.000Z', '2024-03-01T11:00:00.000Z']);
     expect((await exportRow(batchExport.id)).paused).to.equal(false);
+  });
+
+  it('does not wait for a transaction that reads records for another run (it cannot write)', async () => {
+    const step = 5 * MINUTE;
+    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
+    const createdAt = new Date();
+    const clock = new ManualClock(createdAt);
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    // A long run of an export of another environment, reading its records one at a time: its read-only
+    // transaction stays open.
+    const other = await newAccount(testDb());
+    const old = new Date('2020-01-01T00:00:00Z');
+    for (const event of ['a', 'b']) {
+      await testDb()('events').insert({ team_id: other.environment.id, uuid: randomUUID(), event, distinct_id: 'd1', timestamp: old });
+    }
+    const otherExport = { ...batchExport, team_id: other.environment.id };
+    const reader = readExportRecords(testDb(), { batchExport: otherExport, start: old, end: new Date('2020-01-02T00:00:00Z'), selectBy: 'timestamp' }, { batchSize: 1 })[
+      Symbol.asyncIterator
+    ]();
+    try {
+      expect((await reader.next()).done).to.equal(false);
+      const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
+      clock.set(new Date(end.getTime() + 1_000));
+      await engine.tick();
+      const [run] = await waitFor('run done', async () => {
+        const rows = await runsOf(batchExport.id);
+        return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+      });
+      expect(run!.data_interval_end.toISOString()).to.equal(end.toISOString());
+    } finally {
+      await reader.return?.();
+    }
   });
 
   it('waits for a transaction that began before the interval ended, then exports its event once', async () => {

@@ -14,6 +14,12 @@ import { join, keyword, param, sql, textArrayParam, type Fragment } from '../../
 import type { Typed } from '../../hogql/types.js';
 import type { BatchExportRow, ExportRecord } from './rows.js';
 
+/**
+ * The application_name of every session or transaction that reads a run's records (all read-only): the wait
+ * for transactions that might still write into an interval leaves them out.
+ */
+export const EXPORT_READER_NAME = 'hedgerow batch export reader';
+
 export interface RecordsRequest {
   batchExport: BatchExportRow;
   /** null = from the beginning (an earliest backfill). */
@@ -411,6 +417,8 @@ export async function* readExportRecords(
   try {
     // The API's statement deadline is for requests; a run's first fetch may have to sort or group the window.
     await trx.raw(`set local statement_timeout = ${timeoutMs}`);
+    // Named, so that runs waiting for open writers know this read-only transaction can never write (runs.ts).
+    await trx.raw(`set local application_name = '${EXPORT_READER_NAME}'`);
     await trx.raw(`declare export_records no scroll cursor for ${query.sql}`, query.bindings as Knex.RawBinding[]);
     for (;;) {
       if (signal?.aborted) throw abortReason(signal);

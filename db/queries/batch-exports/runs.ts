@@ -11,6 +11,7 @@ import pg from 'pg';
 import { uuidv7 } from '../../core/uuid.js';
 import type { Db } from '../../pg/client.js';
 import { ENGINE_CHANNEL, notifyEngine } from './notify.js';
+import { EXPORT_READER_NAME } from './records.js';
 import { FINAL_STATUSES, type BatchExportBackfillRow, type BatchExportRow, type BatchExportRunRow, type RunStatus } from './rows.js';
 
 /** Enqueues a run's job inside the transaction that made the run due (the engine's pg-boss `send` with `{db}`). */
@@ -193,6 +194,8 @@ export async function runStatus(db: Db, runId: string): Promise<RunStatus | null
  * Whether a session of this database (other than the caller's) has a transaction open that began before
  * `instant`. Such a transaction may still insert events whose `inserted_at` (its start time, `now()`) falls
  * before `instant`, so an export of an interval ending at `instant` must wait for it.
+ * Transactions that read records for a run are read-only and named so (EXPORT_READER_NAME): they are left out,
+ * or a long run would hold up every later interval.
  */
 export async function hasTransactionStartedBefore(db: Db, instant: Date): Promise<boolean> {
   const result = await db.raw<{ rows: Array<{ open: boolean }> }>(
@@ -200,8 +203,9 @@ export async function hasTransactionStartedBefore(db: Db, instant: Date): Promis
        select 1 from pg_stat_activity
         where datname = current_database() and pid <> pg_backend_pid()
           and backend_type = 'client backend' and xact_start < ?
+          and application_name <> ?
      ) as open`,
-    [instant],
+    [instant, EXPORT_READER_NAME],
   );
   return result.rows[0]!.open;
 }
