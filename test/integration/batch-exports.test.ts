@@ -340,7 +340,9 @@ describe('batch exports', () => {
       expect(first.body.count).to.equal(3);
       expect(first.body.results.map((item: { id: string }) => item.id)).to.deep.equal([ids[2], ids[1]]);
       expect(first.body.previous).to.equal(null);
-      expect(first.body.next).to.equal(`${server.baseUrl}${envPath(account)}?limit=2&offset=2`);
+      // The link names the server it came from (a Prism proxy in front of it forwards it as it is).
+      const next = new URL(first.body.next);
+      expect(`${next.pathname}${next.search}`).to.equal(`${envPath(account)}?limit=2&offset=2`);
       const second = await client.get(`${envPath(account)}?limit=2&offset=2`);
       expect(second.body.results.map((item: { id: string }) => item.id)).to.deep.equal([ids[0]]);
       expect(second.body.next).to.equal(null);
