@@ -27,6 +27,7 @@ import {
   listenForEngine,
   markBackfillRunning,
   recordBackfillProgress,
+  recordRunTotal,
   pauseIfFailing,
   releaseRun,
   requeueStaleRuns,
@@ -40,6 +41,7 @@ import {
   type ClaimedRun,
   type RunProgress,
 } from '../../db/queries/batch-exports/runs.js';
+import { countExportRecords, InvalidExportSettingsError } from '../../db/queries/batch-exports/records.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
@@ -410,6 +412,8 @@ export class Engine {
       if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal);
       const destination = this.destinations[batchExport.destination_type];
       if (!destination) throw new NonRetryableExportError(`Destination type '${batchExport.destination_type}' is not supported`);
+      const total = await countExportRecords(this.db, { batchExport, start: run.data_interval_start, end: run.data_interval_end, selectBy });
+      await recordRunTotal(this.db, run.id, job.id, total, this.clock.now());
       const result = await destination.run({
         batchExport,
         run,
@@ -429,7 +433,7 @@ export class Engine {
       }
       // Cancelled by the API (the row says so already) or taken over by another worker: nothing to record.
       if (flight.cause === 'cancelled') return 'final';
-      if (error instanceof NonRetryableExportError) {
+      if (error instanceof NonRetryableExportError || error instanceof InvalidExportSettingsError) {
         await finish('Failed', { latestError: error.message });
         return 'final';
       }

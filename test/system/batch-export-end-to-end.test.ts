@@ -21,6 +21,7 @@ const HOUR = 3_600_000;
 interface Run {
   status: string;
   records_completed: number | null;
+  records_total_count: number | null;
   data_interval_start: string | null;
   data_interval_end: string;
   latest_error: string | null;
@@ -119,6 +120,7 @@ describe('batch exports end to end', function () {
     expect(run).to.deep.include({
       status: 'Completed',
       records_completed: 2,
+      records_total_count: 2,
       data_interval_start: '2026-01-01T10:00:00.000Z',
       data_interval_end: '2026-01-01T11:00:00.000Z',
       latest_error: null,
@@ -156,7 +158,7 @@ describe('batch exports end to end', function () {
       return all.length > 0 && all.every((run) => !['Starting', 'Running'].includes(run.status)) && all;
     });
     expect(runs.map((run) => run.status)).to.deep.equal(['Completed']);
-    expect(runs[0]!.records_completed).to.equal(1);
+    expect([runs[0]!.records_completed, runs[0]!.records_total_count]).to.deep.equal([1, 1]);
     const keys = await s3.keys('scheduled/');
     expect(keys).to.have.length(1);
     expect(lines(await s3.object(keys[0]!)).map((line) => [line.uuid, line.timestamp])).to.deep.equal([[uuid, '2020-05-05T05:05:05+00:00']]);

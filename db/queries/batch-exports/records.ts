@@ -392,6 +392,13 @@ export function exportRecordsQuery(_db: Db, request: RecordsRequest, options: { 
   }
 }
 
+/** How many records the window holds: a run's `records_total_count`, known before it writes anything. */
+export async function countExportRecords(db: Db, request: RecordsRequest): Promise<number> {
+  const query = exportRecordsQuery(db, request, { ordered: false });
+  const result = await db.raw<{ rows: Array<{ total: string }> }>(`select count(*) as total from (${query.sql}) records`, query.bindings as Knex.RawBinding[]);
+  return Number(result.rows[0]!.total);
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new Error('The batch export run was aborted');
 }

@@ -163,6 +163,11 @@ export async function finishRun(db: Db, runId: string, jobId: string, end: RunEn
   return updated > 0;
 }
 
+/** Records how many records the run's window holds (`records_total_count`), while the run is this job's. */
+export async function recordRunTotal(db: Db, runId: string, jobId: string, total: number, now: Date): Promise<void> {
+  await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update({ records_total_count: total, last_updated_at: now });
+}
+
 /**
  * Gives a run back to be started again: by pg-boss's retry of the same job after a retryable error (no new job),
  * or, with `enqueue`, by a fresh job when the worker's process is stopping.
