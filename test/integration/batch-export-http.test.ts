@@ -62,7 +62,7 @@ function harness(account: Account, config: Record<string, unknown>) {
     finished_at: null,
     last_updated_at: now,
   };
-  const progress: Array<{ recordsCompleted?: number; bytesExported?: number }> = [];
+  const progress: Array<{ recordsCompleted?: number; bytesExported?: number; cursor?: string | null }> = [];
   const exportRun: ExportRun = {
     batchExport,
     run,
@@ -198,6 +198,8 @@ describe('batch export to HTTP', function () {
       expect(outcome.recordsCompleted).to.equal(3);
       expect(progress.map((update) => update.recordsCompleted)).to.deep.equal([2, 3]);
       expect(progress.at(-1)!.bytesExported).to.equal(outcome.bytesExported).and.to.be.greaterThan(0);
+      // How far each flush got: the event time of its last event (this run selects by event time).
+      expect(progress.map((update) => update.cursor)).to.deep.equal([1, 2].map((index) => new Date(batch[index]!.timestamp as string).toISOString()));
     } finally {
       await local.close();
     }

@@ -106,6 +106,9 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
       let pendingBytes = 0;
       let recordsCompleted = 0;
       let bytesExported = 0;
+      // Records come ordered by the run's selection time: the last one sent is how far the run got (`cursor`).
+      const cursorColumn = exportRun.selectBy === 'inserted_at' ? '_inserted_at' : 'timestamp';
+      let pendingCursor: string | null = null;
 
       const flush = async () => {
         if (pending.length === 0) return;
@@ -113,7 +116,7 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
         recordsCompleted += pending.length;
         pending = [];
         pendingBytes = 0;
-        await exportRun.progress({ recordsCompleted, bytesExported });
+        await exportRun.progress({ recordsCompleted, bytesExported, cursor: pendingCursor });
       };
 
       for await (const batch of records(exportRun, batchSize)) {
@@ -121,6 +124,8 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
         for (const record of batch) {
           const event = JSON.stringify(batchEvent(record));
           pending.push(event);
+          const at = record[cursorColumn];
+          if (at instanceof Date) pendingCursor = at.toISOString();
           pendingBytes += Buffer.byteLength(event) + 1;
           if (pending.length >= maxEvents || pendingBytes >= maxBytes) await flush();
         }
