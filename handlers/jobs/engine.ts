@@ -31,7 +31,6 @@ import {
   pauseIfFailing,
   releaseRun,
   requeueStaleRuns,
-  resumedAt,
   runEndsSince,
   runStatus,
   schedulableExports,
@@ -290,11 +289,14 @@ export class Engine {
   /** Creates the runs of every interval of the export that has ended and has none, oldest first. */
   private async scheduleExport(row: BatchExportRow, now: Date): Promise<number> {
     const schedule = scheduleOf(row);
-    // Intervals that end after the export was created or last resumed, not before start_at, not after end_at or
-    // now. What a pause skipped is not caught up: unpausing with `backfill` is the way to export it.
-    const resumed = await resumedAt(this.db, row, now);
+    // Intervals that end after the export was created and after its schedule last started again (schedule_from:
+    // an unpause or a new grid of intervals), not before start_at, not after end_at or now.
     const after = new Date(
-      Math.max(row.created_at.getTime(), resumed ? resumed.getTime() : -Infinity, row.start_at ? row.start_at.getTime() - 1 : -Infinity),
+      Math.max(
+        row.created_at.getTime(),
+        row.schedule_from ? row.schedule_from.getTime() : -Infinity,
+        row.start_at ? row.start_at.getTime() - 1 : -Infinity,
+      ),
     );
     const until = new Date(Math.min(now.getTime(), row.end_at ? row.end_at.getTime() : Infinity));
     if (until <= after) return 0;

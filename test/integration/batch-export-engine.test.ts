@@ -236,6 +236,44 @@ describe('batch export engine', function () {
     expect(await ends(ending.id)).to.deep.equal(['2024-03-01T11:00:00.000Z', '2024-03-01T12:00:00.000Z']);
   });
 
+  it('restarts the schedule from schedule_from: a new interval or an unpause does not re-export or catch up what came before', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T14:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    await engine.tick();
+    await waitFor('hourly runs', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 4 && allFinal(rows);
+    });
+    // The API moves it to five minutes at 14:10 (schedule_from), then the engine wakes at 14:21.
+    await testDb()('batch_exports').where({ id: batchExport.id }).update({ interval: 'every 5 minutes', schedule_from: new Date('2024-03-01T14:10:00Z') });
+    clock.set(new Date('2024-03-01T14:21:00Z'));
+    await engine.tick();
+    // Paused from 14:21 to 15:02 (an unpause sets schedule_from), then the engine wakes at 15:11.
+    await waitFor('five-minute runs', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 6 && allFinal(rows);
+    });
+    await testDb()('batch_exports').where({ id: batchExport.id }).update({ paused: false, schedule_from: new Date('2024-03-01T15:02:00Z') });
+    clock.set(new Date('2024-03-01T15:11:00Z'));
+    await engine.tick();
+    const runs = await waitFor('all runs', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 8 && allFinal(rows) && rows;
+    });
+    expect(runs.map((run) => [run.data_interval_start?.toISOString().slice(11, 16), run.data_interval_end.toISOString().slice(11, 16)])).to.deep.equal([
+      ['10:00', '11:00'],
+      ['11:00', '12:00'],
+      ['12:00', '13:00'],
+      ['13:00', '14:00'],
+      ['14:10', '14:15'],
+      ['14:15', '14:20'],
+      ['15:00', '15:05'],
+      ['15:05', '15:10'],
+    ]);
+  });
+
   it('never creates or runs an interval twice across repeated ticks of two engines', async () => {
     const clock = new ManualClock(new Date('2024-03-01T10:40:00Z'));
     const first = recorder();

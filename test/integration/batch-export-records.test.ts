@@ -38,7 +38,7 @@ export function exportRow(teamId: number, overrides: Partial<BatchExportRow> = {
     created_at: now,
     last_updated_at: now,
     last_paused_at: null,
-    resumed_at: null,
+    schedule_from: null,
     start_at: null,
     end_at: null,
     hogql_query: null,

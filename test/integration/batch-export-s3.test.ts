@@ -43,7 +43,7 @@ function harness(account: Account, config: Record<string, unknown>, window: { st
     created_at: now,
     last_updated_at: now,
     last_paused_at: null,
-    resumed_at: null,
+    schedule_from: null,
     start_at: null,
     end_at: null,
     hogql_query: null,

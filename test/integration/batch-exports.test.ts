@@ -416,6 +416,35 @@ describe('batch exports', () => {
     });
   });
 
+  describe('where the schedule starts again', () => {
+    it('moves schedule_from to now on an unpause or a new grid of intervals, and on nothing else', async () => {
+      const created = await create();
+      const path = `${envPath(owner)}${created.id}/`;
+      const scheduleFrom = async () => (await exportRow(created.id)).schedule_from as Date | null;
+      const patched = async (body: Record<string, unknown>) => expect((await http.patch(path, body)).status).to.equal(200);
+      await patched({ name: 'Renamed', paused: false });
+      expect(await scheduleFrom()).to.equal(null);
+      const moved: Array<Date | null> = [];
+      for (const body of [{ interval: 'day' }, { offset_hour: 4 }, { timezone: 'Europe/Paris' }]) {
+        await testDb()('batch_exports').where({ id: created.id }).update({ schedule_from: null });
+        await patched(body);
+        moved.push(await scheduleFrom());
+      }
+      expect(moved.every((date) => date instanceof Date)).to.equal(true);
+      await testDb()('batch_exports').where({ id: created.id }).update({ schedule_from: null });
+      await patched({ interval: 'day', offset_hour: 4, timezone: 'Europe/Paris', last_paused_at: '2026-01-01T00:00:00Z' });
+      expect(await scheduleFrom()).to.equal(null);
+      await http.post(`${path}pause/`);
+      expect(await scheduleFrom()).to.equal(null);
+      await http.post(`${path}unpause/`);
+      expect(await scheduleFrom()).to.be.instanceOf(Date);
+      await testDb()('batch_exports').where({ id: created.id }).update({ schedule_from: null });
+      await patched({ paused: true });
+      await patched({ paused: false });
+      expect(await scheduleFrom()).to.be.instanceOf(Date);
+    });
+  });
+
   describe('pause and unpause', () => {
     it('pauses once, recording when, and unpauses', async () => {
       const created = await create();

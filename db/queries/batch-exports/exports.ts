@@ -75,7 +75,7 @@ export async function environmentIdsOf(db: Db, organizationId: string): Promise<
   return rows.map((row: { id: number }) => row.id);
 }
 
-export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at' | 'resumed_at'>;
+export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at' | 'schedule_from'>;
 
 /** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
 export async function createExport(db: Db, values: NewExport): Promise<BatchExportRow> {
@@ -94,11 +94,25 @@ export async function updateExport(db: Db, id: string, changes: ExportChanges): 
   return translated(() => db.transaction(async (trx) => {
     const [row] = (await trx('batch_exports')
       .where({ id })
-      .update({ ...jsonColumns(changes), last_updated_at: trx.fn.now() })
+      .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes), last_updated_at: trx.fn.now() })
       .returning('*')) as BatchExportRow[];
     await notifyEngine(trx);
     return row!;
   }));
+}
+
+/**
+ * The export's schedule_from after an update: now when the update unpauses it or changes its grid of intervals
+ * (interval, timezone, offset), else as it was. Written as one expression of the UPDATE, which reads the row's
+ * values before the update.
+ */
+function scheduleRestart(trx: Knex.Transaction, changes: ExportChanges): Knex.Raw {
+  return trx.raw(
+    `case when (paused and not coalesce(?::boolean, paused)) or "interval" <> coalesce(?::text, "interval")
+       or timezone <> coalesce(?::text, timezone) or interval_offset <> coalesce(?::integer, interval_offset)
+     then now() else schedule_from end`,
+    [changes.paused ?? null, changes.interval ?? null, changes.timezone ?? null, changes.interval_offset ?? null],
+  );
 }
 
 /** JSON columns are written as JSON text: a bare array would otherwise be taken for a PostgreSQL array. */
@@ -145,7 +159,7 @@ export async function unpauseExport(db: Db, row: BatchExportRow, backfill: boole
   await db.transaction(async (trx) => {
     const changed = await trx('batch_exports')
       .where({ id: row.id, paused: true })
-      .update({ paused: false, last_updated_at: trx.fn.now() });
+      .update({ paused: false, schedule_from: trx.fn.now(), last_updated_at: trx.fn.now() });
     if (changed === 0) return;
     if (backfill && row.last_paused_at) {
       const start = await alignToInterval(trx, row, row.last_paused_at);

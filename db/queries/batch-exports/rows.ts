@@ -61,8 +61,8 @@ export interface BatchExportRow {
   created_at: Date;
   last_updated_at: Date;
   last_paused_at: Date | null;
-  /** When the engine first saw the export unpaused after last_paused_at; its schedule restarts there. */
-  resumed_at: Date | null;
+  /** When its schedule last started again (an unpause, a new interval, timezone or offset); null: never. */
+  schedule_from: Date | null;
   start_at: Date | null;
   end_at: Date | null;
   hogql_query: string | null;

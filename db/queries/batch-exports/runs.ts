@@ -354,26 +354,8 @@ export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: str
 }
 
 /** A backfill with no end has caught up with now: the export's schedule takes over. */
-/**
- * Records that the engine has seen the export running again since its last pause (at `now` of the engine's
- * clock), once per pause; answers the time its schedule restarts from, or null if it was never paused.
- */
-export async function resumedAt(db: Db, row: BatchExportRow, now: Date): Promise<Date | null> {
-  if (!row.last_paused_at) return row.resumed_at;
-  if (row.resumed_at && row.resumed_at >= row.last_paused_at) return row.resumed_at;
-  const [updated] = (await db('batch_exports')
-    .where({ id: row.id, paused: false })
-    .andWhere((query) => query.whereNull('resumed_at').orWhere('resumed_at', '<', row.last_paused_at!))
-    .update({ resumed_at: now })
-    .returning('resumed_at')) as { resumed_at: Date }[];
-  // Another engine may have recorded it first: read what it wrote.
-  if (updated) return updated.resumed_at;
-  const current = (await db('batch_exports').where({ id: row.id }).first('resumed_at')) as { resumed_at: Date | null } | undefined;
-  return current?.resumed_at ?? now;
-}
-
 export async function unpauseExport(trx: Knex.Transaction, batchExportId: string, now: Date): Promise<void> {
-  await trx('batch_exports').where({ id: batchExportId, paused: true }).update({ paused: false, last_updated_at: now });
+  await trx('batch_exports').where({ id: batchExportId, paused: true }).update({ paused: false, schedule_from: now, last_updated_at: now });
 }
 
 // ---- the wake-up channel ----------------------------------------------------------------------------------------
