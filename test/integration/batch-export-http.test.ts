@@ -264,6 +264,18 @@ describe('batch export to HTTP', function () {
     }
   });
 
+  it('keeps only the start of a long error body', async () => {
+    const local = await startReceiver();
+    try {
+      Object.assign(local.answer, { status: 400, body: `${'x'.repeat(4096)}${'y'.repeat(1 << 20)}` });
+      const { exportRun } = harness(account, { url: local.url, token: 't' });
+      const error = await failure(httpDestination.run(exportRun));
+      expect((error as Error).message).to.equal(`NonRetryableResponseError (status: 400): ${'x'.repeat(4096)}…`);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('leaves an unreachable receiver to the engine’s retries, and refuses a URL that is not one', async () => {
     const local = await startReceiver();
     await local.close();

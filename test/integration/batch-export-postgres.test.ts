@@ -597,7 +597,7 @@ describe('batch export destination: Postgres', () => {
     it('an unknown database, an unknown role and a missing schema end the run at once', async () => {
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ database: 'hedgerow_no_such_database' }, /^The destination database refused the export \(3D000\): database "hedgerow_no_such_database" does not exist$/],
-        [{ user: 'hedgerow_no_such_role' }, /^The destination database refused the export \(28000\): role "hedgerow_no_such_role" does not exist$/],
+        [{ user: 'hedgerow_no_such_role' }, /^The destination database refused the export \(28000\): role "\*\*\*" does not exist$/],
         [{ schema: 'no_such_schema' }, /^The destination database refused the export \(3F000\): schema "no_such_schema" does not exist$/],
       ];
       for (const [overrides, message] of cases) {
@@ -606,6 +606,13 @@ describe('batch export destination: Postgres', () => {
         expect(failure, String(Object.keys(overrides))).to.be.instanceOf(NonRetryableExportError);
         expect(failure.message).to.match(message);
       }
+    });
+
+    it('never names the configured user or password in its errors (a run answers them as latest_error)', async () => {
+      const { exportRun: run } = await exportRun(baseConfig({ user: 'hedgerow_secret_user' }), { start: null, end: '2026-01-01T00:00:00Z' });
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal('The destination database refused the export (28000): role "***" does not exist');
     });
 
     it('a wrong password ends the run at once', async () => {
@@ -617,7 +624,7 @@ describe('batch export destination: Postgres', () => {
         const { exportRun: run } = await exportRun(baseConfig({ port, password: 'wrong' }), { start: null, end: '2026-01-01T00:00:00Z' });
         const failure = await failureOf(postgresDestination.run(run));
         expect(failure).to.be.instanceOf(NonRetryableExportError);
-        expect(failure.message).to.equal('The destination database refused the export (28P01): password authentication failed for user "postgres"');
+        expect(failure.message).to.equal('The destination database refused the export (28P01): password authentication failed for user "***"');
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
@@ -672,7 +679,7 @@ function refusePassword(socket: net.Socket): void {
       return;
     }
     if (buffered.length < 5 || buffered[0] !== 'p'.charCodeAt(0)) return;
-    const fields = ['SFATAL', 'VFATAL', 'C28P01', 'Mpassword authentication failed for user "postgres"'];
+    const fields = ['SFATAL', 'VFATAL', 'C28P01', 'Mpassword authentication failed for user "***"'];
     const body = Buffer.concat([...fields.map((field) => Buffer.from(`${field}\0`)), Buffer.from('\0')]);
     const header = Buffer.alloc(5);
     header.write('E', 0);

@@ -244,6 +244,12 @@ describe('batch exports', () => {
       ['another table', { hogql_query: 'SELECT event FROM persons' }, invalid('Query must only SELECT FROM events', 'hogql_query')],
       ['a WHERE that does not parse', { hogql_query: 'SELECT event FROM events WHERE event = ' }, invalid('Failed to parse query', 'hogql_query')],
       ['a JOIN', { hogql_query: 'SELECT event FROM events JOIN persons ON 1 = 1' }, invalid('JOINs are not supported', 'hogql_query')],
+      ['a port out of range', { destination: { type: 'Postgres', config: { ...POSTGRES_CONFIG, ...POSTGRES_SECRETS, port: 99999 } } }, invalid("Configuration has invalid value: 'port' must be between 1 and 65535", 'destination')],
+      ['files of no size', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, max_file_size_mb: 0 } } }, invalid("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination')],
+      ['a prefix with an unknown variable', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'events/{bad}' } } }, invalid("The prefix 'events/{bad}' uses {bad}; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
+      ['a prefix with a single brace', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'events/{year' } } }, invalid("The prefix 'events/{year' has an unclosed '{'; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
+      ['a time zone PostgreSQL does not know', { timezone: 'US/Pacific-New' }, invalid('"US/Pacific-New" is not a valid choice.', 'timezone', 'invalid_choice')],
+      ['filters a run cannot compile', { filters: [{ key: 'no_such_field = 1', type: 'hogql' }] }, invalid('Invalid filters: Unknown field "no_such_field".', 'filters')],
     ];
     for (const [what, change, error] of refusals) {
       it(`refuses ${what} (400)`, async () => {

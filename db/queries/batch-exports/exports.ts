@@ -9,7 +9,9 @@ import { paginate, type Page } from '../../pagination.js';
 import { uuidv7 } from '../../core/uuid.js';
 import { UUID_PATTERN } from '../../core/text.js';
 import { translated } from '../../pg/errors.js';
+import { errors } from '../../core/errors.js';
 import { notifyEngine } from './notify.js';
+import { exportRecordsQuery, InvalidExportSettingsError } from './records.js';
 import { INTERVAL_SECONDS } from './validation.js';
 import type {
   BatchExportBackfillRow,
@@ -83,6 +85,7 @@ export async function createExport(db: Db, values: NewExport): Promise<BatchExpo
     const [row] = (await trx('batch_exports')
       .insert({ ...jsonColumns(values), id: uuidv7() })
       .returning('*')) as BatchExportRow[];
+    await assertRunnable(trx, row!);
     await notifyEngine(trx);
     return row!;
   }));
@@ -96,9 +99,29 @@ export async function updateExport(db: Db, id: string, changes: ExportChanges): 
       .where({ id })
       .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes), last_updated_at: trx.fn.now() })
       .returning('*')) as BatchExportRow[];
+    await assertRunnable(trx, row!);
     await notifyEngine(trx);
     return row!;
   }));
+}
+
+/**
+ * Refuses, before it is stored, an export that no run could carry out: the validation of its fields passed, but
+ * its records query does not compile (an exported column or a filter the compiler refuses), or PostgreSQL does
+ * not know its time zone (the engine's clock and backfills compute intervals in it).
+ */
+async function assertRunnable(trx: Knex.Transaction, row: BatchExportRow): Promise<void> {
+  try {
+    exportRecordsQuery(trx, { batchExport: row, start: null, end: row.created_at, selectBy: 'inserted_at' });
+  } catch (error) {
+    if (error instanceof InvalidExportSettingsError) {
+      throw errors.validation(error.message, error.message.startsWith('Invalid HogQL') ? 'hogql_query' : error.message.startsWith('Invalid filters') ? 'filters' : 'destination');
+    }
+    if (row.hogql_query) throw errors.validation('Unsupported HogQL query', 'hogql_query');
+    throw error;
+  }
+  const known = await trx.raw<{ rows: Array<{ known: boolean }> }>('select exists (select 1 from pg_timezone_names where name = ?) as known', [row.timezone]);
+  if (!known.rows[0]!.known) throw errors.validation(`"${row.timezone}" is not a valid choice.`, 'timezone', 'invalid_choice');
 }
 
 /**
@@ -128,6 +151,8 @@ function jsonColumns<T extends Partial<NewExport>>(values: T): Record<string, un
 export async function deleteExport(db: Db, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('batch_exports').where({ id }).update({ deleted: true, last_updated_at: trx.fn.now() });
+    // Locked first, as in cancelBackfill: the engine may be starting a run of one of them.
+    await trx('batch_export_backfills').where('batch_export_id', id).whereIn('status', UNFINISHED).forUpdate().select('id');
     const backfills = trx('batch_export_backfills').select('id').where('batch_export_id', id).whereIn('status', UNFINISHED);
     await trx('batch_export_runs')
       .whereIn('backfill_id', backfills)
@@ -270,6 +295,8 @@ export async function findBackfill(db: Db, exportId: string, id: string): Promis
 /** Cancels the backfill and its unfinished runs. */
 export async function cancelBackfill(db: Db, id: string): Promise<void> {
   await db.transaction(async (trx) => {
+    // The engine advances a backfill under this row's lock: taken first, no run it starts meanwhile is missed.
+    await trx('batch_export_backfills').where({ id }).forUpdate().first('id');
     await trx('batch_export_runs')
       .where('backfill_id', id)
       .whereIn('status', UNFINISHED)

@@ -11,6 +11,7 @@ import type { Db } from '../../pg/client.js';
 import { Compiler, compilePropertyGroup, HogQLError, parsePropertyFilters, parseSelectItem, type SelectItem } from '../../hogql/index.js';
 import { tokenize } from '../../hogql/parser.js';
 import { join, keyword, param, sql, textArrayParam, type Fragment } from '../../hogql/sql.js';
+import type { Expr } from '../../hogql/ast.js';
 import type { Typed } from '../../hogql/types.js';
 import type { BatchExportRow, ExportRecord } from './rows.js';
 
@@ -77,6 +78,16 @@ const EVENT_COLUMN_SQL: Readonly<Record<(typeof EVENT_RECORD_COLUMNS)[number], s
   set_once: "e.properties -> '$set_once'",
 };
 
+/** The export source's columns that only exist here, and not among HogQL's fields of events. */
+const EXPORT_ONLY_COLUMNS = ['_inserted_at', 'inserted_at', 'created_at', 'team_id', 'set', 'set_once', 'person_properties'] as const;
+
+function exportOnlyColumn(expr: Expr): (typeof EVENT_RECORD_COLUMNS)[number] | null {
+  if (expr.kind !== 'field' || expr.chain.length !== 1) return null;
+  const name = expr.chain[0];
+  if (!(EXPORT_ONLY_COLUMNS as readonly unknown[]).includes(name)) return null;
+  return name === 'inserted_at' ? '_inserted_at' : (name as (typeof EVENT_RECORD_COLUMNS)[number]);
+}
+
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
@@ -137,9 +148,11 @@ export function hogqlSelectItems(query: string): SelectItem[] {
         fromIndex = index;
       }
     }
+    // Only the select list defines what is exported, as in PostHog: what follows the table (a WHERE, a LIMIT) is
+    // checked when the export is written and not applied.
     const table = tokens[fromIndex + 1];
-    if (fromIndex === -1 || table?.type !== 'ident' || table.value !== 'events' || tokens[fromIndex + 2]?.type !== 'eof') {
-      throw new HogQLError('The query must be SELECT … FROM events, with nothing after the table.');
+    if (fromIndex === -1 || table?.type !== 'ident' || table.value !== 'events') {
+      throw new HogQLError('The query must be SELECT … FROM events.');
     }
     return itemStarts.map((start, index) => parseSelectItem(query.slice(start, itemEnds[index])));
   } catch (error) {
@@ -172,6 +185,14 @@ function eventColumns(batchExport: BatchExportRow): { select: Fragment; columns:
   const select: Fragment[] = [];
   for (const item of items) {
     if (columns.includes(item.name)) throw new InvalidExportSettingsError(`Invalid HogQL query: the column "${item.name}" is selected twice.`);
+    // The columns of PostHog's export source that HogQL's events table does not have (its `_inserted_at`, `set`,
+    // `team_id`…), named on their own: the record's column as the default export writes it.
+    const exportOnly = exportOnlyColumn(item.expr);
+    if (exportOnly) {
+      columns.push(item.name);
+      select.push(sql`${keyword(EVENT_COLUMN_SQL[exportOnly])} as ${keyword(quoteIdentifier(item.name))}`);
+      continue;
+    }
     let value: Typed;
     try {
       value = compiler.compile(item.expr);

@@ -9,6 +9,9 @@ export type BatchExportModel = (typeof BATCH_EXPORT_MODELS)[number];
 export const BATCH_EXPORT_INTERVALS = ['hour', 'day', 'week', 'every 5 minutes', 'every 15 minutes'] as const;
 export type BatchExportInterval = (typeof BATCH_EXPORT_INTERVALS)[number];
 
+/** The variables an S3 prefix may name, as `{name}` (filled from the run's interval and the model). */
+export const S3_PREFIX_VARIABLES = ['year', 'month', 'day', 'hour', 'minute', 'second', 'data_interval_start', 'data_interval_end', 'table'] as const;
+
 /** Destination types this server runs; any other PostHog type is refused when an export is written. */
 export const DESTINATION_TYPES = ['S3', 'AwsS3', 'S3Compatible', 'Postgres', 'HTTP', 'NoOp'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];

@@ -9,6 +9,7 @@ import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelec
 import { tokenize } from '../../hogql/parser.js';
 import {
   DESTINATION_TYPES,
+  S3_PREFIX_VARIABLES,
   type BatchExportInterval,
   type BatchExportModel,
   type DestinationType,
@@ -133,9 +134,38 @@ function destinationTypeOf(type: unknown): DestinationType {
   );
 }
 
+/** A prefix's `{variables}` as Python's str.format reads them: `{{` and `}}` are braces; names from the list. */
+function checkPrefixTemplate(prefix: string): void {
+  const names = prefix.replaceAll('{{', '').replaceAll('}}', '');
+  const refuse = (what: string) =>
+    errors.validation(
+      `The prefix '${prefix}' ${what}; its variables are ${S3_PREFIX_VARIABLES.map((name) => `{${name}}`).join(', ')}`,
+      'destination',
+    );
+  let rest = names;
+  for (;;) {
+    const open = rest.indexOf('{');
+    const stray = rest.indexOf('}');
+    if (open === -1) {
+      if (stray !== -1) throw refuse("has a single '}' (write '}}' for a brace)");
+      return;
+    }
+    if (stray !== -1 && stray < open) throw refuse("has a single '}' (write '}}' for a brace)");
+    const close = rest.indexOf('}', open);
+    if (close === -1) throw refuse("has an unclosed '{'");
+    const name = rest.slice(open + 1, close);
+    if (!(S3_PREFIX_VARIABLES as readonly string[]).includes(name)) throw refuse(`uses {${name}}`);
+    rest = rest.slice(close + 1);
+  }
+}
+
 function checkS3(config: Record<string, unknown>): void {
   const empty = ['bucket_name', 'region'].filter((name) => config[name] === '');
   if (empty.length > 0) throw errors.validation(`The following inputs are empty: ${pythonList(empty)}`, 'destination');
+  if (typeof config.max_file_size_mb === 'number' && config.max_file_size_mb < 1) {
+    throw errors.validation("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination');
+  }
+  if (typeof config.prefix === 'string') checkPrefixTemplate(config.prefix);
   const format = (config.file_format as string | undefined) ?? 'JSONLines';
   if (!FILE_FORMATS.includes(format)) {
     throw errors.validation(
@@ -206,6 +236,9 @@ export function validateDestination(
   for (const [name, value] of Object.entries(raw)) config[name] = coerceField(value, rules[name]!);
 
   if (S3_TYPES.includes(type)) checkS3(config);
+  if (type === 'Postgres' && typeof config.port === 'number' && (config.port < 1 || config.port > 65535)) {
+    throw errors.validation("Configuration has invalid value: 'port' must be between 1 and 65535", 'destination');
+  }
   if (type === 'HTTP') {
     if (model !== 'events') throw errors.validation('HTTP batch exports only support the events model', 'model');
     if (typeof config.url === 'string') checkHttpUrl(config.url);

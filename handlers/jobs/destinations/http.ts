@@ -71,6 +71,29 @@ function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<Expo
   );
 }
 
+/** How much of a response's body a run keeps (for its latest_error): the start is what says what went wrong. */
+const RESPONSE_TEXT_BYTES = 4096;
+
+/** The first RESPONSE_TEXT_BYTES of the body as text; the rest is not read. */
+async function responseStart(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < RESPONSE_TEXT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const text = Buffer.concat(chunks).subarray(0, RESPONSE_TEXT_BYTES).toString('utf8');
+  return size > RESPONSE_TEXT_BYTES ? `${text}…` : text;
+}
+
 /** Posts one body; answers its size, or throws: retryable for 5xx, 429 and the network, final for other 4xx. */
 async function post(config: HttpConfig, events: string[], signal: AbortSignal): Promise<number> {
   const head = JSON.stringify({ api_key: config.token, historical_migration: true });
@@ -84,7 +107,7 @@ async function post(config: HttpConfig, events: string[], signal: AbortSignal): 
       cause: error,
     });
   }
-  const text = await response.text();
+  const text = await responseStart(response);
   if (response.status >= 500 || response.status === 429) {
     throw new Error(`RetryableResponseError (status: ${response.status}): ${text}`);
   }

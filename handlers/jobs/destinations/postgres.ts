@@ -67,8 +67,22 @@ async function run(exportRun: ExportRun): Promise<ExportOutcome> {
     }
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;
-    throw permanent(error) ?? error;
+    throw withoutSecrets(permanent(error) ?? error, batchExport.destination_config);
   }
+}
+
+/**
+ * The error with the destination's user and password taken out of its message: a run's latest_error is answered
+ * by the API and logged, and PostgreSQL names the role in its messages. The original is not kept as the cause,
+ * which the log would print.
+ */
+function withoutSecrets(error: unknown, config: Record<string, unknown>): unknown {
+  if (!(error instanceof Error)) return error;
+  let message = error.message;
+  if (typeof config.password === 'string' && config.password !== '') message = message.replaceAll(config.password, '***');
+  if (typeof config.user === 'string' && config.user !== '') message = message.replaceAll(`"${config.user}"`, '"***"');
+  if (message === error.message) return error;
+  return error instanceof NonRetryableExportError ? new NonRetryableExportError(message) : new Error(message);
 }
 
 export const postgresDestination: Destination = { run };
