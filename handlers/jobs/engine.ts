@@ -17,6 +17,7 @@ import {
 import {
   activeBackfillIds,
   backfillRunStatuses,
+  everyBackfillRunFailed,
   beat,
   claimRun,
   createScheduledRuns,
@@ -24,6 +25,7 @@ import {
   finishRun,
   hasTransactionStartedBefore,
   jobExecutorOf,
+  latestScheduledRunEnd,
   listenForEngine,
   markBackfillRunning,
   recordBackfillProgress,
@@ -44,10 +46,13 @@ import { countExportRecords, InvalidExportSettingsError } from '../../db/queries
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
-import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule } from './schedule.js';
+import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
 export const RUN_QUEUE = 'batch-export-run';
 export const TICK_QUEUE = 'batch-export-tick';
+
+/** Backfill windows one advance builds at a time. */
+const BACKFILL_WINDOW_PAGE = 100;
 
 /** PostHog pauses an export when this many of its recent runs failed. */
 export const FAILURE_THRESHOLD = 10;
@@ -291,11 +296,14 @@ export class Engine {
     const schedule = scheduleOf(row);
     // Intervals that end after the export was created and after its schedule last started again (schedule_from:
     // an unpause or a new grid of intervals), not before start_at, not after end_at or now.
+    // The search starts at the latest scheduled run's end, if later: every interval before it has its run already.
+    const latest = await latestScheduledRunEnd(this.db, row.id);
     const after = new Date(
       Math.max(
         row.created_at.getTime(),
         row.schedule_from ? row.schedule_from.getTime() : -Infinity,
         row.start_at ? row.start_at.getTime() - 1 : -Infinity,
+        latest ? latest.getTime() : -Infinity,
       ),
     );
     const until = new Date(Math.min(now.getTime(), row.end_at ? row.end_at.getTime() : Infinity));
@@ -322,46 +330,61 @@ export class Engine {
       const now = this.clock.now();
       if (backfill.status === 'Starting') await markBackfillRunning(trx, backfill.id, now);
       const schedule = scheduleOf(batchExport);
-      const windows = this.windowsOf(schedule, backfill, now);
-      const statuses = await backfillRunStatuses(trx, backfill.id);
       // Windows up to finished_through are done, whoever holds their run now: a retry of one of their runs makes
       // a backfill of its own, which takes the run row over, and this backfill must not take it back.
       let finishedThrough = backfill.finished_through;
       const recordProgress = async () => {
         if (finishedThrough && finishedThrough !== backfill.finished_through) await recordBackfillProgress(trx, backfill.id, finishedThrough, now);
       };
-      for (const window of windows) {
-        if (finishedThrough && window.end <= finishedThrough) continue;
-        const status = statuses.get(window.end.getTime());
-        if (status !== undefined && isFinal(status)) {
-          finishedThrough = window.end;
-          continue;
+      // Only the windows after finished_through, a page at a time: a backfill over years of five-minute
+      // windows must not build them all on every advance while it holds the row lock.
+      for (;;) {
+        const windows = this.windowsAfter(schedule, backfill, finishedThrough, now, BACKFILL_WINDOW_PAGE);
+        const statuses = await backfillRunStatuses(
+          trx,
+          backfill.id,
+          windows.map((window) => window.end),
+        );
+        for (const window of windows) {
+          const status = statuses.get(window.end.getTime());
+          if (status !== undefined && isFinal(status)) {
+            finishedThrough = window.end;
+            continue;
+          }
+          await recordProgress();
+          if (status !== undefined) return; // this backfill's run of the window is under way
+          // A window that has not ended yet waits for a later tick: run now, it would take the interval's run row,
+          // and the scheduled run (by ingestion time) that must export the interval's late events would never be made.
+          if (window.end > now) return;
+          const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
+          // null: the interval's scheduled run is still in flight; the window starts when it is over.
+          started = runId !== null;
+          return;
         }
-        await recordProgress();
-        if (status !== undefined) return; // this backfill's run of the window is under way
-        const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
-        // null: the interval's scheduled run is still in flight; the window starts when it is over.
-        started = runId !== null;
-        return;
+        if (windows.length < BACKFILL_WINDOW_PAGE) break;
       }
       await recordProgress();
       if (backfill.end_at === null) await unpauseExport(trx, batchExport.id, now);
-      const ended = windows.map((window) => statuses.get(window.end.getTime()));
-      const allFailed = ended.length > 0 && ended.every((status) => status === 'Failed' || status === 'FailedRetryable');
+      const allFailed = await everyBackfillRunFailed(trx, backfill.id);
       await finishBackfill(trx, backfill.id, allFailed ? 'Failed' : 'Completed', now);
     });
     if (started) this.wakeWorkers();
   }
 
-  private windowsOf(schedule: ExportSchedule, backfill: BatchExportBackfillRow, now: Date) {
+  /**
+   * At most `limit` of the backfill's windows that end after `finishedThrough` (all of them when null), oldest
+   * first. Windows are consecutive, so the grid from finished_through on is the grid from the start on. With an
+   * end, windows go up to it (those not yet ended wait); without one, up to now.
+   */
+  private windowsAfter(schedule: ExportSchedule, backfill: BatchExportBackfillRow, finishedThrough: Date | null, now: Date, limit: number): Window[] {
     const start = backfill.adjusted_start_at ?? backfill.start_at;
-    if (backfill.end_at !== null) return backfillWindows(schedule, start, backfill.end_at);
-    // No end (HTTP, NoOp): up to now, after which the export's own schedule goes on.
     if (start === null) {
-      const end = floorToInterval(schedule, now);
-      return end ? backfillWindows(schedule, null, end) : [];
+      // One window from the beginning of the data.
+      const end = backfill.end_at ?? floorToInterval(schedule, now);
+      return end && !(finishedThrough && finishedThrough >= end) ? [{ start: null, end }] : [];
     }
-    return backfillWindows(schedule, start, now);
+    const from = finishedThrough && finishedThrough > start ? finishedThrough : start;
+    return backfillWindows(schedule, from, backfill.end_at ?? now, limit);
   }
 
   // ---- the run worker ----------------------------------------------------------------------------------------

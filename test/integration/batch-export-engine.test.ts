@@ -274,6 +274,40 @@ describe('batch export engine', function () {
     ]);
   });
 
+  it('looks for missing intervals only after the latest scheduled run', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T14:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    // A scheduled run at 13:00 says every interval before it has been made (scheduled runs are made oldest first);
+    // a backfill's run at 12:00 says nothing of the schedule.
+    for (const [end, backfill] of [
+      ['2024-03-01T13:00:00Z', null],
+      ['2024-03-01T12:00:00Z', await createBackfill(batchExport.id, '2024-03-01T11:00:00Z', '2024-03-01T12:00:00Z')],
+    ] as const) {
+      await testDb()('batch_export_runs').insert({
+        id: randomUUID(),
+        batch_export_id: batchExport.id,
+        backfill_id: backfill,
+        status: 'Completed',
+        data_interval_start: new Date(new Date(end).getTime() - 60 * MINUTE),
+        data_interval_end: new Date(end),
+      });
+    }
+    await testDb()('batch_export_backfills').where({ batch_export_id: batchExport.id }).update({ status: 'Completed' });
+    await engine.tick();
+    const runs = await waitFor('runs done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 3 && allFinal(rows) && rows;
+    });
+    expect(runs.map((run) => [run.data_interval_end.toISOString(), run.status])).to.deep.equal([
+      ['2024-03-01T12:00:00.000Z', 'Completed'],
+      ['2024-03-01T13:00:00.000Z', 'Completed'],
+      ['2024-03-01T14:00:00.000Z', 'Completed'],
+    ]);
+    expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-03-01T14:00:00.000Z']);
+  });
+
   it('never creates or runs an interval twice across repeated ticks of two engines', async () => {
     const clock = new ManualClock(new Date('2024-03-01T10:40:00Z'));
     const first = recorder();
@@ -644,6 +678,54 @@ describe('batch export engine', function () {
     });
     expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-02-01T02:00:00.000Z', '2024-02-01T03:00:00.000Z']);
     expect(backfill.total_records_count).to.equal('21');
+  });
+
+  it('starts a backfill window only once it has ended, leaving the backfill Running until then', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 1 });
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true });
+    const backfillId = await createBackfill(batchExport.id, '2024-03-01T10:00:00Z', '2024-03-01T13:00:00Z');
+    const backfillRow = async () => (await testDb()('batch_export_backfills').where({ id: backfillId }).first()) as { status: string; finished_through: Date | null };
+    const ends = async () => (await runsOf(batchExport.id)).map((run) => [run.data_interval_end.toISOString(), run.status]);
+    await engine.tick();
+    // The advance that records the first window as finished is the one that would start the next.
+    await waitFor('first window finished', async () => (await backfillRow()).finished_through?.toISOString() === '2024-03-01T11:00:00.000Z');
+    expect(await ends()).to.deep.equal([['2024-03-01T11:00:00.000Z', 'Completed']]);
+    expect((await backfillRow()).status).to.equal('Running');
+    clock.set(new Date('2024-03-01T12:00:00Z'));
+    await engine.tick();
+    await waitFor('second window finished', async () => (await backfillRow()).finished_through?.toISOString() === '2024-03-01T12:00:00.000Z');
+    expect((await backfillRow()).status).to.equal('Running');
+    clock.set(new Date('2024-03-01T13:20:00Z'));
+    await engine.tick();
+    await waitFor('backfill done', async () => (await backfillRow()).status === 'Completed');
+    expect(await ends()).to.deep.equal([
+      ['2024-03-01T11:00:00.000Z', 'Completed'],
+      ['2024-03-01T12:00:00.000Z', 'Completed'],
+      ['2024-03-01T13:00:00.000Z', 'Completed'],
+    ]);
+    expect(destination.calls.map((call) => call.selectBy)).to.deep.equal(['timestamp', 'timestamp', 'timestamp']);
+  });
+
+  it('moves a backfill over decades of five-minute windows on from where it got to, and ends it Failed when every window failed', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ failEnds: ['2024-02-01T00:05:00.000Z', '2024-02-01T00:10:00.000Z', '2024-02-01T00:15:00.000Z'] });
+    const batchExport = await createExport({ paused: true, interval: 'every 5 minutes' });
+    const backfillId = await createBackfill(batchExport.id, '1970-01-01T00:00:00Z', '2024-02-01T00:15:00Z');
+    // Almost done: every earlier window is finished (its runs since taken over or deleted).
+    await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running', finished_through: new Date('2024-02-01T00:00:00Z') });
+    await startEngine(clock, { NoOp: destination.destination });
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status !== 'Running' && row;
+    });
+    expect(backfill.status).to.equal('Failed');
+    expect(destination.calls.map((call) => [call.start, call.end])).to.deep.equal([
+      ['2024-02-01T00:00:00.000Z', '2024-02-01T00:05:00.000Z'],
+      ['2024-02-01T00:05:00.000Z', '2024-02-01T00:10:00.000Z'],
+      ['2024-02-01T00:10:00.000Z', '2024-02-01T00:15:00.000Z'],
+    ]);
   });
 
   it('ends a backfill with no end when it reaches now, and unpauses the export', async () => {

@@ -37,7 +37,18 @@ export function schedulableExports(db: Db): Promise<BatchExportRow[]> {
   return db<BatchExportRow>('batch_exports').where({ paused: false, deleted: false }).orderBy('created_at');
 }
 
-/** The interval ends of an export that already have a run, from `from` on. */
+/**
+ * The latest interval end of the export's scheduled runs (backfill_id null), or null. The tick makes scheduled
+ * runs oldest first, so every earlier interval of the schedule already has its run: its search starts here.
+ */
+export async function latestScheduledRunEnd(db: Db, batchExportId: string): Promise<Date | null> {
+  const [row] = (await db('batch_export_runs').where({ batch_export_id: batchExportId }).whereNull('backfill_id').max({ latest: 'data_interval_end' })) as Array<{
+    latest: Date | null;
+  }>;
+  return row?.latest ?? null;
+}
+
+/** The interval ends of an export that already have a run, after `from`. */
 export async function runEndsSince(db: Db, batchExportId: string, from: Date): Promise<Set<number>> {
   const rows: Array<{ data_interval_end: Date }> = await db('batch_export_runs')
     .where({ batch_export_id: batchExportId })
@@ -345,12 +356,26 @@ export async function recordBackfillProgress(trx: Knex.Transaction, backfillId: 
   await trx('batch_export_backfills').where({ id: backfillId }).update({ finished_through: finishedThrough, last_updated_at: now });
 }
 
-/** The statuses of this backfill's runs, by interval end (epoch ms). */
-export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string): Promise<Map<number, RunStatus>> {
+/** The statuses of this backfill's runs at the given interval ends, by end (epoch ms). */
+export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string, ends: Date[]): Promise<Map<number, RunStatus>> {
+  if (ends.length === 0) return new Map();
   const rows: Array<{ data_interval_end: Date; status: RunStatus }> = await trx('batch_export_runs')
     .where({ backfill_id: backfillId })
+    .whereIn('data_interval_end', ends)
     .select('data_interval_end', 'status');
   return new Map(rows.map((row) => [row.data_interval_end.getTime(), row.status]));
+}
+
+/** Whether a backfill has runs and every one of them failed (the backfill then ends Failed). */
+export async function everyBackfillRunFailed(trx: Knex.Transaction, backfillId: string): Promise<boolean> {
+  const [counted] = (await trx('batch_export_runs')
+    .where({ backfill_id: backfillId })
+    .select(trx.raw('count(*) as total'), trx.raw(`count(*) filter (where status in ('Failed', 'FailedRetryable')) as failed`))) as Array<{
+    total: string;
+    failed: string;
+  }>;
+  const total = Number(counted?.total ?? 0);
+  return total > 0 && Number(counted?.failed ?? 0) === total;
 }
 
 /** A backfill with no end has caught up with now: the export's schedule takes over. */
