@@ -32,6 +32,7 @@ import {
   recordRunTotal,
   pauseIfFailing,
   releaseRun,
+  requeueOrphanedRuns,
   requeueStaleRuns,
   runEndsSince,
   runStatus,
@@ -145,6 +146,7 @@ export class Engine {
   private readonly inFlight = new Map<string, InFlight>();
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
+  private readonly jobSchema: string;
 
   constructor(options: EngineOptions) {
     this.options = options;
@@ -153,13 +155,14 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.destinations = options.destinations ?? defaultDestinations();
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.jobSchema = options.schema ?? 'pgboss';
     this.retry = { limit: 10, delaySeconds: 10, backoff: true, ...options.retry };
   }
 
   async start(): Promise<void> {
     const boss = new PgBoss({
       connectionString: connectionStringOf(this.db),
-      schema: this.options.schema ?? 'pgboss',
+      schema: this.jobSchema,
       max: 4,
       schedule: this.options.cron ?? true,
       application_name: 'hedgerow batch export jobs',
@@ -284,6 +287,7 @@ export class Engine {
     const now = this.clock.now();
     let created = 0;
     created += (await requeueStaleRuns(this.db, new Date(now.getTime() - this.leaseMs), this.enqueue)).length;
+    created += (await requeueOrphanedRuns(this.db, this.jobSchema, RUN_QUEUE, this.enqueue)).length;
     for (const row of await schedulableExports(this.db)) {
       created += await this.scheduleExport(row, now);
     }

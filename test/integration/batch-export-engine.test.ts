@@ -575,6 +575,34 @@ describe('batch export engine', function () {
     expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.length }).to.deep.equal({ id: runId, attempts: 2, calls: 1 });
   });
 
+  it('gives a fresh job to a Starting run that has none left (its job expired and its retry found it Running)', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true });
+    const runId = randomUUID();
+    // What releaseRun leaves when the handler of an expired job fails after its retry was already done.
+    await testDb()('batch_export_runs').insert({
+      id: runId,
+      batch_export_id: batchExport.id,
+      status: 'Starting',
+      attempts: 1,
+      latest_error: 'connection reset',
+      data_interval_start: new Date('2024-03-01T10:00:00Z'),
+      data_interval_end: new Date('2024-03-01T11:00:00Z'),
+    });
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.map((call) => call.runId) }).to.deep.equal({ id: runId, attempts: 2, calls: [runId] });
+    // Another tick finds its job and leaves it alone: one job for the run, ever.
+    await engine.tick();
+    const jobs = await testDb().raw<{ rows: Array<{ n: string }> }>(`select count(*) as n from ??.job where data->>'runId' = ?`, [schema, runId]);
+    expect(jobs.rows[0]!.n).to.equal('1');
+  });
+
   it('runs backfill windows in order, one at a time, re-running a finished interval and moving on past a failed window', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
     const destination = recorder({ records: 5, failEnds: ['2024-02-01T03:00:00.000Z'] });

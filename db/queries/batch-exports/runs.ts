@@ -115,6 +115,37 @@ export async function requeueStaleRuns(db: Db, staleBefore: Date, enqueue: Enque
   return requeued;
 }
 
+/**
+ * Runs left `Starting` with no live job (none created, waiting to retry or active in pg-boss's `jobSchema` for
+ * `queue`) get a fresh job, one transaction each; returns their ids. A handler that outlives its job's expiry
+ * leaves such a run: pg-boss retries the job, the retry finds the run still Running and is done, and the
+ * handler's later retryable error gives the run back for a retry that no longer exists. A duplicate job is
+ * harmless: only one claim of a run wins.
+ */
+export async function requeueOrphanedRuns(db: Db, jobSchema: string, queue: string, enqueue: EnqueueRun): Promise<string[]> {
+  const orphaned = (trx: Knex.Transaction | Db, runId?: string) =>
+    trx.raw<{ rows: Array<{ id: string }> }>(
+      `select r.id from batch_export_runs r
+        where r.status = 'Starting' ${runId ? 'and r.id = ?' : ''}
+          and not exists (
+            select 1 from ??.job j
+             where j.name = ? and j.state in ('created', 'retry', 'active') and j.data->>'runId' = r.id::text
+          )
+        ${runId ? 'for update of r' : ''}`,
+      runId ? [runId, jobSchema, queue] : [jobSchema, queue],
+    );
+  const requeued: string[] = [];
+  for (const { id } of (await orphaned(db)).rows) {
+    const taken = await db.transaction(async (trx) => {
+      if ((await orphaned(trx, id)).rows.length === 0) return false;
+      await enqueue(trx, id);
+      return true;
+    });
+    if (taken) requeued.push(id);
+  }
+  return requeued;
+}
+
 // ---- one run's life ---------------------------------------------------------------------------------------------
 
 export interface ClaimedRun {
