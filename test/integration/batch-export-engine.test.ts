@@ -15,6 +15,8 @@ import { ManualClock } from '../../handlers/jobs/clock.js';
 import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
 import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
 import { Engine, RUN_QUEUE, type EngineOptions } from '../../handlers/jobs/engine.js';
+import { startEngine as startProcessEngine } from '../../handlers/jobs/index.js';
+import { readConfig } from '../../handlers/server/config.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 
@@ -601,6 +603,38 @@ describe('batch export engine', function () {
     await engine.tick();
     const jobs = await testDb().raw<{ rows: Array<{ n: string }> }>(`select count(*) as n from ??.job where data->>'runId' = ?`, [schema, runId]);
     expect(jobs.rows[0]!.n).to.equal('1');
+  });
+
+  it('sizes a process engine\'s pool by its concurrency, which the configuration bounds', async () => {
+    const running = await startProcessEngine(
+      {
+        databaseUrl: connectionStringOf(testDb()),
+        concurrency: 12,
+        leaseMs: 5 * MINUTE,
+        tickIntervalMs: 0,
+        clockOffsetMs: 0,
+        noopDelayMs: 0,
+        connectTimeoutMs: 5_000,
+        statementTimeoutMs: 30_000,
+      },
+      pino({ level: 'silent' }),
+    );
+    try {
+      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(15);
+    } finally {
+      await running.stop();
+      await testDb().raw('drop schema if exists pgboss cascade');
+    }
+    const saved = process.env.HEDGEROW_EXPORT_CONCURRENCY;
+    try {
+      process.env.HEDGEROW_EXPORT_CONCURRENCY = '32';
+      expect(readConfig().exportConcurrency).to.equal(32);
+      process.env.HEDGEROW_EXPORT_CONCURRENCY = '33';
+      expect(() => readConfig()).to.throw('HEDGEROW_EXPORT_CONCURRENCY must be at most 32, got "33"');
+    } finally {
+      if (saved === undefined) delete process.env.HEDGEROW_EXPORT_CONCURRENCY;
+      else process.env.HEDGEROW_EXPORT_CONCURRENCY = saved;
+    }
   });
 
   it('runs backfill windows in order, one at a time, re-running a finished interval and moving on past a failed window', async () => {
