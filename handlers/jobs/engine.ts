@@ -23,7 +23,7 @@ import {
   createScheduledRuns,
   finishBackfill,
   finishRun,
-  hasTransactionStartedBefore,
+  checkStraddlingTransactions,
   jobExecutorOf,
   latestScheduledRunEnd,
   listenForEngine,
@@ -98,6 +98,13 @@ export interface EngineOptions {
   pollingIntervalSeconds?: number;
   /** How often the wait for straddling transactions looks again. */
   straddlePollMs?: number;
+  /** How often a run held up by straddling transactions logs a warning naming them. */
+  straddleWarnMs?: number;
+  /**
+   * The deliberate offset of the engine's clock from the system's (test-only): the database's clock, which the
+   * straddle wait also consults, is taken to be moved by as much.
+   */
+  databaseClockShiftMs?: number;
 }
 
 type AbortCause = 'cancelled' | 'shutdown';
@@ -438,7 +445,7 @@ export class Engine {
         return 'final';
       }
       const selectBy = run.backfill_id ? 'timestamp' : 'inserted_at';
-      if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal);
+      if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal, run.id);
       const destination = this.destinations[batchExport.destination_type];
       if (!destination) throw new NonRetryableExportError(`Destination type '${batchExport.destination_type}' is not supported`);
       const total = await countExportRecords(this.db, { batchExport, start: run.data_interval_start, end: run.data_interval_end, selectBy });
@@ -489,9 +496,23 @@ export class Engine {
    * xid horizon is not enough to detect such writers: a transaction gets its xid only at its first write, so
    * one that began before the end and has not written yet is invisible there, yet may still insert with the
    * old time. Hence pg_stat_activity's xact_start, which every open transaction has from its first statement.
+   * It also waits until the database's own clock has passed the end: the engine's clock may run ahead of it, and
+   * a transaction starting meanwhile would still stamp an `inserted_at` inside the interval.
    */
-  private async waitForStraddlingTransactions(end: Date, signal: AbortSignal): Promise<void> {
-    while (await hasTransactionStartedBefore(this.db, end)) {
+  private async waitForStraddlingTransactions(end: Date, signal: AbortSignal, runId: string): Promise<void> {
+    // Real time, not the engine's clock: the warning is about how long this worker has been held up.
+    const warnEveryMs = this.options.straddleWarnMs ?? 60_000;
+    let lastWarning = Date.now();
+    for (;;) {
+      const check = await checkStraddlingTransactions(this.db, end, this.options.databaseClockShiftMs ?? 0);
+      if (check.reached && check.sessions.length === 0) return;
+      if (Date.now() - lastWarning >= warnEveryMs) {
+        lastWarning = Date.now();
+        this.logger.warn(
+          { runId, intervalEnd: end.toISOString(), databaseReachedEnd: check.reached, sessions: check.sessions },
+          'batch export run waiting for transactions that began before its interval ended',
+        );
+      }
       await sleep(this.options.straddlePollMs ?? 200, signal);
     }
   }

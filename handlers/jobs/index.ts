@@ -51,6 +51,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     db,
     logger: logger.child({ room: 'batch-exports' }),
     clock: offsetClock(settings.clockOffsetMs),
+    databaseClockShiftMs: settings.clockOffsetMs,
     destinations: defaultDestinations({ noopDelayMs: settings.noopDelayMs }),
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,

@@ -806,14 +806,22 @@ describe('batch export engine', function () {
     expect((await exportRow(batchExport.id)).paused).to.equal(false);
   });
 
-  it('does not wait for a transaction that reads records for another run (it cannot write)', async () => {
-    const step = 5 * MINUTE;
-    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
+  /**
+   * A five-minute export whose current interval ends a few real seconds from now (its offset places the end):
+   * the straddle wait compares with the database's clock, so a run of it waits for real time to pass its end.
+   */
+  async function exportEndingSoon(secondsAhead: number, fields: Partial<BatchExportRow> = {}): Promise<{ batchExport: BatchExportRow; end: Date }> {
     const createdAt = new Date();
-    const clock = new ManualClock(createdAt);
+    const end = new Date((Math.ceil(createdAt.getTime() / 1000) + secondsAhead) * 1000);
+    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt, interval_offset: (end.getTime() / 1000) % 300, ...fields });
+    return { batchExport, end };
+  }
+
+  it('does not wait for a transaction that reads records for another run (it cannot write)', async () => {
+    const clock = new ManualClock(new Date());
     const destination = recorder();
     const engine = await startEngine(clock, { NoOp: destination.destination });
-    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    const { batchExport, end } = await exportEndingSoon(2);
     // A long run of an export of another environment, reading its records one at a time: its read-only
     // transaction stays open.
     const other = await newAccount(testDb());
@@ -827,7 +835,6 @@ describe('batch export engine', function () {
     ]();
     try {
       expect((await reader.next()).done).to.equal(false);
-      const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
       clock.set(new Date(end.getTime() + 1_000));
       await engine.tick();
       const [run] = await waitFor('run done', async () => {
@@ -840,39 +847,83 @@ describe('batch export engine', function () {
     }
   });
 
-  it('waits for a transaction that began before the interval ended, then exports its event once', async () => {
-    const countByInsertedAt = async (exportRun: ExportRun) => {
-      const [row] = await exportRun.db('events')
-        .where({ team_id: exportRun.batchExport.team_id })
-        .andWhere('inserted_at', '>=', exportRun.run.data_interval_start!)
-        .andWhere('inserted_at', '<', exportRun.run.data_interval_end)
-        .count({ n: '*' });
-      return Number(row!.n);
-    };
+  const countByInsertedAt = async (exportRun: ExportRun) => {
+    const [row] = await exportRun.db('events')
+      .where({ team_id: exportRun.batchExport.team_id })
+      .andWhere('inserted_at', '>=', exportRun.run.data_interval_start!)
+      .andWhere('inserted_at', '<', exportRun.run.data_interval_end)
+      .count({ n: '*' });
+    return Number(row!.n);
+  };
+
+  it('waits for a transaction that began before the interval ended, naming it in a warning, then exports its event once', async () => {
     const destination = recorder({ count: countByInsertedAt });
-    const step = 5 * MINUTE;
-    // Far enough from the end of a real five-minute interval that the transaction below starts inside it.
-    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
-    const createdAt = new Date();
-    const clock = new ManualClock(createdAt);
-    const engine = await startEngine(clock, { NoOp: destination.destination });
-    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    const warnings: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) });
+    const clock = new ManualClock(new Date());
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { logger, straddleWarnMs: 100 });
+    const { batchExport, end } = await exportEndingSoon(2);
     const trx = await testDb().transaction();
-    await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
-    const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
-    clock.set(new Date(end.getTime() + 1_000));
+    try {
+      const [{ pid }] = (await trx.raw<{ rows: Array<{ pid: number }> }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
+      await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
+      clock.set(new Date(end.getTime() + 1_000));
+      await engine.tick();
+      await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');
+      const warning = await waitFor('warned', async () =>
+        warnings.find((line) => line.databaseReachedEnd === true && (line.sessions as Array<{ pid: number }>).some((session) => session.pid === pid)),
+      );
+      expect(destination.calls).to.deep.equal([]);
+      const [run] = await runsOf(batchExport.id);
+      const session = (warning.sessions as Array<Record<string, unknown>>).find((entry) => entry.pid === pid)!;
+      expect(Object.keys(session).sort()).to.deep.equal(['application_name', 'pid', 'xact_start']);
+      expect({ runId: warning.runId, intervalEnd: warning.intervalEnd, started: new Date(session.xact_start as string) < end }).to.deep.equal({
+        runId: run!.id,
+        intervalEnd: end.toISOString(),
+        started: true,
+      });
+      await trx.commit();
+      const [done] = await waitFor('run done', async () => {
+        const rows = await runsOf(batchExport.id);
+        return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+      });
+      expect({ end: done!.data_interval_end.toISOString(), records: done!.records_completed, calls: destination.calls.length }).to.deep.equal({
+        end: end.toISOString(),
+        records: '1',
+        calls: 1,
+      });
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+  });
+
+  it('waits for the database\'s clock to pass the interval\'s end when the engine\'s clock runs ahead of it', async () => {
+    const databaseTimes: Date[] = [];
+    const destination = recorder({
+      count: async (exportRun) => {
+        const { rows } = await exportRun.db.raw<{ rows: Array<{ now: Date }> }>('select now() as now');
+        databaseTimes.push(rows[0]!.now);
+        return countByInsertedAt(exportRun);
+      },
+    });
+    const clock = new ManualClock(new Date());
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    // An environment of its own: no other test's events are in its interval.
+    const own = await newAccount(testDb());
+    const { batchExport, end } = await exportEndingSoon(3, { team_id: own.environment.id });
+    // The engine's clock is a minute ahead: by it, the interval is over.
+    clock.set(new Date(end.getTime() + MINUTE));
     await engine.tick();
-    await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');
-    expect(destination.calls).to.deep.equal([]);
-    await trx.commit();
+    // A transaction that starts after the engine took the interval as over, yet before the database's clock
+    // reaches its end: its event's inserted_at is inside the interval.
+    await testDb()('events').insert({ team_id: own.environment.id, uuid: randomUUID(), event: 'late', distinct_id: 'd1', timestamp: new Date() });
     const [run] = await waitFor('run done', async () => {
       const rows = await runsOf(batchExport.id);
       return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
     });
-    expect({ end: run!.data_interval_end.toISOString(), records: run!.records_completed, calls: destination.calls.length }).to.deep.equal({
-      end: end.toISOString(),
+    expect({ records: run!.records_completed, readAfterEnd: databaseTimes.length === 1 && databaseTimes[0]! >= end }).to.deep.equal({
       records: '1',
-      calls: 1,
+      readAfterEnd: true,
     });
   });
 });

@@ -237,24 +237,46 @@ export async function runStatus(db: Db, runId: string): Promise<RunStatus | null
   return row?.status ?? null;
 }
 
+/** A session whose open transaction began before an interval's end (never its query: it may hold user data). */
+export interface StraddlingSession {
+  pid: number;
+  application_name: string;
+  xact_start: Date;
+}
+
+export interface StraddleCheck {
+  /** Whether the database's own clock (moved by `databaseShiftMs`) has reached the instant. */
+  reached: boolean;
+  /** Sessions of this database (other than the caller's) with a transaction open that began before the instant. */
+  sessions: StraddlingSession[];
+}
+
 /**
- * Whether a session of this database (other than the caller's) has a transaction open that began before
- * `instant`. Such a transaction may still insert events whose `inserted_at` (its start time, `now()`) falls
- * before `instant`, so an export of an interval ending at `instant` must wait for it.
+ * Whether an export of the interval ending at `instant` may read it yet. A transaction open since before
+ * `instant` may still insert events whose `inserted_at` (its start time, `now()`) falls before it; so may one
+ * that starts later while the database's clock, which sets `inserted_at`, has not reached `instant` (the
+ * engine's clock may run ahead of it). `databaseShiftMs` is the engine clock's deliberate offset (a test's
+ * pretended future), applied to the database's clock too.
  * Transactions that read records for a run are read-only and named so (EXPORT_READER_NAME): they are left out,
  * or a long run would hold up every later interval.
  */
-export async function hasTransactionStartedBefore(db: Db, instant: Date): Promise<boolean> {
-  const result = await db.raw<{ rows: Array<{ open: boolean }> }>(
-    `select exists (
-       select 1 from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()
-          and backend_type = 'client backend' and xact_start < ?
-          and application_name <> ?
-     ) as open`,
-    [instant, EXPORT_READER_NAME],
+export async function checkStraddlingTransactions(db: Db, instant: Date, databaseShiftMs = 0): Promise<StraddleCheck> {
+  const result = await db.raw<{ rows: Array<{ reached: boolean; sessions: Array<{ pid: number; application_name: string; xact_start: string }> }> }>(
+    `select now() + ? * interval '1 millisecond' >= ? as reached,
+            coalesce((
+              select json_agg(json_build_object('pid', pid, 'application_name', application_name, 'xact_start', xact_start) order by xact_start)
+                from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()
+                 and backend_type = 'client backend' and xact_start < ?
+                 and application_name <> ?
+            ), '[]'::json) as sessions`,
+    [databaseShiftMs, instant, instant, EXPORT_READER_NAME],
   );
-  return result.rows[0]!.open;
+  const row = result.rows[0]!;
+  return {
+    reached: row.reached,
+    sessions: row.sessions.map((session) => ({ pid: session.pid, application_name: session.application_name, xact_start: new Date(session.xact_start) })),
+  };
 }
 
 // ---- auto-pause -------------------------------------------------------------------------------------------------
