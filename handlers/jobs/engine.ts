@@ -17,19 +17,22 @@ import {
 import {
   activeBackfillIds,
   backfillRunStatuses,
+  everyBackfillRunFailed,
   beat,
   claimRun,
   createScheduledRuns,
   finishBackfill,
   finishRun,
-  hasTransactionStartedBefore,
+  checkStraddlingTransactions,
   jobExecutorOf,
+  latestScheduledRunEnd,
   listenForEngine,
   markBackfillRunning,
   recordBackfillProgress,
   recordRunTotal,
   pauseIfFailing,
   releaseRun,
+  requeueOrphanedRuns,
   requeueStaleRuns,
   runEndsSince,
   runStatus,
@@ -44,10 +47,13 @@ import { countExportRecords, InvalidExportSettingsError } from '../../db/queries
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
-import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule } from './schedule.js';
+import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
 export const RUN_QUEUE = 'batch-export-run';
 export const TICK_QUEUE = 'batch-export-tick';
+
+/** Backfill windows one advance builds at a time. */
+const BACKFILL_WINDOW_PAGE = 100;
 
 /** PostHog pauses an export when this many of its recent runs failed. */
 export const FAILURE_THRESHOLD = 10;
@@ -92,6 +98,13 @@ export interface EngineOptions {
   pollingIntervalSeconds?: number;
   /** How often the wait for straddling transactions looks again. */
   straddlePollMs?: number;
+  /** How often a run held up by straddling transactions logs a warning naming them. */
+  straddleWarnMs?: number;
+  /**
+   * The deliberate offset of the engine's clock from the system's (test-only): the database's clock, which the
+   * straddle wait also consults, is taken to be moved by as much.
+   */
+  databaseClockShiftMs?: number;
 }
 
 type AbortCause = 'cancelled' | 'shutdown';
@@ -140,6 +153,7 @@ export class Engine {
   private readonly inFlight = new Map<string, InFlight>();
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
+  private readonly jobSchema: string;
 
   constructor(options: EngineOptions) {
     this.options = options;
@@ -148,13 +162,14 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.destinations = options.destinations ?? defaultDestinations();
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.jobSchema = options.schema ?? 'pgboss';
     this.retry = { limit: 10, delaySeconds: 10, backoff: true, ...options.retry };
   }
 
   async start(): Promise<void> {
     const boss = new PgBoss({
       connectionString: connectionStringOf(this.db),
-      schema: this.options.schema ?? 'pgboss',
+      schema: this.jobSchema,
       max: 4,
       schedule: this.options.cron ?? true,
       application_name: 'hedgerow batch export jobs',
@@ -279,6 +294,7 @@ export class Engine {
     const now = this.clock.now();
     let created = 0;
     created += (await requeueStaleRuns(this.db, new Date(now.getTime() - this.leaseMs), this.enqueue)).length;
+    created += (await requeueOrphanedRuns(this.db, this.jobSchema, RUN_QUEUE, this.enqueue)).length;
     for (const row of await schedulableExports(this.db)) {
       created += await this.scheduleExport(row, now);
     }
@@ -291,11 +307,14 @@ export class Engine {
     const schedule = scheduleOf(row);
     // Intervals that end after the export was created and after its schedule last started again (schedule_from:
     // an unpause or a new grid of intervals), not before start_at, not after end_at or now.
+    // The search starts at the latest scheduled run's end, if later: every interval before it has its run already.
+    const latest = await latestScheduledRunEnd(this.db, row.id);
     const after = new Date(
       Math.max(
         row.created_at.getTime(),
         row.schedule_from ? row.schedule_from.getTime() : -Infinity,
         row.start_at ? row.start_at.getTime() - 1 : -Infinity,
+        latest ? latest.getTime() : -Infinity,
       ),
     );
     const until = new Date(Math.min(now.getTime(), row.end_at ? row.end_at.getTime() : Infinity));
@@ -322,46 +341,61 @@ export class Engine {
       const now = this.clock.now();
       if (backfill.status === 'Starting') await markBackfillRunning(trx, backfill.id, now);
       const schedule = scheduleOf(batchExport);
-      const windows = this.windowsOf(schedule, backfill, now);
-      const statuses = await backfillRunStatuses(trx, backfill.id);
       // Windows up to finished_through are done, whoever holds their run now: a retry of one of their runs makes
       // a backfill of its own, which takes the run row over, and this backfill must not take it back.
       let finishedThrough = backfill.finished_through;
       const recordProgress = async () => {
         if (finishedThrough && finishedThrough !== backfill.finished_through) await recordBackfillProgress(trx, backfill.id, finishedThrough, now);
       };
-      for (const window of windows) {
-        if (finishedThrough && window.end <= finishedThrough) continue;
-        const status = statuses.get(window.end.getTime());
-        if (status !== undefined && isFinal(status)) {
-          finishedThrough = window.end;
-          continue;
+      // Only the windows after finished_through, a page at a time: a backfill over years of five-minute
+      // windows must not build them all on every advance while it holds the row lock.
+      for (;;) {
+        const windows = this.windowsAfter(schedule, backfill, finishedThrough, now, BACKFILL_WINDOW_PAGE);
+        const statuses = await backfillRunStatuses(
+          trx,
+          backfill.id,
+          windows.map((window) => window.end),
+        );
+        for (const window of windows) {
+          const status = statuses.get(window.end.getTime());
+          if (status !== undefined && isFinal(status)) {
+            finishedThrough = window.end;
+            continue;
+          }
+          await recordProgress();
+          if (status !== undefined) return; // this backfill's run of the window is under way
+          // A window that has not ended yet waits for a later tick: run now, it would take the interval's run row,
+          // and the scheduled run (by ingestion time) that must export the interval's late events would never be made.
+          if (window.end > now) return;
+          const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
+          // null: the interval's scheduled run is still in flight; the window starts when it is over.
+          started = runId !== null;
+          return;
         }
-        await recordProgress();
-        if (status !== undefined) return; // this backfill's run of the window is under way
-        const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
-        // null: the interval's scheduled run is still in flight; the window starts when it is over.
-        started = runId !== null;
-        return;
+        if (windows.length < BACKFILL_WINDOW_PAGE) break;
       }
       await recordProgress();
       if (backfill.end_at === null) await unpauseExport(trx, batchExport.id, now);
-      const ended = windows.map((window) => statuses.get(window.end.getTime()));
-      const allFailed = ended.length > 0 && ended.every((status) => status === 'Failed' || status === 'FailedRetryable');
+      const allFailed = await everyBackfillRunFailed(trx, backfill.id);
       await finishBackfill(trx, backfill.id, allFailed ? 'Failed' : 'Completed', now);
     });
     if (started) this.wakeWorkers();
   }
 
-  private windowsOf(schedule: ExportSchedule, backfill: BatchExportBackfillRow, now: Date) {
+  /**
+   * At most `limit` of the backfill's windows that end after `finishedThrough` (all of them when null), oldest
+   * first. Windows are consecutive, so the grid from finished_through on is the grid from the start on. With an
+   * end, windows go up to it (those not yet ended wait); without one, up to now.
+   */
+  private windowsAfter(schedule: ExportSchedule, backfill: BatchExportBackfillRow, finishedThrough: Date | null, now: Date, limit: number): Window[] {
     const start = backfill.adjusted_start_at ?? backfill.start_at;
-    if (backfill.end_at !== null) return backfillWindows(schedule, start, backfill.end_at);
-    // No end (HTTP, NoOp): up to now, after which the export's own schedule goes on.
     if (start === null) {
-      const end = floorToInterval(schedule, now);
-      return end ? backfillWindows(schedule, null, end) : [];
+      // One window from the beginning of the data.
+      const end = backfill.end_at ?? floorToInterval(schedule, now);
+      return end && !(finishedThrough && finishedThrough >= end) ? [{ start: null, end }] : [];
     }
-    return backfillWindows(schedule, start, now);
+    const from = finishedThrough && finishedThrough > start ? finishedThrough : start;
+    return backfillWindows(schedule, from, backfill.end_at ?? now, limit);
   }
 
   // ---- the run worker ----------------------------------------------------------------------------------------
@@ -411,7 +445,7 @@ export class Engine {
         return 'final';
       }
       const selectBy = run.backfill_id ? 'timestamp' : 'inserted_at';
-      if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal);
+      if (selectBy === 'inserted_at') await this.waitForStraddlingTransactions(run.data_interval_end, signal, run.id);
       const destination = this.destinations[batchExport.destination_type];
       if (!destination) throw new NonRetryableExportError(`Destination type '${batchExport.destination_type}' is not supported`);
       const total = await countExportRecords(this.db, { batchExport, start: run.data_interval_start, end: run.data_interval_end, selectBy });
@@ -462,9 +496,23 @@ export class Engine {
    * xid horizon is not enough to detect such writers: a transaction gets its xid only at its first write, so
    * one that began before the end and has not written yet is invisible there, yet may still insert with the
    * old time. Hence pg_stat_activity's xact_start, which every open transaction has from its first statement.
+   * It also waits until the database's own clock has passed the end: the engine's clock may run ahead of it, and
+   * a transaction starting meanwhile would still stamp an `inserted_at` inside the interval.
    */
-  private async waitForStraddlingTransactions(end: Date, signal: AbortSignal): Promise<void> {
-    while (await hasTransactionStartedBefore(this.db, end)) {
+  private async waitForStraddlingTransactions(end: Date, signal: AbortSignal, runId: string): Promise<void> {
+    // Real time, not the engine's clock: the warning is about how long this worker has been held up.
+    const warnEveryMs = this.options.straddleWarnMs ?? 60_000;
+    let lastWarning = Date.now();
+    for (;;) {
+      const check = await checkStraddlingTransactions(this.db, end, this.options.databaseClockShiftMs ?? 0);
+      if (check.reached && check.sessions.length === 0) return;
+      if (Date.now() - lastWarning >= warnEveryMs) {
+        lastWarning = Date.now();
+        this.logger.warn(
+          { runId, intervalEnd: end.toISOString(), databaseReachedEnd: check.reached, sessions: check.sessions },
+          'batch export run waiting for transactions that began before its interval ended',
+        );
+      }
       await sleep(this.options.straddlePollMs ?? 200, signal);
     }
   }

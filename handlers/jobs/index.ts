@@ -3,7 +3,7 @@
  * API's sessions), the clock, the destinations, and a stop that hands back the run in flight.
  */
 import type { Logger } from 'pino';
-import { createDb } from '../../db/pg/client.js';
+import { createDb, type Db } from '../../db/pg/client.js';
 import { offsetClock } from './clock.js';
 import { defaultDestinations } from './destinations/index.js';
 import { Engine } from './engine.js';
@@ -19,23 +19,39 @@ export interface EngineSettings {
   statementTimeoutMs: number;
 }
 
+/**
+ * The engine's pool: a session for each run in flight (an S3 or HTTP run holds one for its cursor's transaction
+ * from start to end) and a few more for the tick, heartbeats and finishes, which must never queue behind runs.
+ */
+export function enginePoolSize(concurrency: number): number {
+  return Math.max(1, concurrency) + 3;
+}
+
 /** Sessions the engine of one process may open: its pool, pg-boss's pool and the listening session. */
-export const ENGINE_SESSIONS = 4 + 4 + 1;
+export function engineSessions(concurrency: number): number {
+  return enginePoolSize(concurrency) + 4 + 1;
+}
+
+/** engineSessions at the default concurrency (2); a caller that knows its concurrency calls engineSessions. */
+export const ENGINE_SESSIONS = engineSessions(2);
 
 export interface RunningEngine {
   engine: Engine;
+  /** The engine's own pool. */
+  db: Db;
   stop(): Promise<void>;
 }
 
 export async function startEngine(settings: EngineSettings, logger: Logger): Promise<RunningEngine> {
   const db = createDb(settings.databaseUrl, {
-    poolMax: 4,
+    poolMax: enginePoolSize(settings.concurrency),
     deadlines: { connectTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs },
   });
   const engine = new Engine({
     db,
     logger: logger.child({ room: 'batch-exports' }),
     clock: offsetClock(settings.clockOffsetMs),
+    databaseClockShiftMs: settings.clockOffsetMs,
     destinations: defaultDestinations({ noopDelayMs: settings.noopDelayMs }),
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
@@ -51,6 +67,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
   }
   return {
     engine,
+    db,
     async stop() {
       await engine.stop();
       await db.destroy();

@@ -83,6 +83,15 @@ function positiveIntegerOrUnset(name: string): number | undefined {
   return value;
 }
 
+/** Runs one engine may work on at once; each holds a database session for its whole length. */
+export const MAX_EXPORT_CONCURRENCY = 32;
+
+function exportConcurrency(): number {
+  const value = Math.max(1, integer('HEDGEROW_EXPORT_CONCURRENCY', 2));
+  if (value > MAX_EXPORT_CONCURRENCY) throw new Error(`HEDGEROW_EXPORT_CONCURRENCY must be at most ${MAX_EXPORT_CONCURRENCY}, got "${value}"`);
+  return value;
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
@@ -102,7 +111,7 @@ export function readConfig(): Config {
     readinessTimeoutMs: Math.max(1, integer('HEDGEROW_READINESS_TIMEOUT_MS', 2_000)),
     workers: positiveIntegerOrUnset('HEDGEROW_WORKERS'),
     jobs: onOff('HEDGEROW_JOBS', true),
-    exportConcurrency: Math.max(1, integer('HEDGEROW_EXPORT_CONCURRENCY', 2)),
+    exportConcurrency: exportConcurrency(),
     exportLeaseMs: Math.max(1_000, integer('HEDGEROW_EXPORT_LEASE_MS', 300_000)),
     exportTickIntervalMs: integer('HEDGEROW_EXPORT_TICK_INTERVAL_MS', 0),
     clockOffsetMs: signedInteger('HEDGEROW_CLOCK_OFFSET_MS', 0),

@@ -15,6 +15,8 @@ import { ManualClock } from '../../handlers/jobs/clock.js';
 import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
 import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
 import { Engine, RUN_QUEUE, type EngineOptions } from '../../handlers/jobs/engine.js';
+import { startEngine as startProcessEngine } from '../../handlers/jobs/index.js';
+import { readConfig } from '../../handlers/server/config.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 
@@ -272,6 +274,40 @@ describe('batch export engine', function () {
       ['15:00', '15:05'],
       ['15:05', '15:10'],
     ]);
+  });
+
+  it('looks for missing intervals only after the latest scheduled run', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T14:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport();
+    // A scheduled run at 13:00 says every interval before it has been made (scheduled runs are made oldest first);
+    // a backfill's run at 12:00 says nothing of the schedule.
+    for (const [end, backfill] of [
+      ['2024-03-01T13:00:00Z', null],
+      ['2024-03-01T12:00:00Z', await createBackfill(batchExport.id, '2024-03-01T11:00:00Z', '2024-03-01T12:00:00Z')],
+    ] as const) {
+      await testDb()('batch_export_runs').insert({
+        id: randomUUID(),
+        batch_export_id: batchExport.id,
+        backfill_id: backfill,
+        status: 'Completed',
+        data_interval_start: new Date(new Date(end).getTime() - 60 * MINUTE),
+        data_interval_end: new Date(end),
+      });
+    }
+    await testDb()('batch_export_backfills').where({ batch_export_id: batchExport.id }).update({ status: 'Completed' });
+    await engine.tick();
+    const runs = await waitFor('runs done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows.length === 3 && allFinal(rows) && rows;
+    });
+    expect(runs.map((run) => [run.data_interval_end.toISOString(), run.status])).to.deep.equal([
+      ['2024-03-01T12:00:00.000Z', 'Completed'],
+      ['2024-03-01T13:00:00.000Z', 'Completed'],
+      ['2024-03-01T14:00:00.000Z', 'Completed'],
+    ]);
+    expect(destination.calls.map((call) => call.end)).to.deep.equal(['2024-03-01T14:00:00.000Z']);
   });
 
   it('never creates or runs an interval twice across repeated ticks of two engines', async () => {
@@ -541,6 +577,66 @@ describe('batch export engine', function () {
     expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.length }).to.deep.equal({ id: runId, attempts: 2, calls: 1 });
   });
 
+  it('gives a fresh job to a Starting run that has none left (its job expired and its retry found it Running)', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder();
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true });
+    const runId = randomUUID();
+    // What releaseRun leaves when the handler of an expired job fails after its retry was already done.
+    await testDb()('batch_export_runs').insert({
+      id: runId,
+      batch_export_id: batchExport.id,
+      status: 'Starting',
+      attempts: 1,
+      latest_error: 'connection reset',
+      data_interval_start: new Date('2024-03-01T10:00:00Z'),
+      data_interval_end: new Date('2024-03-01T11:00:00Z'),
+    });
+    await engine.tick();
+    const [run] = await waitFor('run done', async () => {
+      const rows = await runsOf(batchExport.id);
+      return rows[0]!.status === 'Completed' && rows;
+    });
+    expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.map((call) => call.runId) }).to.deep.equal({ id: runId, attempts: 2, calls: [runId] });
+    // Another tick finds its job and leaves it alone: one job for the run, ever.
+    await engine.tick();
+    const jobs = await testDb().raw<{ rows: Array<{ n: string }> }>(`select count(*) as n from ??.job where data->>'runId' = ?`, [schema, runId]);
+    expect(jobs.rows[0]!.n).to.equal('1');
+  });
+
+  it('sizes a process engine\'s pool by its concurrency, which the configuration bounds', async () => {
+    const running = await startProcessEngine(
+      {
+        databaseUrl: connectionStringOf(testDb()),
+        concurrency: 12,
+        leaseMs: 5 * MINUTE,
+        tickIntervalMs: 0,
+        clockOffsetMs: 0,
+        noopDelayMs: 0,
+        connectTimeoutMs: 5_000,
+        statementTimeoutMs: 30_000,
+      },
+      pino({ level: 'silent' }),
+    );
+    try {
+      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(15);
+    } finally {
+      await running.stop();
+      await testDb().raw('drop schema if exists pgboss cascade');
+    }
+    const saved = process.env.HEDGEROW_EXPORT_CONCURRENCY;
+    try {
+      process.env.HEDGEROW_EXPORT_CONCURRENCY = '32';
+      expect(readConfig().exportConcurrency).to.equal(32);
+      process.env.HEDGEROW_EXPORT_CONCURRENCY = '33';
+      expect(() => readConfig()).to.throw('HEDGEROW_EXPORT_CONCURRENCY must be at most 32, got "33"');
+    } finally {
+      if (saved === undefined) delete process.env.HEDGEROW_EXPORT_CONCURRENCY;
+      else process.env.HEDGEROW_EXPORT_CONCURRENCY = saved;
+    }
+  });
+
   it('runs backfill windows in order, one at a time, re-running a finished interval and moving on past a failed window', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
     const destination = recorder({ records: 5, failEnds: ['2024-02-01T03:00:00.000Z'] });
@@ -646,6 +742,54 @@ describe('batch export engine', function () {
     expect(backfill.total_records_count).to.equal('21');
   });
 
+  it('starts a backfill window only once it has ended, leaving the backfill Running until then', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ records: 1 });
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    const batchExport = await createExport({ paused: true });
+    const backfillId = await createBackfill(batchExport.id, '2024-03-01T10:00:00Z', '2024-03-01T13:00:00Z');
+    const backfillRow = async () => (await testDb()('batch_export_backfills').where({ id: backfillId }).first()) as { status: string; finished_through: Date | null };
+    const ends = async () => (await runsOf(batchExport.id)).map((run) => [run.data_interval_end.toISOString(), run.status]);
+    await engine.tick();
+    // The advance that records the first window as finished is the one that would start the next.
+    await waitFor('first window finished', async () => (await backfillRow()).finished_through?.toISOString() === '2024-03-01T11:00:00.000Z');
+    expect(await ends()).to.deep.equal([['2024-03-01T11:00:00.000Z', 'Completed']]);
+    expect((await backfillRow()).status).to.equal('Running');
+    clock.set(new Date('2024-03-01T12:00:00Z'));
+    await engine.tick();
+    await waitFor('second window finished', async () => (await backfillRow()).finished_through?.toISOString() === '2024-03-01T12:00:00.000Z');
+    expect((await backfillRow()).status).to.equal('Running');
+    clock.set(new Date('2024-03-01T13:20:00Z'));
+    await engine.tick();
+    await waitFor('backfill done', async () => (await backfillRow()).status === 'Completed');
+    expect(await ends()).to.deep.equal([
+      ['2024-03-01T11:00:00.000Z', 'Completed'],
+      ['2024-03-01T12:00:00.000Z', 'Completed'],
+      ['2024-03-01T13:00:00.000Z', 'Completed'],
+    ]);
+    expect(destination.calls.map((call) => call.selectBy)).to.deep.equal(['timestamp', 'timestamp', 'timestamp']);
+  });
+
+  it('moves a backfill over decades of five-minute windows on from where it got to, and ends it Failed when every window failed', async () => {
+    const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
+    const destination = recorder({ failEnds: ['2024-02-01T00:05:00.000Z', '2024-02-01T00:10:00.000Z', '2024-02-01T00:15:00.000Z'] });
+    const batchExport = await createExport({ paused: true, interval: 'every 5 minutes' });
+    const backfillId = await createBackfill(batchExport.id, '1970-01-01T00:00:00Z', '2024-02-01T00:15:00Z');
+    // Almost done: every earlier window is finished (its runs since taken over or deleted).
+    await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running', finished_through: new Date('2024-02-01T00:00:00Z') });
+    await startEngine(clock, { NoOp: destination.destination });
+    const backfill = await waitFor('backfill done', async () => {
+      const row = await testDb()('batch_export_backfills').where({ id: backfillId }).first();
+      return row.status !== 'Running' && row;
+    });
+    expect(backfill.status).to.equal('Failed');
+    expect(destination.calls.map((call) => [call.start, call.end])).to.deep.equal([
+      ['2024-02-01T00:00:00.000Z', '2024-02-01T00:05:00.000Z'],
+      ['2024-02-01T00:05:00.000Z', '2024-02-01T00:10:00.000Z'],
+      ['2024-02-01T00:10:00.000Z', '2024-02-01T00:15:00.000Z'],
+    ]);
+  });
+
   it('ends a backfill with no end when it reaches now, and unpauses the export', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
     const destination = recorder({ records: 2 });
@@ -662,14 +806,22 @@ describe('batch export engine', function () {
     expect((await exportRow(batchExport.id)).paused).to.equal(false);
   });
 
-  it('does not wait for a transaction that reads records for another run (it cannot write)', async () => {
-    const step = 5 * MINUTE;
-    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
+  /**
+   * A five-minute export whose current interval ends a few real seconds from now (its offset places the end):
+   * the straddle wait compares with the database's clock, so a run of it waits for real time to pass its end.
+   */
+  async function exportEndingSoon(secondsAhead: number, fields: Partial<BatchExportRow> = {}): Promise<{ batchExport: BatchExportRow; end: Date }> {
     const createdAt = new Date();
-    const clock = new ManualClock(createdAt);
+    const end = new Date((Math.ceil(createdAt.getTime() / 1000) + secondsAhead) * 1000);
+    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt, interval_offset: (end.getTime() / 1000) % 300, ...fields });
+    return { batchExport, end };
+  }
+
+  it('does not wait for a transaction that reads records for another run (it cannot write)', async () => {
+    const clock = new ManualClock(new Date());
     const destination = recorder();
     const engine = await startEngine(clock, { NoOp: destination.destination });
-    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    const { batchExport, end } = await exportEndingSoon(2);
     // A long run of an export of another environment, reading its records one at a time: its read-only
     // transaction stays open.
     const other = await newAccount(testDb());
@@ -683,7 +835,6 @@ describe('batch export engine', function () {
     ]();
     try {
       expect((await reader.next()).done).to.equal(false);
-      const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
       clock.set(new Date(end.getTime() + 1_000));
       await engine.tick();
       const [run] = await waitFor('run done', async () => {
@@ -696,39 +847,83 @@ describe('batch export engine', function () {
     }
   });
 
-  it('waits for a transaction that began before the interval ended, then exports its event once', async () => {
-    const countByInsertedAt = async (exportRun: ExportRun) => {
-      const [row] = await exportRun.db('events')
-        .where({ team_id: exportRun.batchExport.team_id })
-        .andWhere('inserted_at', '>=', exportRun.run.data_interval_start!)
-        .andWhere('inserted_at', '<', exportRun.run.data_interval_end)
-        .count({ n: '*' });
-      return Number(row!.n);
-    };
+  const countByInsertedAt = async (exportRun: ExportRun) => {
+    const [row] = await exportRun.db('events')
+      .where({ team_id: exportRun.batchExport.team_id })
+      .andWhere('inserted_at', '>=', exportRun.run.data_interval_start!)
+      .andWhere('inserted_at', '<', exportRun.run.data_interval_end)
+      .count({ n: '*' });
+    return Number(row!.n);
+  };
+
+  it('waits for a transaction that began before the interval ended, naming it in a warning, then exports its event once', async () => {
     const destination = recorder({ count: countByInsertedAt });
-    const step = 5 * MINUTE;
-    // Far enough from the end of a real five-minute interval that the transaction below starts inside it.
-    while (step - (Date.now() % step) < 3_000) await new Promise((resolve) => setTimeout(resolve, 500));
-    const createdAt = new Date();
-    const clock = new ManualClock(createdAt);
-    const engine = await startEngine(clock, { NoOp: destination.destination });
-    const batchExport = await createExport({ interval: 'every 5 minutes', created_at: createdAt });
+    const warnings: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>) });
+    const clock = new ManualClock(new Date());
+    const engine = await startEngine(clock, { NoOp: destination.destination }, { logger, straddleWarnMs: 100 });
+    const { batchExport, end } = await exportEndingSoon(2);
     const trx = await testDb().transaction();
-    await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
-    const end = new Date((Math.floor(createdAt.getTime() / step) + 1) * step);
-    clock.set(new Date(end.getTime() + 1_000));
+    try {
+      const [{ pid }] = (await trx.raw<{ rows: Array<{ pid: number }> }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
+      await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
+      clock.set(new Date(end.getTime() + 1_000));
+      await engine.tick();
+      await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');
+      const warning = await waitFor('warned', async () =>
+        warnings.find((line) => line.databaseReachedEnd === true && (line.sessions as Array<{ pid: number }>).some((session) => session.pid === pid)),
+      );
+      expect(destination.calls).to.deep.equal([]);
+      const [run] = await runsOf(batchExport.id);
+      const session = (warning.sessions as Array<Record<string, unknown>>).find((entry) => entry.pid === pid)!;
+      expect(Object.keys(session).sort()).to.deep.equal(['application_name', 'pid', 'xact_start']);
+      expect({ runId: warning.runId, intervalEnd: warning.intervalEnd, started: new Date(session.xact_start as string) < end }).to.deep.equal({
+        runId: run!.id,
+        intervalEnd: end.toISOString(),
+        started: true,
+      });
+      await trx.commit();
+      const [done] = await waitFor('run done', async () => {
+        const rows = await runsOf(batchExport.id);
+        return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
+      });
+      expect({ end: done!.data_interval_end.toISOString(), records: done!.records_completed, calls: destination.calls.length }).to.deep.equal({
+        end: end.toISOString(),
+        records: '1',
+        calls: 1,
+      });
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+  });
+
+  it('waits for the database\'s clock to pass the interval\'s end when the engine\'s clock runs ahead of it', async () => {
+    const databaseTimes: Date[] = [];
+    const destination = recorder({
+      count: async (exportRun) => {
+        const { rows } = await exportRun.db.raw<{ rows: Array<{ now: Date }> }>('select now() as now');
+        databaseTimes.push(rows[0]!.now);
+        return countByInsertedAt(exportRun);
+      },
+    });
+    const clock = new ManualClock(new Date());
+    const engine = await startEngine(clock, { NoOp: destination.destination });
+    // An environment of its own: no other test's events are in its interval.
+    const own = await newAccount(testDb());
+    const { batchExport, end } = await exportEndingSoon(3, { team_id: own.environment.id });
+    // The engine's clock is a minute ahead: by it, the interval is over.
+    clock.set(new Date(end.getTime() + MINUTE));
     await engine.tick();
-    await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');
-    expect(destination.calls).to.deep.equal([]);
-    await trx.commit();
+    // A transaction that starts after the engine took the interval as over, yet before the database's clock
+    // reaches its end: its event's inserted_at is inside the interval.
+    await testDb()('events').insert({ team_id: own.environment.id, uuid: randomUUID(), event: 'late', distinct_id: 'd1', timestamp: new Date() });
     const [run] = await waitFor('run done', async () => {
       const rows = await runsOf(batchExport.id);
       return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
     });
-    expect({ end: run!.data_interval_end.toISOString(), records: run!.records_completed, calls: destination.calls.length }).to.deep.equal({
-      end: end.toISOString(),
+    expect({ records: run!.records_completed, readAfterEnd: databaseTimes.length === 1 && databaseTimes[0]! >= end }).to.deep.equal({
       records: '1',
-      calls: 1,
+      readAfterEnd: true,
     });
   });
 });

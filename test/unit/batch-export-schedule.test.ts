@@ -211,5 +211,27 @@ describe('batch export schedule math', () => {
         expect(windows.map((w) => [iso(w.start), iso(w.end)])).to.deep.equal(c.windows);
       });
     }
+
+    it('pages: windows from a window\'s end on, at most `limit`, are the same grid as the full list, across a DST change', () => {
+      const schedule: ExportSchedule = { interval: 'day', timezone: 'Europe/Berlin', intervalOffset: 3600 };
+      const start = at('2024-03-28T00:00:00Z');
+      const end = at('2024-04-03T12:00:00Z');
+      const all = backfillWindows(schedule, start, end);
+      const pages = [];
+      for (let from: Date = start; ; ) {
+        const page = backfillWindows(schedule, from, end, 2);
+        pages.push(page.length);
+        if (page.length === 0) break;
+        from = page[page.length - 1]!.end;
+      }
+      expect(pages).to.deep.equal([2, 2, 2, 0]);
+      const paged = [];
+      for (let from: Date = start, page = backfillWindows(schedule, from, end, 2); page.length > 0; page = backfillWindows(schedule, from, end, 2)) {
+        paged.push(...page);
+        from = page[page.length - 1]!.end;
+      }
+      expect(paged.map((w) => [iso(w.start), iso(w.end)])).to.deep.equal(all.map((w) => [iso(w.start), iso(w.end)]));
+      expect(iso(all[3]!.start)).to.equal('2024-03-31T00:00:00.000Z');
+    });
   });
 });

@@ -37,7 +37,18 @@ export function schedulableExports(db: Db): Promise<BatchExportRow[]> {
   return db<BatchExportRow>('batch_exports').where({ paused: false, deleted: false }).orderBy('created_at');
 }
 
-/** The interval ends of an export that already have a run, from `from` on. */
+/**
+ * The latest interval end of the export's scheduled runs (backfill_id null), or null. The tick makes scheduled
+ * runs oldest first, so every earlier interval of the schedule already has its run: its search starts here.
+ */
+export async function latestScheduledRunEnd(db: Db, batchExportId: string): Promise<Date | null> {
+  const [row] = (await db('batch_export_runs').where({ batch_export_id: batchExportId }).whereNull('backfill_id').max({ latest: 'data_interval_end' })) as Array<{
+    latest: Date | null;
+  }>;
+  return row?.latest ?? null;
+}
+
+/** The interval ends of an export that already have a run, after `from`. */
 export async function runEndsSince(db: Db, batchExportId: string, from: Date): Promise<Set<number>> {
   const rows: Array<{ data_interval_end: Date }> = await db('batch_export_runs')
     .where({ batch_export_id: batchExportId })
@@ -96,6 +107,37 @@ export async function requeueStaleRuns(db: Db, staleBefore: Date, enqueue: Enque
         .andWhere('last_updated_at', '<', staleBefore)
         .update({ status: 'Starting', job_id: null });
       if (updated === 0) return false;
+      await enqueue(trx, id);
+      return true;
+    });
+    if (taken) requeued.push(id);
+  }
+  return requeued;
+}
+
+/**
+ * Runs left `Starting` with no live job (none created, waiting to retry or active in pg-boss's `jobSchema` for
+ * `queue`) get a fresh job, one transaction each; returns their ids. A handler that outlives its job's expiry
+ * leaves such a run: pg-boss retries the job, the retry finds the run still Running and is done, and the
+ * handler's later retryable error gives the run back for a retry that no longer exists. A duplicate job is
+ * harmless: only one claim of a run wins.
+ */
+export async function requeueOrphanedRuns(db: Db, jobSchema: string, queue: string, enqueue: EnqueueRun): Promise<string[]> {
+  const orphaned = (trx: Knex.Transaction | Db, runId?: string) =>
+    trx.raw<{ rows: Array<{ id: string }> }>(
+      `select r.id from batch_export_runs r
+        where r.status = 'Starting' ${runId ? 'and r.id = ?' : ''}
+          and not exists (
+            select 1 from ??.job j
+             where j.name = ? and j.state in ('created', 'retry', 'active') and j.data->>'runId' = r.id::text
+          )
+        ${runId ? 'for update of r' : ''}`,
+      runId ? [runId, jobSchema, queue] : [jobSchema, queue],
+    );
+  const requeued: string[] = [];
+  for (const { id } of (await orphaned(db)).rows) {
+    const taken = await db.transaction(async (trx) => {
+      if ((await orphaned(trx, id)).rows.length === 0) return false;
       await enqueue(trx, id);
       return true;
     });
@@ -195,24 +237,46 @@ export async function runStatus(db: Db, runId: string): Promise<RunStatus | null
   return row?.status ?? null;
 }
 
+/** A session whose open transaction began before an interval's end (never its query: it may hold user data). */
+export interface StraddlingSession {
+  pid: number;
+  application_name: string;
+  xact_start: Date;
+}
+
+export interface StraddleCheck {
+  /** Whether the database's own clock (moved by `databaseShiftMs`) has reached the instant. */
+  reached: boolean;
+  /** Sessions of this database (other than the caller's) with a transaction open that began before the instant. */
+  sessions: StraddlingSession[];
+}
+
 /**
- * Whether a session of this database (other than the caller's) has a transaction open that began before
- * `instant`. Such a transaction may still insert events whose `inserted_at` (its start time, `now()`) falls
- * before `instant`, so an export of an interval ending at `instant` must wait for it.
+ * Whether an export of the interval ending at `instant` may read it yet. A transaction open since before
+ * `instant` may still insert events whose `inserted_at` (its start time, `now()`) falls before it; so may one
+ * that starts later while the database's clock, which sets `inserted_at`, has not reached `instant` (the
+ * engine's clock may run ahead of it). `databaseShiftMs` is the engine clock's deliberate offset (a test's
+ * pretended future), applied to the database's clock too.
  * Transactions that read records for a run are read-only and named so (EXPORT_READER_NAME): they are left out,
  * or a long run would hold up every later interval.
  */
-export async function hasTransactionStartedBefore(db: Db, instant: Date): Promise<boolean> {
-  const result = await db.raw<{ rows: Array<{ open: boolean }> }>(
-    `select exists (
-       select 1 from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()
-          and backend_type = 'client backend' and xact_start < ?
-          and application_name <> ?
-     ) as open`,
-    [instant, EXPORT_READER_NAME],
+export async function checkStraddlingTransactions(db: Db, instant: Date, databaseShiftMs = 0): Promise<StraddleCheck> {
+  const result = await db.raw<{ rows: Array<{ reached: boolean; sessions: Array<{ pid: number; application_name: string; xact_start: string }> }> }>(
+    `select now() + ? * interval '1 millisecond' >= ? as reached,
+            coalesce((
+              select json_agg(json_build_object('pid', pid, 'application_name', application_name, 'xact_start', xact_start) order by xact_start)
+                from pg_stat_activity
+               where datname = current_database() and pid <> pg_backend_pid()
+                 and backend_type = 'client backend' and xact_start < ?
+                 and application_name <> ?
+            ), '[]'::json) as sessions`,
+    [databaseShiftMs, instant, instant, EXPORT_READER_NAME],
   );
-  return result.rows[0]!.open;
+  const row = result.rows[0]!;
+  return {
+    reached: row.reached,
+    sessions: row.sessions.map((session) => ({ pid: session.pid, application_name: session.application_name, xact_start: new Date(session.xact_start) })),
+  };
 }
 
 // ---- auto-pause -------------------------------------------------------------------------------------------------
@@ -345,12 +409,26 @@ export async function recordBackfillProgress(trx: Knex.Transaction, backfillId: 
   await trx('batch_export_backfills').where({ id: backfillId }).update({ finished_through: finishedThrough, last_updated_at: now });
 }
 
-/** The statuses of this backfill's runs, by interval end (epoch ms). */
-export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string): Promise<Map<number, RunStatus>> {
+/** The statuses of this backfill's runs at the given interval ends, by end (epoch ms). */
+export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string, ends: Date[]): Promise<Map<number, RunStatus>> {
+  if (ends.length === 0) return new Map();
   const rows: Array<{ data_interval_end: Date; status: RunStatus }> = await trx('batch_export_runs')
     .where({ backfill_id: backfillId })
+    .whereIn('data_interval_end', ends)
     .select('data_interval_end', 'status');
   return new Map(rows.map((row) => [row.data_interval_end.getTime(), row.status]));
+}
+
+/** Whether a backfill has runs and every one of them failed (the backfill then ends Failed). */
+export async function everyBackfillRunFailed(trx: Knex.Transaction, backfillId: string): Promise<boolean> {
+  const [counted] = (await trx('batch_export_runs')
+    .where({ backfill_id: backfillId })
+    .select(trx.raw('count(*) as total'), trx.raw(`count(*) filter (where status in ('Failed', 'FailedRetryable')) as failed`))) as Array<{
+    total: string;
+    failed: string;
+  }>;
+  const total = Number(counted?.total ?? 0);
+  return total > 0 && Number(counted?.failed ?? 0) === total;
 }
 
 /** A backfill with no end has caught up with now: the export's schedule takes over. */
