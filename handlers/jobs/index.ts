@@ -32,9 +32,6 @@ export function engineSessions(concurrency: number): number {
   return enginePoolSize(concurrency) + 4 + 1;
 }
 
-/** engineSessions at the default concurrency (2); a caller that knows its concurrency calls engineSessions. */
-export const ENGINE_SESSIONS = engineSessions(2);
-
 export interface RunningEngine {
   engine: Engine;
   /** The engine's own pool. */

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../../db/pg/client.js';
 import { bootstrap, hasAnyOrganization } from '../../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../../db/queries/connection-budget.js';
-import { ENGINE_SESSIONS, startEngine, type RunningEngine } from '../jobs/index.js';
+import { engineSessions, startEngine, type RunningEngine } from '../jobs/index.js';
 import { readConfig, type Config } from './config.js';
 import { engineSettings } from './engine-settings.js';
 import { createLogger, openRuntime } from './runtime.js';
@@ -55,7 +55,7 @@ async function runPrimary(config: Config): Promise<void> {
   }
   const budget = await readConnectionBudget(db);
   // The engine's sessions (in this process) come first: the HTTP workers share what is left.
-  if (config.jobs) budget.used += ENGINE_SESSIONS;
+  if (config.jobs) budget.used += engineSessions(config.exportConcurrency);
   const plan = planWorkers({ requested: config.workers, cpus: availableParallelism(), budget, perWorker: SESSIONS_PER_WORKER });
   logger.info({ workers: plan.count, reason: plan.reason }, `starting ${plan.count} worker(s): ${plan.reason}`);
   // The primary serves nothing: its sessions are the workers' to use.
