@@ -256,6 +256,26 @@ describe('batch export to S3: JSON lines written by PostgreSQL', function () {
     expect(lines.slice(5).map((line) => JSON.parse(line).event)).to.have.members(Array.from({ length: 12 }, (_, n) => `same time ${n}`));
   });
 
+  it('stops when the run is cancelled mid-stream: with the signal’s reason and no object', async () => {
+    const prefix = `cancelled-${randomUUID()}`;
+    const controller = new AbortController();
+    const reason = new Error('cancelled by the test');
+    const progress: ExportOutcome[] = [];
+    const run = exportRun(account, s3.config({ prefix, compression: 'gzip' }), progress);
+    run.signal = controller.signal;
+    run.progress = async (update) => {
+      progress.push(update as ExportOutcome);
+      controller.abort(reason);
+    };
+    let failure: unknown = null;
+    await createS3Destination({ batchSize: 2 })
+      .run(run)
+      .catch((error: unknown) => (failure = error));
+    expect(failure).to.equal(reason);
+    expect(progress.map((update) => update.recordsCompleted)).to.deep.equal([2]);
+    expect(await s3.keys(prefix)).to.deep.equal([]);
+  });
+
   it('rolls at max_file_size_mb after the same lines, with the same manifest', async () => {
     const big = await newAccount(testDb());
     // Random base64 compresses to about three quarters: events of 800 kB make gzip'd files of two events at 1 MB.
