@@ -275,15 +275,15 @@ export interface UploadTarget {
 }
 
 /**
- * One object as a multipart upload fed chunk by chunk: a part leaves when the buffer reaches the part size, and
- * is sent while the next one fills, so the file's writing and its upload overlap. At most one part is in flight
- * and one filling, so about two parts are held in memory. Every file goes this way, even small ones, as
- * PostHog's do.
+ * One object as a multipart upload fed chunk by chunk: the chunks are copied into a part of exactly the part
+ * size, which leaves when full and is sent while the next one fills, so the file's writing and its upload
+ * overlap. At most one part is in flight and one filling: two parts are all the memory it holds. Every file
+ * goes this way, even small ones, as PostHog's do.
  */
 export class MultipartUpload {
   private uploadId: string | null = null;
-  private buffered: Uint8Array[] = [];
-  private bufferedBytes = 0;
+  private part: Buffer | null = null;
+  private partBytes = 0;
   private readonly parts: Array<{ ETag: string; PartNumber: number }> = [];
   private inFlight: Promise<void> | null = null;
 
@@ -310,14 +310,20 @@ export class MultipartUpload {
   }
 
   async write(chunk: Uint8Array): Promise<void> {
-    this.buffered.push(chunk);
-    this.bufferedBytes += chunk.length;
-    if (this.bufferedBytes < this.target.partSizeBytes) return;
-    await this.settlePart();
-    const sending = this.uploadPart();
-    // Awaited by the next part, complete() or abort(); until then its failure must not go unhandled.
-    sending.catch(() => undefined);
-    this.inFlight = sending;
+    const size = this.target.partSizeBytes;
+    for (let offset = 0; offset < chunk.length; ) {
+      this.part ??= Buffer.allocUnsafe(size);
+      const taken = Math.min(chunk.length - offset, size - this.partBytes);
+      this.part.set(chunk.subarray(offset, offset + taken), this.partBytes);
+      this.partBytes += taken;
+      offset += taken;
+      if (this.partBytes < size) continue;
+      await this.settlePart();
+      const sending = this.uploadPart();
+      // Awaited by the next part, complete() or abort(); until then its failure must not go unhandled.
+      sending.catch(() => undefined);
+      this.inFlight = sending;
+    }
   }
 
   private async settlePart(): Promise<void> {
@@ -328,7 +334,7 @@ export class MultipartUpload {
 
   async complete(): Promise<void> {
     await this.settlePart();
-    if (this.bufferedBytes > 0 || this.parts.length === 0) await this.uploadPart();
+    if (this.partBytes > 0 || this.parts.length === 0) await this.uploadPart();
     await this.target.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.target.bucket,
@@ -354,9 +360,9 @@ export class MultipartUpload {
   }
 
   private async uploadPart(): Promise<void> {
-    const body = Buffer.concat(this.buffered, this.bufferedBytes);
-    this.buffered = [];
-    this.bufferedBytes = 0;
+    const body = this.part === null ? Buffer.alloc(0) : this.part.subarray(0, this.partBytes);
+    this.part = null;
+    this.partBytes = 0;
     const partNumber = this.parts.length + 1;
     const answer = await this.target.client.send(
       new UploadPartCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId!, PartNumber: partNumber, Body: body }),
@@ -384,7 +390,12 @@ export interface S3DestinationOptions {
   jsonLines?: 'postgres' | 'records';
 }
 
-const DEFAULT_BATCH_SIZE = 10_000;
+/**
+ * A batch is what the writer holds at once, a few times over (one being read, one compressed, one queued), so it
+ * is most of a run's memory: 2,000 events of about a kilobyte keep it to a few megabytes. A file rolls, and
+ * progress is recorded, after a batch.
+ */
+const DEFAULT_BATCH_SIZE = 2_000;
 const DEFAULT_PART_BYTES = 8 * MIB;
 
 function recordsRequest(exportRun: ExportRun): RecordsRequest {
