@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { EXPORT_READER_NAME } from '../../db/queries/batch-exports/records.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { createS3Destination } from '../../handlers/jobs/destinations/s3.js';
 import type { ExportOutcome, ExportRun } from '../../handlers/jobs/destinations/types.js';
@@ -274,6 +275,23 @@ describe('batch export to S3: JSON lines written by PostgreSQL', function () {
     expect(failure).to.equal(reason);
     expect(progress.map((update) => update.recordsCompleted)).to.deep.equal([2]);
     expect(await s3.keys(prefix)).to.deep.equal([]);
+  });
+
+  it('reads in a session named as every records reader, which runs waiting for open writers leave out', async () => {
+    const progress: ExportOutcome[] = [];
+    const run = exportRun(account, s3.config({ prefix: `named-${randomUUID()}` }), progress);
+    const seen: string[][] = [];
+    run.progress = async (update) => {
+      progress.push(update as ExportOutcome);
+      // The COPY's session stays open until the last line is written: seen from another session, by its query.
+      const sessions = await testDb().raw(
+        "select application_name from pg_stat_activity where datname = current_database() and query like 'copy (select json_build_object(%'",
+      );
+      seen.push(sessions.rows.map((row: { application_name: string }) => row.application_name));
+    };
+    await createS3Destination({ batchSize: 8 }).run(run);
+    // At least this run's session (an earlier test's may not have left the list yet), every one of them named.
+    expect(seen.slice(0, 2).map((names) => names.length > 0 && names.every((name) => name === EXPORT_READER_NAME))).to.deep.equal([true, true]);
   });
 
   it('rolls at max_file_size_mb after the same lines, with the same manifest', async () => {
