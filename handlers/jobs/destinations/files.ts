@@ -173,7 +173,7 @@ class JsonLinesFileWriter implements RecordFileWriter {
   ) {
     if (compression === 'gzip') {
       // Output in pieces of 256 KiB rather than zlib's 16 KiB: each piece is a trip to the thread pool and an
-      // event, which at 16 KiB cost a sixth of an S3 export's time.
+      // event, and at 16 KiB those trips were a large share of an export's work.
       this.compressor = new FlushingCompressor(createGzip({ chunkSize: 256 * 1024 }), zlibConstants.Z_SYNC_FLUSH);
     } else if (compression === 'brotli') {
       // Quality 5, as PostHog's files: most of the ratio of the default 11 at a fraction of the time.
