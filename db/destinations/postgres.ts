@@ -25,7 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { connectionStringOf, type Db } from '../pg/client.js';
-import { EXPORT_READER_NAME, type RecordsQuery } from '../queries/batch-exports/records.js';
+import { EXPORT_READER_NAME, inlineRecordsQuery, type RecordsQuery } from '../queries/batch-exports/records.js';
 import type { BatchExportModel } from '../queries/batch-exports/rows.js';
 
 export interface PostgresDestinationConfig {
@@ -138,25 +138,6 @@ export async function connectDestination(config: PostgresDestinationConfig, conn
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A binding of the records query as a literal of its text, for COPY (which takes no parameters). */
-function literal(client: { escapeLiteral(text: string): string }, value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (value instanceof Date) return client.escapeLiteral(value.toISOString());
-  if (Array.isArray(value)) {
-    // PostgreSQL's array literal: each element double-quoted, with \ and " escaped.
-    const elements = value.map((item) => (item === null ? 'NULL' : `"${String(item).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
-    return client.escapeLiteral(`{${elements.join(',')}}`);
-  }
-  if (typeof value === 'object') return client.escapeLiteral(JSON.stringify(value));
-  return client.escapeLiteral(String(value));
-}
-
-/** The records query with its bindings written in as literals. */
-export function inlineRecordsQuery(db: Db, query: RecordsQuery, client: { escapeLiteral(text: string): string }): string {
-  const literals = query.bindings.map((value) => db.raw(literal(client, value)));
-  return db.raw(query.sql, literals).toQuery();
 }
 
 /** PostHog's events table: no primary key, append only. */

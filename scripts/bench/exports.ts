@@ -103,11 +103,13 @@ interface MemoryPeaks {
   total: number;
   /** The largest single process at any sample. */
   largest: number;
+  /** The primary process (the tree's root, which runs the engine) at its largest. */
+  primary: number;
 }
 
 /** Samples the tree under `pid` every SAMPLE_MS until stopped; answers the peaks seen. */
 function sampleMemory(pid: number): { stop(): Promise<MemoryPeaks> } {
-  const peaks: MemoryPeaks = { total: 0, largest: 0 };
+  const peaks: MemoryPeaks = { total: 0, largest: 0, primary: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -115,6 +117,7 @@ function sampleMemory(pid: number): { stop(): Promise<MemoryPeaks> } {
       const sizes = await Promise.all(pids.map(residentMb));
       peaks.total = Math.max(peaks.total, sizes.reduce((sum, size) => sum + size, 0));
       peaks.largest = Math.max(peaks.largest, ...sizes);
+      peaks.primary = Math.max(peaks.primary, sizes[0] ?? 0);
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     }
   })();
@@ -462,6 +465,14 @@ function printTable(options: Options, events: number, idle: MemoryPeaks, rounds:
   const peakLargest = Math.max(...rounds.flatMap((round) => [round.postgresHedgerow!.memory.largest, round.s3Hedgerow!.memory.largest]));
   rows.push(['server RSS, all processes, MB', `idle ${format(idle.total)}`, `peak ${format(peakTotal)}`, '', '', `< ${RSS_TARGET_MB}: ${peakTotal < RSS_TARGET_MB ? 'met' : 'MISSED'}`]);
   rows.push(['server RSS, largest process, MB', `idle ${format(idle.largest)}`, `peak ${format(peakLargest)}`, '', '', '']);
+  for (const [label, of] of [
+    ['Postgres', (round: Round) => round.postgresHedgerow!.memory] as const,
+    ['S3', (round: Round) => round.s3Hedgerow!.memory] as const,
+  ]) {
+    const total = Math.max(...rounds.map((round) => of(round).total));
+    const primary = Math.max(...rounds.map((round) => of(round).primary));
+    rows.push([`… during the ${label} runs: all / primary (engine), MB`, `idle ${format(idle.total)} / ${format(idle.primary)}`, `peak ${format(total)} / ${format(primary)}`, '', '', '']);
+  }
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   process.stdout.write(

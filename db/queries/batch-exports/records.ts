@@ -2,12 +2,15 @@
  * The records a batch export run exports: the rows of its model (events, persons, sessions) in its window, as one
  * parameterised SELECT. Destinations read them either in batches through a server-side cursor
  * (readExportRecords: bounded memory whatever the window holds) or as that SELECT itself, for a destination
- * that streams it with COPY (exportRecordsQuery).
+ * that streams it with COPY (exportRecordsQuery), or as JSON lines PostgreSQL writes itself (readJsonLines).
  *
  * Values from the export (team, window, filters, the HogQL select list) are always bound parameters, never text.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../../pg/client.js';
+import type { Readable } from 'node:stream';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { connectionStringOf, type Db } from '../../pg/client.js';
 import { Compiler, compilePropertyGroup, HogQLError, parsePropertyFilters, parseSelectItem, type SelectItem } from '../../hogql/index.js';
 import { tokenize } from '../../hogql/parser.js';
 import { join, keyword, param, sql, textArrayParam, type Fragment } from '../../hogql/sql.js';
@@ -229,18 +232,52 @@ function eventFilters(batchExport: BatchExportRow): Fragment[] {
   return conditions;
 }
 
-function eventsQuery(request: RecordsRequest, ordered: boolean): RecordsQuery {
+/** The events of the window with their current person, as `FROM … WHERE … [ORDER BY …]` after a select list. */
+function eventsSource(request: RecordsRequest, ordered: boolean): Fragment {
   const { batchExport } = request;
   const selected = request.selectBy === 'inserted_at' ? 'e.inserted_at' : 'e."timestamp"';
-  const { select, columns } = eventColumns(batchExport);
   const conditions = [sql`e.team_id = ${param(batchExport.team_id, 'int')}`, windowCondition(selected, request), ...eventFilters(batchExport)];
-  const query = sql`select ${select}
-    from events e
+  return sql`from events e
     left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
     left join persons p on p.id = pdi.person_id
     where ${join(conditions, ' and ')}
     ${keyword(ordered ? `order by ${selected}, e.uuid` : '')}`;
-  return asQuery(query, columns);
+}
+
+function eventsQuery(request: RecordsRequest, ordered: boolean): RecordsQuery {
+  const { select, columns } = eventColumns(request.batchExport);
+  return asQuery(sql`select ${select} ${eventsSource(request, ordered)}`, columns);
+}
+
+const TIMESTAMP_EVENT_COLUMNS: ReadonlySet<string> = new Set(['timestamp', '_inserted_at', 'created_at']);
+
+/**
+ * A timestamptz as the record path's files show it: pg parses it into a Date, which keeps milliseconds
+ * (truncated, as to_char's MS), and the writer prints RFC 3339 in UTC with `+00:00`, the fraction as six digits
+ * and only when not zero. One to_char and one replace: date arithmetic per row would cost more than the COPY.
+ * Null stays null.
+ */
+function datetimeText(expression: string): string {
+  return `replace(to_char((${expression}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000+00:00"'), '.000000+', '+')`;
+}
+
+/**
+ * The events records of the window as one JSON object per row, written by PostgreSQL with the given columns in
+ * their order (json_build_object keeps it), timestamps as text, JSON columns as objects, in the record path's
+ * order. The text is PostgreSQL's (spaces after `:` and `,`, numbers as stored); the reader makes it
+ * JSON.stringify's. Null when the records are not the default events columns (other models, a HogQL query): they
+ * are read as records.
+ */
+export function exportJsonLinesQuery(request: RecordsRequest, columns: readonly string[]): RecordsQuery | null {
+  const { batchExport } = request;
+  if (batchExport.model !== 'events' || (batchExport.hogql_query !== null && batchExport.hogql_query.trim() !== '')) return null;
+  const pairs = columns.map((column) => {
+    if (!(EVENT_RECORD_COLUMNS as readonly string[]).includes(column)) throw new Error(`${column} is not an events record column`);
+    const expression = EVENT_COLUMN_SQL[column as (typeof EVENT_RECORD_COLUMNS)[number]];
+    return `'${column}', ${TIMESTAMP_EVENT_COLUMNS.has(column) ? datetimeText(expression) : expression}`;
+  });
+  const query = sql`select json_build_object(${keyword(pairs.join(', '))})::text as line ${eventsSource(request, true)}`;
+  return asQuery(query, ['line']);
 }
 
 export const PERSON_RECORD_COLUMNS = [
@@ -418,6 +455,55 @@ export async function countExportRecords(db: Db, request: RecordsRequest): Promi
   const query = exportRecordsQuery(db, request, { ordered: false });
   const result = await db.raw<{ rows: Array<{ total: string }> }>(`select count(*) as total from (${query.sql}) records`, query.bindings as Knex.RawBinding[]);
   return Number(result.rows[0]!.total);
+}
+
+/** A binding of a records query as a literal of its text, for COPY (which takes no parameters). */
+function literal(client: { escapeLiteral(text: string): string }, value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Date) return client.escapeLiteral(value.toISOString());
+  if (Array.isArray(value)) {
+    // PostgreSQL's array literal: each element double-quoted, with \ and " escaped.
+    const elements = value.map((item) => (item === null ? 'NULL' : `"${String(item).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`));
+    return client.escapeLiteral(`{${elements.join(',')}}`);
+  }
+  if (typeof value === 'object') return client.escapeLiteral(JSON.stringify(value));
+  return client.escapeLiteral(String(value));
+}
+
+/** A records query with its bindings written in as literals. */
+export function inlineRecordsQuery(db: Db, query: RecordsQuery, client: { escapeLiteral(text: string): string }): string {
+  const literals = query.bindings.map((value) => db.raw(literal(client, value)));
+  return db.raw(query.sql, literals).toQuery();
+}
+
+export interface JsonLinesCopy {
+  /** The lines, each ending in `\n`, exactly as the query's one text column holds them. */
+  lines: Readable;
+  /** Ends the session; a COPY still running is cut off. */
+  close(): Promise<void>;
+}
+
+/**
+ * Streams a one-text-column query (exportJsonLinesQuery) with COPY … TO STDOUT in a session of its own: one
+ * statement, so one snapshot of the window, with the socket's backpressure bounding what is held. CSV with a
+ * quote and a delimiter that JSON text never holds raw (PostgreSQL escapes every control character in JSON
+ * strings) leaves each value unquoted and unescaped: the bytes are PostgreSQL's text, a line per row.
+ */
+export async function readJsonLines(db: Db, query: RecordsQuery): Promise<JsonLinesCopy> {
+  if (query.columns.length !== 1) throw new Error('JSON lines are read from a query of one column');
+  // Named as every records reader is, so that runs waiting for open writers leave this session out (runs.ts).
+  const client = new pg.Client({ connectionString: connectionStringOf(db), application_name: EXPORT_READER_NAME });
+  // A failure of the session surfaces through the COPY stream; without a listener it would crash the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const select = inlineRecordsQuery(db, query, client);
+    const lines = client.query(copyTo(`copy (${select}) to stdout with (format csv, quote e'\\x01', delimiter e'\\x02')`));
+    return { lines, close: () => client.end().catch(() => undefined) };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -15,9 +15,12 @@ import {
   UploadPartCommand,
   type ServerSideEncryption,
 } from '@aws-sdk/client-s3';
-import { readExportRecords } from '../../../db/queries/batch-exports/records.js';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { exportJsonLinesQuery, readExportRecords, readJsonLines, type RecordsQuery, type RecordsRequest } from '../../../db/queries/batch-exports/records.js';
 import type { BatchExportModel } from '../../../db/queries/batch-exports/rows.js';
 import { checkFileSpec, fileExtension, formatDatetime, RollingFileWriter, type FileCompression, type FileFormat } from './files.js';
+import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
 /** The events columns of PostHog's S3 files, in its order (team_id, set and set_once are left out). */
@@ -272,14 +275,17 @@ export interface UploadTarget {
 }
 
 /**
- * One object as a multipart upload fed chunk by chunk: parts leave when the buffer reaches the part size, so at
- * most about one part is held in memory. Every file goes this way, even small ones, as PostHog's do.
+ * One object as a multipart upload fed chunk by chunk: the chunks are copied into a part of exactly the part
+ * size, which leaves when full and is sent while the next one fills, so the file's writing and its upload
+ * overlap. At most one part is in flight and one filling: two parts are all the memory it holds. Every file
+ * goes this way, even small ones, as PostHog's do.
  */
 export class MultipartUpload {
   private uploadId: string | null = null;
-  private buffered: Uint8Array[] = [];
-  private bufferedBytes = 0;
+  private part: Buffer | null = null;
+  private partBytes = 0;
   private readonly parts: Array<{ ETag: string; PartNumber: number }> = [];
+  private inFlight: Promise<void> | null = null;
 
   private constructor(private readonly target: UploadTarget) {}
 
@@ -304,13 +310,31 @@ export class MultipartUpload {
   }
 
   async write(chunk: Uint8Array): Promise<void> {
-    this.buffered.push(chunk);
-    this.bufferedBytes += chunk.length;
-    if (this.bufferedBytes >= this.target.partSizeBytes) await this.uploadPart();
+    const size = this.target.partSizeBytes;
+    for (let offset = 0; offset < chunk.length; ) {
+      this.part ??= Buffer.allocUnsafe(size);
+      const taken = Math.min(chunk.length - offset, size - this.partBytes);
+      this.part.set(chunk.subarray(offset, offset + taken), this.partBytes);
+      this.partBytes += taken;
+      offset += taken;
+      if (this.partBytes < size) continue;
+      await this.settlePart();
+      const sending = this.uploadPart();
+      // Awaited by the next part, complete() or abort(); until then its failure must not go unhandled.
+      sending.catch(() => undefined);
+      this.inFlight = sending;
+    }
+  }
+
+  private async settlePart(): Promise<void> {
+    const sending = this.inFlight;
+    this.inFlight = null;
+    if (sending !== null) await sending;
   }
 
   async complete(): Promise<void> {
-    if (this.bufferedBytes > 0 || this.parts.length === 0) await this.uploadPart();
+    await this.settlePart();
+    if (this.partBytes > 0 || this.parts.length === 0) await this.uploadPart();
     await this.target.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.target.bucket,
@@ -324,6 +348,7 @@ export class MultipartUpload {
 
   /** Best effort: the failure that led here is what the run reports, not a failed abort. */
   async abort(): Promise<void> {
+    await this.settlePart().catch(() => undefined);
     if (this.uploadId === null) return;
     try {
       await this.target.client.send(
@@ -335,9 +360,9 @@ export class MultipartUpload {
   }
 
   private async uploadPart(): Promise<void> {
-    const body = Buffer.concat(this.buffered, this.bufferedBytes);
-    this.buffered = [];
-    this.bufferedBytes = 0;
+    const body = this.part === null ? Buffer.alloc(0) : this.part.subarray(0, this.partBytes);
+    this.part = null;
+    this.partBytes = 0;
     const partNumber = this.parts.length + 1;
     const answer = await this.target.client.send(
       new UploadPartCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId!, PartNumber: partNumber, Body: body }),
@@ -353,24 +378,79 @@ export interface S3DestinationOptions {
   batchSize?: number;
   /** At least MIN_PART_BYTES. */
   partSizeBytes?: number;
-  /** Where the records come from; the run's own window of Hedgerow's events unless a test gives another. */
+  /**
+   * Where the record path's records come from; the run's own window of Hedgerow's events unless a test gives
+   * another. Lines PostgreSQL writes (below) do not come from here.
+   */
   records?: (exportRun: ExportRun, batchSize: number) => AsyncIterable<ExportRecord[]>;
+  /**
+   * `postgres` (the default): JSONLines of the default events columns are written by PostgreSQL and streamed
+   * with COPY; `records`: always read records and write them here (the same bytes, more slowly).
+   */
+  jsonLines?: 'postgres' | 'records';
 }
 
-const DEFAULT_BATCH_SIZE = 10_000;
+/**
+ * A batch is what the writer holds at once, a few times over (one being read, one compressed, one queued), so it
+ * is most of a run's memory: 2,000 events of about a kilobyte keep it to a few megabytes. A file rolls, and
+ * progress is recorded, after a batch.
+ */
+const DEFAULT_BATCH_SIZE = 2_000;
 const DEFAULT_PART_BYTES = 8 * MIB;
 
+function recordsRequest(exportRun: ExportRun): RecordsRequest {
+  return {
+    batchExport: exportRun.batchExport,
+    start: exportRun.run.data_interval_start,
+    end: exportRun.run.data_interval_end,
+    selectBy: exportRun.selectBy,
+  };
+}
+
 function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<ExportRecord[]> {
-  return readExportRecords(
-    exportRun.db,
-    {
-      batchExport: exportRun.batchExport,
-      start: exportRun.run.data_interval_start,
-      end: exportRun.run.data_interval_end,
-      selectBy: exportRun.selectBy,
-    },
-    { batchSize, signal: exportRun.signal },
-  );
+  return readExportRecords(exportRun.db, recordsRequest(exportRun), { batchSize, signal: exportRun.signal });
+}
+
+/** Reads a run's records in batches and writes them, reporting progress after each batch. */
+async function writeRecords(
+  exportRun: ExportRun,
+  records: AsyncIterable<ExportRecord[]>,
+  files: RollingFileWriter,
+): Promise<void> {
+  for await (const batch of records) {
+    exportRun.signal.throwIfAborted();
+    await files.write(batch);
+    await exportRun.progress({ recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten });
+  }
+}
+
+/**
+ * The lines PostgreSQL wrote, streamed with COPY, compacted into the record path's bytes, and written in the
+ * record path's batches. Reading, compacting and compressing (zlib works off the main thread) and uploading all
+ * run at once, each held back by the next one's backpressure: a batch being written, one waiting, the socket's
+ * and the streams' buffers.
+ */
+async function writeJsonLines(exportRun: ExportRun, query: RecordsQuery, batchSize: number, files: RollingFileWriter): Promise<void> {
+  const copy = await readJsonLines(exportRun.db, query);
+  try {
+    await pipeline(
+      copy.lines,
+      new JsonLinesBatcher(batchSize),
+      new Writable({
+        objectMode: true,
+        highWaterMark: 1,
+        write(batch: JsonLinesBatch, _encoding, callback) {
+          files
+            .writeLines(batch.lines, batch.count)
+            .then(() => exportRun.progress({ recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten }))
+            .then(() => callback(), callback);
+        },
+      }),
+      { signal: exportRun.signal },
+    );
+  } finally {
+    await copy.close();
+  }
 }
 
 /** Events in PostHog's S3 columns; other models, and exports with their own columns, as the records give them. */
@@ -427,11 +507,13 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
       );
 
       try {
-        for await (const batch of records(exportRun, batchSize)) {
-          signal.throwIfAborted();
-          await files.write(batch);
-          await exportRun.progress({ recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten });
-        }
+        const columns = fileColumns(exportRun);
+        const linesQuery =
+          options.jsonLines !== 'records' && config.format === 'JSONLines' && columns !== null
+            ? exportJsonLinesQuery(recordsRequest(exportRun), columns)
+            : null;
+        if (linesQuery !== null) await writeJsonLines(exportRun, linesQuery, batchSize, files);
+        else await writeRecords(exportRun, records(exportRun, batchSize), files);
         signal.throwIfAborted();
         await files.finish();
         if (maxFileBytes !== null && keys.length > 0) {
@@ -450,7 +532,8 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
         return outcome;
       } catch (error) {
         await files.abort();
-        throw classifyS3Error(error, config);
+        // A pipeline stopped by the signal rejects with its own AbortError; the run reports the signal's reason.
+        throw classifyS3Error(signal.aborted ? (signal.reason ?? error) : error, config);
       } finally {
         client.destroy();
       }
