@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
-import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
 import { createHttpDestination, httpDestination } from '../../handlers/jobs/destinations/http.js';
 import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -19,49 +19,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const WINDOW = { start: new Date('2026-01-01T10:00:00Z'), end: new Date('2026-01-01T11:00:00Z') };
 
 function harness(account: Account, config: Record<string, unknown>) {
-  const now = new Date();
-  const batchExport: BatchExportRow = {
-    id: randomUUID(),
-    team_id: account.environment.id,
-    name: 'to http',
-    model: 'events',
-    destination_type: 'HTTP',
-    destination_config: config,
-    interval: 'hour',
-    interval_offset: 0,
-    timezone: 'UTC',
-    paused: false,
-    deleted: false,
-    created_at: now,
-    last_updated_at: now,
-    last_paused_at: null,
-    schedule_from: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-    created_by: null,
-  };
-  const run: BatchExportRunRow = {
-    id: randomUUID(),
-    batch_export_id: batchExport.id,
-    backfill_id: randomUUID(),
-    status: 'Running',
-    data_interval_start: WINDOW.start,
-    data_interval_end: WINDOW.end,
-    records_completed: null,
-    records_failed: null,
-    records_total_count: null,
-    bytes_exported: null,
-    latest_error: null,
-    cursor: null,
-    attempts: 1,
-    job_id: null,
-    created_at: now,
-    finished_at: null,
-    last_updated_at: now,
-  };
+  const batchExport = exportRow(account.environment.id, { name: 'to http', destination_type: 'HTTP', destination_config: config });
+  const run = runRow(batchExport, WINDOW);
   const progress: Array<{ recordsCompleted?: number; bytesExported?: number; cursor?: string | null }> = [];
   const exportRun: ExportRun = {
     batchExport,

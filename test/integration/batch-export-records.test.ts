@@ -3,7 +3,6 @@
  * window, read in batches through the cursor and as the one SELECT that COPY fast paths stream.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/pg/client.js';
 import {
   exportRecordsQuery,
@@ -19,35 +18,8 @@ import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson, mergePersonInto } from '../helpers/seed-persons.js';
+import { exportRow } from '../helpers/batch-exports.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-export function exportRow(teamId: number, overrides: Partial<BatchExportRow> = {}): BatchExportRow {
-  const now = new Date();
-  return {
-    id: randomUUID(),
-    team_id: teamId,
-    name: 'export',
-    model: 'events',
-    destination_type: 'NoOp',
-    destination_config: {},
-    interval: 'hour',
-    interval_offset: 0,
-    timezone: 'UTC',
-    paused: false,
-    deleted: false,
-    created_at: now,
-    last_updated_at: now,
-    last_paused_at: null,
-    schedule_from: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-    created_by: null,
-    ...overrides,
-  };
-}
 
 /** Inserts events and then sets when each was "ingested". */
 async function seed(db: Db, teamId: number, events: ReadonlyArray<NewEvent & { inserted_at: string }>): Promise<string[]> {

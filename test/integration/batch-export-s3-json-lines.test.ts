@@ -10,9 +10,9 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { EXPORT_READER_NAME } from '../../db/queries/batch-exports/records.js';
-import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { createS3Destination } from '../../handlers/jobs/destinations/s3.js';
 import type { ExportOutcome, ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestS3, type TestS3 } from '../helpers/s3.js';
@@ -21,49 +21,8 @@ const WINDOW = { start: new Date('2026-01-01T10:00:00Z'), end: new Date('2026-01
 const INTERVAL = '2026-01-01T10:00:00+00:00-2026-01-01T11:00:00+00:00';
 
 function exportRun(account: Account, config: Record<string, unknown>, progress: ExportOutcome[]): ExportRun {
-  const now = new Date();
-  const batchExport: BatchExportRow = {
-    id: randomUUID(),
-    team_id: account.environment.id,
-    name: 'to s3',
-    model: 'events',
-    destination_type: 'S3Compatible',
-    destination_config: config,
-    interval: 'hour',
-    interval_offset: 0,
-    timezone: 'UTC',
-    paused: false,
-    deleted: false,
-    created_at: now,
-    last_updated_at: now,
-    last_paused_at: null,
-    schedule_from: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-    created_by: null,
-  };
-  const run: BatchExportRunRow = {
-    id: randomUUID(),
-    batch_export_id: batchExport.id,
-    backfill_id: randomUUID(),
-    status: 'Running',
-    data_interval_start: WINDOW.start,
-    data_interval_end: WINDOW.end,
-    records_completed: null,
-    records_failed: null,
-    records_total_count: null,
-    bytes_exported: null,
-    latest_error: null,
-    cursor: null,
-    attempts: 1,
-    job_id: null,
-    created_at: now,
-    finished_at: null,
-    last_updated_at: now,
-  };
+  const batchExport = exportRow(account.environment.id, { name: 'to s3', destination_type: 'S3Compatible', destination_config: config });
+  const run = runRow(batchExport, WINDOW);
   return {
     batchExport,
     run,

@@ -9,10 +9,10 @@ import { createServer } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { S3Client } from '@aws-sdk/client-s3';
 import { parquetReadObjects } from 'hyparquet';
-import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
 import { createS3Destination, MultipartUpload, MIN_PART_BYTES, s3Destination } from '../../handlers/jobs/destinations/s3.js';
 import { NonRetryableExportError, type ExportOutcome, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestS3, S3RVER_CREDENTIALS, type TestS3 } from '../helpers/s3.js';
@@ -27,49 +27,8 @@ interface Harness {
 }
 
 function harness(account: Account, config: Record<string, unknown>, window: { start: Date | null; end: Date } = WINDOW): Harness {
-  const now = new Date();
-  const batchExport: BatchExportRow = {
-    id: randomUUID(),
-    team_id: account.environment.id,
-    name: 'to s3',
-    model: 'events',
-    destination_type: 'S3Compatible',
-    destination_config: config,
-    interval: 'hour',
-    interval_offset: 0,
-    timezone: 'UTC',
-    paused: false,
-    deleted: false,
-    created_at: now,
-    last_updated_at: now,
-    last_paused_at: null,
-    schedule_from: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-    created_by: null,
-  };
-  const run: BatchExportRunRow = {
-    id: randomUUID(),
-    batch_export_id: batchExport.id,
-    backfill_id: randomUUID(),
-    status: 'Running',
-    data_interval_start: window.start,
-    data_interval_end: window.end,
-    records_completed: null,
-    records_failed: null,
-    records_total_count: null,
-    bytes_exported: null,
-    latest_error: null,
-    cursor: null,
-    attempts: 1,
-    job_id: null,
-    created_at: now,
-    finished_at: null,
-    last_updated_at: now,
-  };
+  const batchExport = exportRow(account.environment.id, { name: 'to s3', destination_type: 'S3Compatible', destination_config: config });
+  const run = runRow(batchExport, window);
   const progress: Harness['progress'] = [];
   return {
     progress,
