@@ -189,7 +189,9 @@ export class Engine {
     if (this.options.tickIntervalMs) {
       this.tickTimer = setInterval(() => void this.tick().catch((error) => this.logger.error({ err: error }, 'tick failed')), this.options.tickIntervalMs);
     }
-    await this.tick();
+    // The first look happens now, but a failure of it (a database slow to answer) does not stop the process from
+    // starting: the next tick (every minute, and on every change) looks again.
+    await this.tick().catch((error) => this.logger.error({ err: error }, 'tick failed'));
   }
 
   /** Stops taking jobs; a run in flight is handed back (a fresh job for it) for another worker to finish. */
