@@ -91,12 +91,26 @@ async function runPrimary(config: Config): Promise<void> {
 
   try {
     await supervisor.start();
-    if (config.jobs) engine = await startEngine(engineSettings(config, runtime.databaseUrl), logger);
   } catch (error) {
     logger.fatal({ err: error }, 'the workers could not start');
     await shutdown('start-up failure', 1);
     return;
   }
+  // The engine starts beside the serving workers, not before them: an engine that cannot start yet (a database
+  // slow to answer) is tried again, and never keeps the API from serving.
+  const startJobs = (): void => {
+    startEngine(engineSettings(config, runtime.databaseUrl), logger).then(
+      (running) => {
+        if (stopping) void running.stop();
+        else engine = running;
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'the batch export engine could not start; trying again in 30 s');
+        if (!stopping) setTimeout(startJobs, ENGINE_RETRY_MS).unref();
+      },
+    );
+  };
+  if (config.jobs) startJobs();
 
   const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const lines = [`Hedgerow is listening on ${base}`, `  API:     ${base}/api/`, `  Capture: ${base}/i/v0/e/ and ${base}/batch/`];
@@ -114,6 +128,9 @@ async function runPrimary(config: Config): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   logger.info({ port, workers: plan.count }, 'listening');
 }
+
+/** How long the primary waits before it tries again to start an engine that could not start. */
+const ENGINE_RETRY_MS = 30_000;
 
 async function runWorker(config: Config): Promise<void> {
   const worker = { id: cluster.worker!.id, pid: process.pid };
