@@ -195,8 +195,8 @@ const CASES: Case[] = [
   {
     name: 'toTimeZone: the same instant, its wall clock read in the zone',
     query:
-      "select toHour(toTimeZone(timestamp, 'Asia/Tokyo')), toDayOfWeek(toTimeZone(timestamp, 'Asia/Tokyo')), formatDateTime(toTimeZone(timestamp, 'Asia/Tokyo'), '%F %T'), toTimeZone(timestamp, 'Asia/Tokyo') from events where distinct_id = 'alice' and event = 'purchase'",
-    rows: [[8, 5, '2024-01-05 08:15:00', '2024-01-04T23:15:00.000Z']],
+      "select toHour(toTimeZone(timestamp, 'Asia/Tokyo')), toDayOfWeek(toTimeZone(timestamp, 'Asia/Tokyo')), formatDateTime(toTimeZone(timestamp, 'Asia/Tokyo'), '%F %T'), toTimeZone(timestamp, 'Asia/Tokyo'), toStartOfDay(toTimeZone(timestamp, 'Asia/Tokyo')), dateTrunc('day', toTimeZone(timestamp, 'Asia/Tokyo')) from events where distinct_id = 'alice' and event = 'purchase'",
+    rows: [[8, 5, '2024-01-05 08:15:00', '2024-01-04T23:15:00.000Z', '2024-01-04T15:00:00.000Z', '2024-01-04T15:00:00.000Z']],
   },
   {
     name: 'extract: the first group, the whole match, or empty',
@@ -275,6 +275,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Unknown window function "uniq". Window functions: row_number, rank, dense_rank, lag, lead, first_value, last_value, count, sum, avg, min, max.',
   },
   { name: 'a negative lag', query: 'select lag(event, -1) over () from events', detail: 'The offset of lag() must be a non-negative integer constant.' },
+  { name: 'a lead beyond an int', query: 'select lead(event, 9999999999) over () from events', detail: 'The offset of lead() must be a non-negative integer constant.' },
+  { name: 'LIMIT BY beyond the largest integer', query: 'select event from events limit 9007199254740991 offset 9007199254740991 by event', detail: 'With LIMIT BY, the sum of its count and offset must be at most 9007199254740991.' },
   { name: 'a window function inside an aggregate', query: 'select sum(row_number() over ()) from events', detail: 'A window function such as row_number() OVER (…) cannot be inside an aggregate function.' },
   { name: 'window functions nested', query: 'select sum(row_number() over ()) over () from events', detail: 'Window functions cannot be nested: row_number() OVER (…) inside another.' },
   { name: 'LIMIT BY with DISTINCT', query: 'select distinct event from events limit 1 by event', detail: 'LIMIT BY is not supported with DISTINCT.' },

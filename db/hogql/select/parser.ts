@@ -211,6 +211,9 @@ class StatementParser extends Parser {
     if (this.keyword('limit')) {
       [limit, offset] = this.limitAndOffset();
       if (this.keyword('by')) {
+        if (limit + (offset ?? 0) > Number.MAX_SAFE_INTEGER) {
+          throw new HogQLError(`With LIMIT BY, the sum of its count and offset must be at most ${Number.MAX_SAFE_INTEGER}.`);
+        }
         limitBy = { count: limit, offset: offset ?? 0, by: this.list(() => this.expression()) };
         [limit, offset] = this.keyword('limit') ? this.limitAndOffset() : [null, null];
         if (this.isKeyword('by')) throw new HogQLError('Only one LIMIT … BY is supported.');

@@ -39,7 +39,8 @@ function offsetFunction(name: string, sqlName: 'lag' | 'lead'): WindowFunction {
     compile: (c, args) => {
       const value = c.compile(args[0]!);
       const offset = args[1];
-      if (offset && (offset.kind !== 'constant' || typeof offset.value !== 'number' || !Number.isSafeInteger(offset.value) || offset.value < 0)) {
+      // PostgreSQL's offset is an int.
+      if (offset && (offset.kind !== 'constant' || typeof offset.value !== 'number' || !Number.isSafeInteger(offset.value) || offset.value < 0 || offset.value > 2 ** 31 - 1)) {
         throw new HogQLError(`The offset of ${name}() must be a non-negative integer constant.`);
       }
       const rows = rowCount(offset ? (offset.value as number) : 1);
