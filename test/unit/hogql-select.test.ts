@@ -136,11 +136,19 @@ describe('unit: HogQL SELECT compiler', () => {
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {
-    const queries = ['select event from events', 'select * from persons', 'select * from sessions', 'select count() from events e where e.person.properties.x = 1 group by e.event'];
+    const queries = [
+      'select event from events',
+      'select * from persons',
+      'select * from sessions',
+      'select count() from events e where e.person.properties.x = 1 group by e.event',
+      'select * from groups',
+      'select row_number() over (partition by distinct_id) from events',
+      'select event from events order by timestamp limit 1 by distinct_id',
+    ];
     for (const query of queries) {
       const compiled = compile(query);
       const team = numberOf(compiled, TEAM);
-      expect(compiled.text).to.match(new RegExp(`where (e|p)\\.team_id = \\$${team}::int`));
+      expect(compiled.text).to.match(new RegExp(`where (e|p|g)\\.team_id = \\$${team}::int`));
       expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
     }
   });
@@ -248,6 +256,7 @@ describe('unit: HogQL SELECT compiler', () => {
       ["select toTimeZone(timestamp, '../etc/passwd') from events", 'Unknown timezone "../etc/passwd" in toTimeZone().'],
       ["select JSONExtractInt(properties.x, event) from events", 'The keys of JSONExtractInt() must be string or integer constants.'],
       ['select group_5.key from events', 'Unknown field "group_5.key".'],
+      ["select event from events where sumIf(properties.price, event = 'a') > 1", 'Aggregate functions such as sumIf() are not allowed in WHERE.'],
       ['select group_0.updated_at from events', 'Unknown field "updated_at" of the group group_0.'],
     ];
     for (const [query, message] of cases) {

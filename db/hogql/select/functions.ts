@@ -158,7 +158,10 @@ function conditionalAggregate(name: string, target: string): FunctionDef {
     name,
     minArgs: 2,
     maxArgs: 2,
-    compile: (c, args) => c.call(target, [{ kind: 'call', name: 'if', args: [arg(args, 1), arg(args, 0), { kind: 'constant', value: null }] }]),
+    compile: (c, args) => {
+      if (!c.options.allowAggregates) throw new HogQLError(`Aggregate functions such as ${name}() are not allowed in ${c.options.clause}.`);
+      return c.call(target, [{ kind: 'call', name: 'if', args: [arg(args, 1), arg(args, 0), { kind: 'constant', value: null }] }]);
+    },
   };
 }
 
