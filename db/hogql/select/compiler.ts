@@ -1,9 +1,9 @@
 /**
  * A parsed SELECT (parser.ts) compiled to one parameterised PostgreSQL statement. The table comes from a fixed
- * list (events, persons) and each one's fields from its compiler's fixed table; the environment filter is
- * written here, from the caller's environment, on every table the statement reads (the events, and the persons
- * and distinct ids joined to them), so that no expression can reach another environment's rows or any other
- * table. The row limit always applies.
+ * list (events, persons, sessions, groups) and each one's fields from its compiler's fixed table; the environment
+ * filter is written here, from the caller's environment, on every table the statement reads (the events, and the
+ * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
+ * environment's rows or any other table. The row limit always applies.
  */
 import type { Expr, QueryRef, WindowSpec } from '../ast.js';
 import { Compiler, type CompileOptions } from '../compiler.js';

@@ -1,7 +1,7 @@
 /**
  * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items FROM table|(query)|cte
- * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m]] [UNION ALL SELECT …]`, with
- * `x [NOT] IN (query)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
+ * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m] BY exprs] [LIMIT n [OFFSET m]]
+ * [UNION ALL SELECT …]`, with `x [NOT] IN (query)` and `f(…) OVER (…)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
  * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
  * nothing a caller binds is ever read as query text.
  */
