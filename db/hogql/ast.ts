@@ -10,8 +10,11 @@ export type Expr =
   | { kind: 'constant'; value: ConstantValue }
   /** A name and what follows it: `properties.$browser` is ['properties', '$browser'], `a['b c'][1]` is ['a', 'b c', 1]. */
   | { kind: 'field'; chain: (string | number)[] }
-  /** `params`: the first list of a parametric call, `quantile(0.9)(x)`. */
-  | { kind: 'call'; name: string; args: Expr[]; params?: Expr[] }
+  /**
+   * `params`: the first list of a parametric call, `quantile(0.9)(x)`; `over`: the window of a window function
+   * call, `rank() OVER (…)`, which only a SELECT statement's parser reads.
+   */
+  | { kind: 'call'; name: string; args: Expr[]; params?: Expr[]; over?: WindowSpec }
   | { kind: 'arithmetic'; op: ArithmeticOp; left: Expr; right: Expr }
   | { kind: 'negate'; expr: Expr }
   | { kind: 'compare'; op: CompareOp; left: Expr; right: Expr }
@@ -24,6 +27,21 @@ export type Expr =
   | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
   /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
   | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef };
+
+/** One bound of a window frame: `n PRECEDING` and `n FOLLOWING` carry n. */
+export type FrameBound =
+  | { kind: 'unboundedPreceding' }
+  | { kind: 'preceding'; rows: number }
+  | { kind: 'currentRow' }
+  | { kind: 'following'; rows: number }
+  | { kind: 'unboundedFollowing' };
+
+/** `OVER (PARTITION BY … ORDER BY … ROWS BETWEEN … AND …)`. */
+export interface WindowSpec {
+  partitionBy: Expr[];
+  orderBy: { expr: Expr; descending: boolean }[];
+  frame: { unit: 'rows' | 'range'; start: FrameBound; end: FrameBound } | null;
+}
 
 /** A nested statement, opaque here: its tree is the SELECT module's (select/parser.ts). */
 export interface QueryRef {

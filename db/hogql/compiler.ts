@@ -7,7 +7,7 @@
  * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
-import type { CompareOp, Expr, QueryRef } from './ast.js';
+import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
@@ -80,6 +80,11 @@ export class Compiler {
 
   constructor(readonly options: CompileOptions) {}
 
+  /** Whether the expression being compiled is inside an aggregate function's arguments. */
+  protected get insideAggregate(): boolean {
+    return this.aggregateDepth > 0;
+  }
+
   get scope(): Scope {
     return this.options;
   }
@@ -122,6 +127,7 @@ export class Compiler {
       case 'field':
         return this.field(expr.chain);
       case 'call':
+        if (expr.over) return this.windowCall(expr.name, expr.args, expr.params, expr.over);
         return this.call(expr.name, expr.args, expr.params);
       case 'arithmetic':
         return this.arithmetic(expr.op, this.compile(expr.left), this.compile(expr.right));
@@ -327,6 +333,11 @@ export class Compiler {
   /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */
   protected inQuery(_negated: boolean, _value: Typed, _query: QueryRef): Typed {
     throw new HogQLError('Subqueries are not supported here.');
+  }
+
+  /** `f(…) OVER (…)`: a compiler of statements compiles window functions. */
+  protected windowCall(name: string, _args: readonly Expr[], _params: readonly Expr[] | undefined, _over: WindowSpec): Typed {
+    throw new HogQLError(`Window functions such as ${name}() OVER (…) are only supported in a SELECT query.`);
   }
 
   /** The function a call names; a compiler for a wider language adds its own. */

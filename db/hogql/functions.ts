@@ -55,7 +55,9 @@ function startOf(name: string, field: 'hour' | 'day'): FunctionDef {
     maxArgs: 1,
     compile: (c, args) => {
       const at = to(c, arg(args, 0), 'datetime');
-      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${timezoneParam(c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      // A datetime given a zone by toTimeZone() starts its hours and days there.
+      const zone = at.zone ? param(at.zone, 'text') : timezoneParam(c.scope);
+      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${zone})`, 'datetime', at.nullable, at.aggregate);
     },
   };
 }

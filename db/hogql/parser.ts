@@ -7,7 +7,7 @@
  * Precedence, loosest first: or, and, not, comparison (= != < > like in is between), ||, + -, * / %, unary -,
  * member access (. and []).
  */
-import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem } from './ast.js';
+import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
 
 /** Longest expression accepted, in characters. */
@@ -204,6 +204,11 @@ export class Parser {
   /** A statement nested in an expression (`IN (SELECT …)`), which only a statement's parser reads. */
   protected nestedQuery(): QueryRef {
     throw new HogQLError('Subqueries are not supported here.');
+  }
+
+  /** `OVER (…)` after a call: a window, which only a statement's parser reads. */
+  protected windowSpec(): WindowSpec {
+    throw new HogQLError('Window functions (OVER) are only supported in a SELECT query.');
   }
 
   atEnd(): boolean {
@@ -454,18 +459,24 @@ export class Parser {
   }
 
   private call(): Expr {
-    const call = this.plainCall();
+    let call = this.plainCall();
     // A parametric aggregate, `quantile(0.9)(x)`: the first list is its parameters.
-    if (!this.isOp('(') || call.kind !== 'call') return call;
-    this.advance();
-    const args: Expr[] = [];
-    if (!this.isOp(')')) {
-      do {
-        args.push(this.expression());
-      } while (this.isOp(',') && this.advance());
+    if (this.isOp('(') && call.kind === 'call') {
+      this.advance();
+      const args: Expr[] = [];
+      if (!this.isOp(')')) {
+        do {
+          args.push(this.expression());
+        } while (this.isOp(',') && this.advance());
+      }
+      this.expectOp(')');
+      call = { kind: 'call', name: call.name, args, params: call.args };
     }
-    this.expectOp(')');
-    return { kind: 'call', name: call.name, args, params: call.args };
+    if (this.isKeyword('over') && call.kind === 'call') {
+      this.advance();
+      return { ...call, over: this.nested(() => this.windowSpec()) };
+    }
+    return call;
   }
 
   private plainCall(): Expr {

@@ -26,6 +26,8 @@ export interface Typed {
   constant?: ConstantValue;
   /** For JSON read by a path: the document and the keys, so that the text of the value reads with `->>`. */
   jsonPath?: { document: Fragment; keys: (string | number)[] };
+  /** A datetime given a timezone by toTimeZone(): its wall clock (toHour, formatDateTime, …) is read there. */
+  zone?: string;
 }
 
 /** What conversions need to know about the query. */

@@ -83,19 +83,19 @@ describe('unit: HogQL SELECT compiler', () => {
 
   describe('refuses (given → want message)', () => {
     const cases: [string, string][] = [
-      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
-      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, sessions.'],
-      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, sessions.'],
+      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
+      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, sessions, groups.'],
+      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, sessions, groups.'],
       ['select 1 from events where event = {missing}', 'Placeholder {missing} is not given in values.'],
       ['select current_setting(\'x\') from events', 'Unknown function "current_setting".'],
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
       ['select 1 from events e, persons p', 'Only INNER JOIN and LEFT JOIN are supported.'],
       ['select 1 from events e join events e on 1 = 1', 'Two joined tables are named "e"; give one an alias.'],
-      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
+      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
       ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
       ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
-      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions.'],
+      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
       ['select event, count() from events', '"event" must be in GROUP BY or inside an aggregate function.'],
       ['select count() from events order by event', '"event" in ORDER BY must be in GROUP BY or inside an aggregate function.'],
       ['select quantile(2)(properties.x) from events', 'The level of quantile() must be a number constant from 0 to 1.'],
@@ -136,11 +136,19 @@ describe('unit: HogQL SELECT compiler', () => {
   });
 
   it('every statement filters its table by the caller’s environment, and only that one', () => {
-    const queries = ['select event from events', 'select * from persons', 'select * from sessions', 'select count() from events e where e.person.properties.x = 1 group by e.event'];
+    const queries = [
+      'select event from events',
+      'select * from persons',
+      'select * from sessions',
+      'select count() from events e where e.person.properties.x = 1 group by e.event',
+      'select * from groups',
+      'select row_number() over (partition by distinct_id) from events',
+      'select event from events order by timestamp limit 1 by distinct_id',
+    ];
     for (const query of queries) {
       const compiled = compile(query);
       const team = numberOf(compiled, TEAM);
-      expect(compiled.text).to.match(new RegExp(`where (e|p)\\.team_id = \\$${team}::int`));
+      expect(compiled.text).to.match(new RegExp(`where (e|p|g)\\.team_id = \\$${team}::int`));
       expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
     }
   });
@@ -155,5 +163,106 @@ describe('unit: HogQL SELECT compiler', () => {
       ['count()', 'Int64'],
     ]);
     expect(compiled.paginated).to.equal(true);
+  });
+
+  describe('parses and prints back the newer syntax (given → want hogql)', () => {
+    const cases: [string, string][] = [
+      [
+        'select row_number() over (partition by distinct_id, event order by timestamp desc rows between 2 preceding and 1 following) as n from events',
+        'SELECT row_number() OVER (PARTITION BY distinct_id, event ORDER BY timestamp DESC ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS n FROM events LIMIT 100',
+      ],
+      ['select sum(properties.price) over (order by timestamp rows unbounded preceding) from events', 'SELECT sum(properties.price) OVER (ORDER BY timestamp ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM events LIMIT 100'],
+      ['select count() over () from events', 'SELECT count() OVER () FROM events LIMIT 100'],
+      [
+        'select first_value(event) over (partition by distinct_id range between unbounded preceding and unbounded following) from events',
+        'SELECT first_value(event) OVER (PARTITION BY distinct_id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM events LIMIT 100',
+      ],
+      ['select event from events order by timestamp limit 1, 2 by distinct_id', 'SELECT event FROM events ORDER BY timestamp ASC LIMIT 2 OFFSET 1 BY distinct_id LIMIT 100'],
+      ['select event from events limit 3 by distinct_id, event limit 10 offset 5', 'SELECT event FROM events LIMIT 3 BY distinct_id, event LIMIT 10 OFFSET 5'],
+      ["select formatDateTime(toTimeZone(timestamp, 'Asia/Tokyo'), '%F') from events", "SELECT formatDateTime(toTimeZone(timestamp, 'Asia/Tokyo'), '%F') FROM events LIMIT 100"],
+      ['select group_0.properties.name, session.$session_duration, pdi.person_id from events', 'SELECT group_0.properties.name, session.$session_duration, pdi.person_id FROM events LIMIT 100'],
+      ["select arrayJoin(splitByChar(',', properties.tags)) as tag from events", "SELECT arrayJoin(splitByChar(',', properties.tags)) AS tag FROM events LIMIT 100"],
+    ];
+    for (const [query, want] of cases) {
+      it(query, () => {
+        const compiled = compile(query);
+        expect(compiled.hogql).to.equal(want);
+        // The printed text parses back to the same tree.
+        expect(parseSelect(want)).to.deep.equal(parseSelect(query.includes(' limit ') ? want : `${query} limit 100`));
+      });
+    }
+  });
+
+  it('compiles LIMIT BY to a numbering of the rows and a wrapping statement that keeps those in range', () => {
+    const compiled = compile('select event from events order by timestamp desc limit 2 offset 1 by distinct_id limit 5');
+    expect(inner(compiled)).to.equal(
+      'select lb.c0 as c0 from (select e.event as c0, e.timestamp as o0, row_number() over (partition by e.distinct_id order by e.timestamp desc nulls last) as lb_n' +
+        ' from events e where e.team_id = $1::int) lb where lb.lb_n > 1 and lb.lb_n <= 3 order by lb.o0 desc nulls last limit 5 offset 0',
+    );
+  });
+
+  it('compiles a window with its frame, offsets written as checked integers', () => {
+    const compiled = compile('select lag(event, 2) over (partition by distinct_id order by timestamp rows between 3 preceding and current row) from events');
+    expect(inner(compiled)).to.equal(
+      'select lag(e.event, 2) over (partition by e.distinct_id order by e.timestamp asc nulls last rows between 3 preceding and current row) as c0 from events e where e.team_id = $1::int limit 101 offset 0',
+    );
+  });
+
+  it('the groups and session joins of events are filtered by the environment, as the groups table is', () => {
+    const compiled = compile('select group_0.key, group_4.properties.x, session.$session_duration from events');
+    const team = numberOf(compiled, TEAM);
+    expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
+    const text = inner(compiled);
+    expect(text).to.include(`left join groups g0 on g0.team_id = $${team}::int and g0.group_type_index = 0 and g0.group_key = e.group_0`);
+    expect(text).to.include(`left join groups g4 on g4.team_id = $${team}::int and g4.group_type_index = 4 and g4.group_key = e.group_4`);
+    expect(text).to.include(`from events e where e.team_id = $${team}::int and coalesce(e.properties ->> '$session_id', '') <> ''`);
+    expect(text).to.include(`es on es.session_id = e.properties ->> '$session_id' where e.team_id = $${team}::int`);
+    expect(inner(compile('select key from groups'))).to.equal('select g.group_key as c0 from groups g where g.team_id = $1::int limit 101 offset 0');
+  });
+
+  describe('format strings, timezones and patterns stay values', () => {
+    const attempts: [string, string][] = [
+      ["select formatDateTime(timestamp, '%Y''); drop table events; --') from events", `"'); drop table events; --"`],
+      ["select extract(event, '(x)''; drop table events; --') from events", "'; drop table events; --"],
+      ["select toHour(toTimeZone(timestamp, 'America/New_York')) from events", 'America/New_York'],
+    ];
+    for (const [query, secret] of attempts) {
+      it(query, () => {
+        const compiled = compile(query);
+        expect(compiled.params.some((value) => typeof value === 'string' && value.endsWith(secret))).to.equal(true);
+        expect(compiled.text).to.not.include('drop table');
+      });
+    }
+  });
+
+  describe('refuses the newer syntax where it cannot run (given → want message)', () => {
+    const cases: [string, string][] = [
+      ['select rank() over w from events', 'Named windows are not supported; write the window in parentheses after OVER.'],
+      ['select rank() over (rows between 1 following and current row) from events', 'The frame of a window must start before it ends.'],
+      ['select rank() over (rows between unbounded following and unbounded following) from events', 'The frame of a window must start before it ends.'],
+      [
+        'select rank() over (rows between -1 preceding and current row) from events',
+        'Expected a frame bound (UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED FOLLOWING) but found "-" at position 34.',
+      ],
+      ['select rank() over (rows between 1.5 preceding and current row) from events', 'A frame bound must be a non-negative integer.'],
+      ['select rank() over (order by event) from events group by event having rank() over () > 1', 'Window functions such as rank() OVER (…) are not allowed in HAVING.'],
+      ['select count() from events group by row_number() over ()', 'Window functions such as row_number() OVER (…) are not allowed in GROUP BY.'],
+      ['select e.event from events e join persons p on row_number() over () = 1', 'Window functions such as row_number() OVER (…) are not allowed in ON.'],
+      ['select rank(event) over () from events', 'rank() takes 0 arguments, got 1.'],
+      ['select quantile(0.5)(timestamp) over () from events', 'Unknown window function "quantile". Window functions: row_number, rank, dense_rank, lag, lead, first_value, last_value, count, sum, avg, min, max.'],
+      ['select event from events limit 1 by row_number() over ()', 'Window functions such as row_number() OVER (…) are not allowed in LIMIT BY.'],
+      ['select event from events order by arrayJoin(splitByChar(\',\', event))', 'arrayJoin() must be a whole column of SELECT (which GROUP BY and ORDER BY may name), not inside another expression.'],
+      ["select formatDateTime(timestamp, '%Y', event) from events", 'The timezone of formatDateTime() must be a string constant.'],
+      ["select toTimeZone(timestamp, '../etc/passwd') from events", 'Unknown timezone "../etc/passwd" in toTimeZone().'],
+      ["select JSONExtractInt(properties.x, event) from events", 'The keys of JSONExtractInt() must be string or integer constants.'],
+      ['select group_5.key from events', 'Unknown field "group_5.key".'],
+      ["select event from events where sumIf(properties.price, event = 'a') > 1", 'Aggregate functions such as sumIf() are not allowed in WHERE.'],
+      ['select group_0.updated_at from events', 'Unknown field "updated_at" of the group group_0.'],
+    ];
+    for (const [query, message] of cases) {
+      it(query, () => {
+        expect(() => compile(query)).to.throw(HogQLError, message);
+      });
+    }
   });
 });

@@ -1,11 +1,11 @@
 /**
  * A parsed SELECT (parser.ts) compiled to one parameterised PostgreSQL statement. The table comes from a fixed
- * list (events, persons) and each one's fields from its compiler's fixed table; the environment filter is
- * written here, from the caller's environment, on every table the statement reads (the events, and the persons
- * and distinct ids joined to them), so that no expression can reach another environment's rows or any other
- * table. The row limit always applies.
+ * list (events, persons, sessions, groups) and each one's fields from its compiler's fixed table; the environment
+ * filter is written here, from the caller's environment, on every table the statement reads (the events, and the
+ * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
+ * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr, QueryRef } from '../ast.js';
+import type { Expr, QueryRef, WindowSpec } from '../ast.js';
 import { Compiler, type CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
@@ -14,6 +14,7 @@ import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType
 import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
 import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
 import { printExpr, printQuery } from './print.js';
+import { compileWindowCall } from './window.js';
 
 /** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
 interface Context {
@@ -34,11 +35,27 @@ function internalAlias(context: Context): string {
  * the same environment filter as every other.
  */
 abstract class StatementCompiler extends Compiler {
+  /** The implicit joins of events an expression reads (`group_0` … `group_4`, `session`). */
+  readonly implicitJoins = new Set<ImplicitJoin>();
+  private insideWindow = false;
+
   constructor(
     options: CompileOptions,
     protected readonly context: Context,
   ) {
     super(options);
+  }
+
+  protected override windowCall(name: string, args: readonly Expr[], params: readonly Expr[] | undefined, over: WindowSpec): Typed {
+    // PostgreSQL computes windows after aggregates: an aggregate may hold none.
+    if (this.insideAggregate) throw new HogQLError(`A window function such as ${name}() OVER (…) cannot be inside an aggregate function.`);
+    if (this.insideWindow) throw new HogQLError(`Window functions cannot be nested: ${name}() OVER (…) inside another.`);
+    this.insideWindow = true;
+    try {
+      return compileWindowCall(this, name, args, params, over);
+    } finally {
+      this.insideWindow = false;
+    }
   }
 
   protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
@@ -60,10 +77,50 @@ abstract class StatementCompiler extends Compiler {
   }
 }
 
+type ImplicitJoin = 'group_0' | 'group_1' | 'group_2' | 'group_3' | 'group_4' | 'session';
+
+const GROUP_JOINS: readonly ImplicitJoin[] = ['group_0', 'group_1', 'group_2', 'group_3', 'group_4'];
+
+/** A group's fields, as PostHog's groups table names them: [column of `groups`, type]. */
+const GROUP_FIELDS: Readonly<Record<string, [string, HogQLType]>> = {
+  index: ['group_type_index::bigint', 'int'],
+  key: ['group_key', 'string'],
+  created_at: ['created_at', 'datetime'],
+};
+
+/** A field of a group (`properties…` or a column), read from the groups row under `alias`. */
+function groupField(c: Compiler, alias: string, chain: readonly (string | number)[], nullable: boolean, what: string): Typed {
+  const [head, ...rest] = chain;
+  if (head === 'properties') return c.jsonPath(keyword(`${alias}.group_properties`), rest, nullable);
+  const column = typeof head === 'string' && Object.hasOwn(GROUP_FIELDS, head) ? GROUP_FIELDS[head] : undefined;
+  if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
+  if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
+  return typed(keyword(`${alias}.${column[0]}`), column[1], nullable);
+}
+
 /** The events compiler's fields, plus the ones PostHog's events table has that the listing does not offer. */
 class EventsCompiler extends StatementCompiler {
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
+    // `group_2.properties.name`: the group of type 2 the event belongs to (null fields when it has none).
+    if (typeof head === 'string' && (GROUP_JOINS as readonly string[]).includes(head) && rest.length > 0) {
+      this.implicitJoins.add(head as ImplicitJoin);
+      return groupField(this, `g${head.slice(-1)}`, rest, true, `the group ${head}`);
+    }
+    // `session.$session_duration`: the session of the event's $session_id.
+    if (head === 'session' && rest.length > 0) {
+      const [name, ...more] = rest;
+      const column = typeof name === 'string' && Object.hasOwn(SESSION_FIELDS, name) ? SESSION_FIELDS[name] : undefined;
+      if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}": sessions have ${Object.keys(SESSION_FIELDS).join(', ')}.`);
+      if (more.length > 0) throw new HogQLError(`The field "${String(name)}" has no field "${more.map(String).join('.')}".`);
+      this.implicitJoins.add('session');
+      return typed(keyword(column[0].replace(/^sess\./, 'es.')), column[1], true);
+    }
+    // `pdi.distinct_id`, `pdi.person_id`: the distinct id's current mapping to a person.
+    if (head === 'pdi' && rest.length === 1 && (rest[0] === 'distinct_id' || rest[0] === 'person_id')) {
+      this.usesPerson = true;
+      return rest[0] === 'distinct_id' ? typed(keyword('pdi.distinct_id'), 'string', true) : typed(keyword('p.uuid'), 'uuid', true);
+    }
     if (rest.length === 0) {
       // PostHog's created_at is when the event was stored.
       if (head === 'created_at') return typed(keyword('e.inserted_at'), 'datetime', false);
@@ -110,6 +167,13 @@ const SESSION_FIELDS: Readonly<Record<string, [string, HogQLType, boolean]>> = {
   $end_current_url: ['sess.end_current_url', 'string', true],
   $pageview_count: ['sess.pageview_count', 'int', false],
 };
+
+/** The groups table, as PostHog's: one row per (index, key) of the environment's groups. */
+class GroupsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    return groupField(this, 'g', chain, false, 'the table groups');
+  }
+}
 
 /** Sessions, as PostHog's sessions table: one row per `$session_id` of the environment's events. */
 class SessionsCompiler extends StatementCompiler {
@@ -192,22 +256,52 @@ interface Table {
   /** The fields a JOIN reads of it. */
   joinFields: readonly string[];
   compiler(options: CompileOptions, context: Context): Compiler;
-  /** FROM with the environment filter (in it, or beside it); `usesPerson` adds the events' persons, filtered the same. */
-  from(teamId: Fragment, usesPerson: boolean): { from: Fragment; filter: Fragment | null };
+  /**
+   * FROM with the environment filter (in it, or beside it); `uses` adds the events' persons, groups and sessions
+   * an expression reads, each filtered the same.
+   */
+  from(teamId: Fragment, uses: { person: boolean; implicitJoins: ReadonlySet<ImplicitJoin> }): { from: Fragment; filter: Fragment | null };
+}
+
+/** The sessions of an environment's events, one row per `$session_id`, as `alias`. */
+function sessionsOf(teamId: Fragment, alias: string): Fragment {
+  return sql`(select e.properties ->> '$session_id' as session_id,
+          (array_agg(e.distinct_id order by e.timestamp))[1] as distinct_id,
+          min(e.timestamp) as start_timestamp, max(e.timestamp) as end_timestamp,
+          floor(extract(epoch from max(e.timestamp) - min(e.timestamp)))::bigint as session_duration,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp) filter (where e.properties ->> '$current_url' is not null))[1] as entry_current_url,
+          (array_agg(e.properties ->> '$current_url' order by e.timestamp desc) filter (where e.properties ->> '$current_url' is not null))[1] as end_current_url,
+          count(*) filter (where e.event = '$pageview') as pageview_count
+        from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
+        group by 1) ${keyword(alias)}`;
 }
 
 const TABLES: Readonly<Record<string, Table>> = {
   events: {
     star: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'],
-    joinFields: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', 'person_id', '$session_id', '$window_id'],
+    joinFields: [
+      'uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', 'person_id', '$session_id', '$window_id',
+      '$group_0', '$group_1', '$group_2', '$group_3', '$group_4',
+    ],
     compiler: (options, context) => new EventsCompiler(options, context),
-    from: (teamId, usesPerson) => ({
-      from: usesPerson
-        ? sql`events e left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
-            left join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`
-        : keyword('events e'),
-      filter: sql`e.team_id = ${teamId}`,
-    }),
+    from: (teamId, uses) => {
+      const joins: Fragment[] = [keyword('events e')];
+      if (uses.person) {
+        joins.push(sql`left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
+            left join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`);
+      }
+      GROUP_JOINS.forEach((name, index) => {
+        if (!uses.implicitJoins.has(name)) return;
+        const alias = `g${index}`;
+        joins.push(
+          sql`left join groups ${keyword(alias)} on ${keyword(alias)}.team_id = ${teamId} and ${keyword(`${alias}.group_type_index = ${index}`)} and ${keyword(`${alias}.group_key = e.group_${index}`)}`,
+        );
+      });
+      if (uses.implicitJoins.has('session')) {
+        joins.push(sql`left join ${sessionsOf(teamId, 'es')} on es.session_id = e.properties ->> '$session_id'`);
+      }
+      return { from: join(joins, ' '), filter: sql`e.team_id = ${teamId}` };
+    },
   },
   persons: {
     star: ['id', 'created_at', 'properties', 'is_identified'],
@@ -219,18 +313,13 @@ const TABLES: Readonly<Record<string, Table>> = {
     star: Object.keys(SESSION_FIELDS),
     joinFields: Object.keys(SESSION_FIELDS),
     compiler: (options, context) => new SessionsCompiler(options, context),
-    from: (teamId) => ({
-      from: sql`(select e.properties ->> '$session_id' as session_id,
-          (array_agg(e.distinct_id order by e.timestamp))[1] as distinct_id,
-          min(e.timestamp) as start_timestamp, max(e.timestamp) as end_timestamp,
-          floor(extract(epoch from max(e.timestamp) - min(e.timestamp)))::bigint as session_duration,
-          (array_agg(e.properties ->> '$current_url' order by e.timestamp) filter (where e.properties ->> '$current_url' is not null))[1] as entry_current_url,
-          (array_agg(e.properties ->> '$current_url' order by e.timestamp desc) filter (where e.properties ->> '$current_url' is not null))[1] as end_current_url,
-          count(*) filter (where e.event = '$pageview') as pageview_count
-        from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
-        group by 1) sess`,
-      filter: null,
-    }),
+    from: (teamId) => ({ from: sessionsOf(teamId, 'sess'), filter: null }),
+  },
+  groups: {
+    star: ['index', 'key', 'created_at', 'properties'],
+    joinFields: ['index', 'key', 'created_at', 'properties'],
+    compiler: (options, context) => new GroupsCompiler(options, context),
+    from: (teamId) => ({ from: keyword('groups g'), filter: sql`g.team_id = ${teamId}` }),
   },
 };
 
@@ -283,8 +372,18 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
     case 'constant':
     case 'field':
       return expr;
-    case 'call':
-      return { ...expr, args: expr.args.map(m), ...(expr.params ? { params: expr.params.map(m) } : {}) };
+    case 'call': {
+      const over = expr.over
+        ? {
+            over: {
+              ...expr.over,
+              partitionBy: expr.over.partitionBy.map(m),
+              orderBy: expr.over.orderBy.map((term) => ({ ...term, expr: m(term.expr) })),
+            },
+          }
+        : {};
+      return { ...expr, args: expr.args.map(m), ...(expr.params ? { params: expr.params.map(m) } : {}), ...over };
+    }
     case 'arithmetic':
     case 'compare':
       return { ...expr, left: m(expr.left), right: m(expr.right) };
@@ -423,6 +522,7 @@ function tableFields(table: Table, from: { table: string }, context: Context): C
     groupBy: [],
     having: null,
     orderBy: [],
+    limitBy: null,
     limit: null,
     offset: null,
   };
@@ -494,18 +594,30 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined);
     return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
   };
-  const compilers = [compilerFor('SELECT', true), compilerFor('WHERE', false), compilerFor('GROUP BY', false), compilerFor('HAVING', true), compilerFor('ORDER BY', true)] as const;
-  const [selecting, filtering, grouping, havingC, ordering] = compilers;
+  checkArrayJoins(query, columns, groupBy, orderBy);
+  const limitByTerms = query.limitBy ? query.limitBy.by.map(resolve) : [];
+  const compilers = [
+    compilerFor('SELECT', true),
+    compilerFor('WHERE', false),
+    compilerFor('GROUP BY', false),
+    compilerFor('HAVING', true),
+    compilerFor('ORDER BY', true),
+    compilerFor('LIMIT BY', true),
+  ] as const;
+  const [selecting, filtering, grouping, havingC, ordering, limitingBy] = compilers;
   const values = columns.map((column) => selecting.compile(column.expr));
   const condition = where ? filtering.condition(where) : null;
   const groups = groupBy.map((expr) => grouping.compile(expr));
   const havingValue = having ? havingC.compile(having) : null;
   const orderValues = orderBy.map((term) => ordering.compile(term.expr));
+  const limitByValues = limitByTerms.map((expr) => limitingBy.compile(expr));
 
   const names = columns.map((column) => column.alias ?? printExpr(column.expr));
   const grouped = groups.length > 0 || values.some((v) => v.aggregate) || (havingValue?.aggregate ?? false) || orderValues.some((v) => v.aggregate);
   if (grouped) {
-    const ungrouped = (expr: Expr, value: Typed) => !value.aggregate && expr.kind !== 'constant' && !groupBy.some((group) => same(group, expr));
+    // A window function's fields are PostgreSQL's to check (it names the one that is not grouped).
+    const ungrouped = (expr: Expr, value: Typed) =>
+      !value.aggregate && expr.kind !== 'constant' && !(expr.kind === 'call' && expr.over) && !groupBy.some((group) => same(group, expr));
     columns.forEach((column, index) => {
       if (ungrouped(column.expr, values[index]!)) {
         throw new HogQLError(`"${names[index]}" must be in GROUP BY or inside an aggregate function.`);
@@ -519,10 +631,11 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   }
 
   const usesPerson = compilers.some((c) => c.usesPerson);
+  const implicitJoins = new Set(compilers.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
   let fromSql: Fragment;
   const conditions: Fragment[] = [];
   if (table) {
-    const written = table.from(param(options.teamId, 'int'), usesPerson);
+    const written = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
     fromSql = written.from;
     if (written.filter) conditions.push(written.filter);
   } else if (source) {
@@ -544,24 +657,74 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     ? values.map((value, index) => (types[index]!.type === 'null' ? value : coerce(value, types[index]!.type, { timezone: options.timezone })))
     : values;
   const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
-  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join(selected, ', ')} from ${fromSql}`];
+  // With LIMIT BY, the statement also numbers each row within its LIMIT BY values (in the query's order) and keeps
+  // the order keys it does not select, and a wrapping statement keeps the rows whose number is in range.
+  const hidden: Fragment[] = [];
+  const orderKey = (index: number, prefix: string): Fragment => {
+    const column = columns.findIndex((c) => same(c.expr, orderBy[index]!.expr));
+    // A selected expression is ordered by its output column (which DISTINCT requires).
+    if (column >= 0) return keyword(`${prefix}c${column}`);
+    if (!query.limitBy) return orderValues[index]!.sql;
+    hidden.push(sql`${orderValues[index]!.sql} as ${keyword(`o${index}`)}`);
+    return keyword(`${prefix}o${index}`);
+  };
+  // As in ClickHouse, nulls come last either way.
+  const direction = (index: number) => keyword(orderBy[index]!.descending ? 'desc nulls last' : 'asc nulls last');
+  const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
+  const finalClauses: Fragment[] = [];
+  if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);
+  if (limit.count !== null) finalClauses.push(sql`limit ${rowCount(limit.count)}`);
+  if (limit.offset > 0 || limit.count !== null) finalClauses.push(sql`offset ${rowCount(limit.offset)}`);
+  if (query.limitBy) {
+    const windowOrder = orderBy.map((_term, index) => sql`${orderValues[index]!.sql} ${direction(index)}`);
+    const over = [sql`partition by ${join(limitByValues.map((value) => value.sql), ', ')}`, ...(windowOrder.length > 0 ? [sql`order by ${join(windowOrder, ', ')}`] : [])];
+    hidden.push(sql`row_number() over (${join(over, ' ')}) as lb_n`);
+  }
+  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join([...selected, ...hidden], ', ')} from ${fromSql}`];
   if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);
   if (groups.length > 0) clauses.push(sql`group by ${join(groups.map((group) => group.sql), ', ')}`);
   if (havingValue) clauses.push(sql`having ${havingC.truth(havingValue)}`);
-  if (orderBy.length > 0) {
-    const terms = orderBy.map((term, index) => {
-      const column = columns.findIndex((c) => same(c.expr, term.expr));
-      // A selected expression is ordered by its output column (which DISTINCT requires).
-      const key = column >= 0 ? keyword(`c${column}`) : orderValues[index]!.sql;
-      // As in ClickHouse, nulls come last either way.
-      return sql`${key} ${keyword(term.descending ? 'desc nulls last' : 'asc nulls last')}`;
-    });
-    clauses.push(sql`order by ${join(terms, ', ')}`);
+  let statement: Fragment;
+  if (query.limitBy) {
+    const { count, offset } = query.limitBy;
+    const kept = selectedValues.map((_value, index) => keyword(`lb.c${index} as c${index}`));
+    const range = sql`lb.lb_n > ${rowCount(offset)} and lb.lb_n <= ${rowCount(offset + count)}`;
+    statement = join([sql`select ${join(kept, ', ')} from (${join(clauses, ' ')}) lb where ${range}`, ...finalClauses], ' ');
+  } else {
+    statement = join([...clauses, ...finalClauses], ' ');
   }
-  if (limit.count !== null) clauses.push(sql`limit ${rowCount(limit.count)}`);
-  if (limit.offset > 0 || limit.count !== null) clauses.push(sql`offset ${rowCount(limit.offset)}`);
   const arrays = columns.map((column) => column.expr.kind === 'call' && ARRAY_FUNCTIONS.has(column.expr.name.toLowerCase()));
-  return { sql: join(clauses, ' '), values: selectedValues, names, arrays };
+  return { sql: statement, values: selectedValues, names, arrays };
+}
+
+const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
+
+/** Whether `expr` calls arrayJoin() anywhere below its root (or at it, with `root`). */
+function hasArrayJoin(expr: Expr, root: boolean): boolean {
+  let found = false;
+  mapExpr(expr, (inner) => {
+    if (isArrayJoin(inner) && (root || inner !== expr)) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/**
+ * arrayJoin() is PostgreSQL's set-returning jsonb_array_elements(), which stands only where such a function may:
+ * as a whole column of SELECT (grouped and ordered by that column), never inside another expression.
+ */
+function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], groupBy: readonly Expr[], orderBy: readonly { expr: Expr }[]): void {
+  const misplaced = () => new HogQLError('arrayJoin() must be a whole column of SELECT (which GROUP BY and ORDER BY may name), not inside another expression.');
+  let used = false;
+  for (const column of columns) {
+    if (isArrayJoin(column.expr)) used = true;
+    if (hasArrayJoin(column.expr, false)) throw misplaced();
+  }
+  for (const expr of [...groupBy, ...orderBy.map((term) => term.expr)]) {
+    if (isArrayJoin(expr) ? !columns.some((column) => same(column.expr, expr)) || hasArrayJoin(expr, false) : hasArrayJoin(expr, true)) throw misplaced();
+  }
+  if (used && query.limitBy) throw new HogQLError('arrayJoin() is not supported with LIMIT BY.');
+  if (query.limitBy && query.distinct) throw new HogQLError('LIMIT BY is not supported with DISTINCT.');
 }
 
 /**

@@ -7,8 +7,9 @@ import type { Expr } from '../ast.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
+import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { coerce, timezoneParam, typed, type HogQLType, type Typed } from '../types.js';
+import { coerce, jsonKey, timezoneParam, typed, type HogQLType, type Scope, type Typed } from '../types.js';
 
 /** Functions whose value is a list: the response shows it as a JSON array, typed Array(…). */
 export const ARRAY_FUNCTIONS = new Set(['grouparray', 'splitbychar']);
@@ -38,6 +39,132 @@ function alias(name: string, target: string, minArgs: number, maxArgs: number): 
   return { name, minArgs, maxArgs, compile: (c, args) => c.call(target, args) };
 }
 
+/** Where a datetime's wall clock is read: the zone toTimeZone() gave it, or the project's. */
+function zoneOf(value: Typed, scope: Scope): Fragment {
+  return value.zone ? param(value.zone, 'text') : timezoneParam(scope);
+}
+
+/** A timezone name constant, checked against the IANA names the runtime knows, so that PostgreSQL never refuses it. */
+function timezoneName(expr: Expr, fn: string): string {
+  if (expr.kind !== 'constant' || typeof expr.value !== 'string') throw new HogQLError(`The timezone of ${fn}() must be a string constant.`);
+  const name = expr.value;
+  let known = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name) && name.length <= 64;
+  if (known) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+    } catch {
+      known = false;
+    }
+  }
+  if (!known) throw new HogQLError(`Unknown timezone "${name}" in ${fn}().`);
+  return name;
+}
+
+/**
+ * ClickHouse's formatDateTime() codes and the to_char() patterns that write the same text. Text between codes is
+ * quoted for to_char, so that none of it is read as a pattern.
+ */
+const FORMAT_CODES: Readonly<Record<string, string>> = {
+  Y: 'YYYY',
+  y: 'YY',
+  m: 'MM',
+  d: 'DD',
+  H: 'HH24',
+  I: 'HH12',
+  h: 'HH12',
+  i: 'MI',
+  S: 'SS',
+  s: 'SS',
+  f: 'US',
+  F: 'YYYY-MM-DD',
+  D: 'MM/DD/YY',
+  T: 'HH24:MI:SS',
+  R: 'HH24:MI',
+  j: 'DDD',
+  u: 'ID',
+  V: 'IW',
+  Q: 'Q',
+  p: 'AM',
+  a: 'Dy',
+  b: 'Mon',
+  W: 'FMDay',
+  M: 'FMMonth',
+};
+
+function toCharPattern(format: string): string {
+  let pattern = '';
+  let literal = '';
+  const flush = () => {
+    if (literal !== '') pattern += `"${literal.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+    literal = '';
+  };
+  for (let index = 0; index < format.length; index += 1) {
+    const char = format[index]!;
+    if (char !== '%') {
+      literal += char;
+      continue;
+    }
+    const code = format[index + 1];
+    index += 1;
+    if (code === '%') literal += '%';
+    else if (code === 'n') literal += '\n';
+    else if (code === 't') literal += '\t';
+    else if (code !== undefined && Object.hasOwn(FORMAT_CODES, code)) {
+      flush();
+      pattern += FORMAT_CODES[code];
+    } else {
+      throw new HogQLError(code === undefined ? 'The format of formatDateTime() ends with a lone %.' : `formatDateTime() does not support the code %${code}.`);
+    }
+  }
+  flush();
+  return pattern;
+}
+
+/**
+ * The value at JSONExtract*'s path: the document, then each key. The document is JSON text, as in ClickHouse
+ * (a property holding such text included); a property holding an object or a list is read as it is.
+ */
+function jsonExtractPath(c: Compiler, args: readonly Expr[], fn: string): { value: Fragment; source: Typed } {
+  const source = c.compile(arg(args, 0));
+  let value =
+    source.type === 'json'
+      ? sql`(case when jsonb_typeof(${source.sql}) = 'string' then hogql_json_parse(${source.sql} #>> '{}') else ${source.sql} end)`
+      : sql`hogql_json_parse(${coerce(source, 'string', c.scope).sql})`;
+  for (const key of args.slice(1)) {
+    if (key.kind !== 'constant' || (typeof key.value !== 'string' && !Number.isInteger(key.value))) {
+      throw new HogQLError(`The keys of ${fn}() must be string or integer constants.`);
+    }
+    value = sql`(${value} -> ${jsonKey(key.value as string | number)})`;
+  }
+  return { value, source };
+}
+
+/** JSONExtractInt, JSONExtractFloat, …: as ClickHouse, a missing value or one of another type is the type's zero. */
+function jsonExtract(name: string, type: HogQLType, read: (value: Fragment) => Fragment): FunctionDef {
+  return {
+    name,
+    minArgs: 1,
+    maxArgs: Infinity,
+    compile: (c, args) => {
+      const { value, source } = jsonExtractPath(c, args, name);
+      return typed(read(value), type, false, source.aggregate);
+    },
+  };
+}
+
+/** `sumIf(x, cond)` is `sum(if(cond, x, null))`: the aggregate skips the rows where the condition fails. */
+function conditionalAggregate(name: string, target: string): FunctionDef {
+  return {
+    name,
+    minArgs: 2,
+    maxArgs: 2,
+    compile: (c, args) => {
+      if (!c.options.allowAggregates) throw new HogQLError(`Aggregate functions such as ${name}() are not allowed in ${c.options.clause}.`);
+      return c.call(target, [{ kind: 'call', name: 'if', args: [arg(args, 1), arg(args, 0), { kind: 'constant', value: null }] }]);
+    },
+  };
+}
+
 /** A part of a datetime read on the project's wall clock, as ClickHouse's toYear(), toHour(), … do. */
 function datePart(name: string, field: string): FunctionDef {
   return {
@@ -46,7 +173,7 @@ function datePart(name: string, field: string): FunctionDef {
     maxArgs: 1,
     compile: (c, args) => {
       const at = to(c, arg(args, 0), 'datetime');
-      return typed(sql`extract(${keyword(field)} from (${at.sql} at time zone ${timezoneParam(c.scope)}))::bigint`, 'int', at.nullable, at.aggregate);
+      return typed(sql`extract(${keyword(field)} from (${at.sql} at time zone ${zoneOf(at, c.scope)}))::bigint`, 'int', at.nullable, at.aggregate);
     },
   };
 }
@@ -187,7 +314,69 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const unit = unitOf(arg(args, 0), 'dateTrunc', DATE_TRUNC_UNITS);
       const at = to(c, arg(args, 1), 'datetime');
-      return typed(sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${timezoneParam(c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      return typed(sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${zoneOf(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
+    },
+  },
+  {
+    name: 'toTimeZone',
+    minArgs: 2,
+    maxArgs: 2,
+    compile: (c, args) => {
+      // The same instant; only where its wall clock is read changes.
+      const at = to(c, arg(args, 0), 'datetime');
+      return { ...typed(at.sql, 'datetime', at.nullable, at.aggregate), zone: timezoneName(arg(args, 1), 'toTimeZone') };
+    },
+  },
+  {
+    name: 'formatDateTime',
+    minArgs: 2,
+    maxArgs: 3,
+    compile: (c, args) => {
+      const format = arg(args, 1);
+      if (format.kind !== 'constant' || typeof format.value !== 'string') throw new HogQLError('The format of formatDateTime() must be a string constant.');
+      const at = to(c, arg(args, 0), 'datetime');
+      const zone = args.length > 2 ? param(timezoneName(arg(args, 2), 'formatDateTime'), 'text') : zoneOf(at, c.scope);
+      const pattern = param(toCharPattern(format.value), 'text');
+      return typed(sql`to_char(${at.sql} at time zone ${zone}, ${pattern})`, 'string', at.nullable, at.aggregate);
+    },
+  },
+  {
+    name: 'extract',
+    minArgs: 2,
+    maxArgs: 2,
+    compile: (c, args) => {
+      // ClickHouse's extract(haystack, pattern): the first capture group of the first match, or the whole match
+      // when the pattern has no group; '' when nothing matches.
+      const pattern = arg(args, 1);
+      if (pattern.kind !== 'constant' || typeof pattern.value !== 'string') throw new HogQLError('The pattern of extract() must be a string constant.');
+      const translated = postgresRegex(pattern.value);
+      const text = to(c, arg(args, 0), 'string');
+      const match = sql`(regexp_match(${text.sql}, ${param(translated, 'text')}))[1]`;
+      return typed(sql`coalesce(${match}, '')`, 'string', false, text.aggregate);
+    },
+  },
+  jsonExtract('JSONExtractInt', 'int', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'number' then hogql_trunc_int((${v})::numeric) when 'boolean' then (${v})::boolean::int::bigint end), 0)`),
+  jsonExtract('JSONExtractFloat', 'float', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'number' then (${v})::numeric when 'boolean' then (${v})::boolean::int::numeric end), 0)`),
+  jsonExtract('JSONExtractBool', 'boolean', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'boolean' then (${v})::boolean when 'number' then (${v})::numeric <> 0 end), false)`),
+  jsonExtract('JSONExtractString', 'string', (v) => sql`hogql_json_string(${v})`),
+  jsonExtract('JSONExtractRaw', 'string', (v) => sql`coalesce((${v})::text, '')`),
+  conditionalAggregate('sumIf', 'sum'),
+  conditionalAggregate('avgIf', 'avg'),
+  conditionalAggregate('minIf', 'min'),
+  conditionalAggregate('maxIf', 'max'),
+  conditionalAggregate('uniqIf', 'uniq'),
+  {
+    name: 'arrayJoin',
+    minArgs: 1,
+    maxArgs: 1,
+    compile: (c, args) => {
+      // A row for each element (none for an empty array or a value that is not an array), as ClickHouse's
+      // arrayJoin; where it may stand is checked by the statement compiler.
+      if (!['SELECT', 'GROUP BY', 'ORDER BY'].includes(c.options.clause)) throw new HogQLError(`arrayJoin() is not allowed in ${c.options.clause}.`);
+      const list = c.compile(arg(args, 0));
+      if (list.type !== 'json') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
+      const array = sql`(case when jsonb_typeof(${list.sql}) = 'array' then ${list.sql} else '[]'::jsonb end)`;
+      return typed(sql`jsonb_array_elements(${array})`, 'json', true, list.aggregate);
     },
   },
   dateShift('dateAdd', '+'),

@@ -1,11 +1,11 @@
 /**
  * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items FROM table|(query)|cte
- * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m]] [UNION ALL SELECT …]`, with
- * `x [NOT] IN (query)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
+ * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m] BY exprs] [LIMIT n [OFFSET m]]
+ * [UNION ALL SELECT …]`, with `x [NOT] IN (query)` and `f(…) OVER (…)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
  * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
  * nothing a caller binds is ever read as query text.
  */
-import type { Expr, QueryRef } from '../ast.js';
+import type { Expr, FrameBound, QueryRef, WindowSpec } from '../ast.js';
 import { HogQLError } from '../errors.js';
 import { MAX_EXPRESSION_LENGTH, Parser, tokenize, type PlaceholderValues } from '../parser.js';
 
@@ -34,6 +34,13 @@ export interface JoinClause {
   on: Expr;
 }
 
+/** ClickHouse's `LIMIT n [OFFSET m] BY exprs`: at most n rows (after the first m) of each value of exprs. */
+export interface LimitBy {
+  count: number;
+  offset: number;
+  by: Expr[];
+}
+
 export interface SelectQuery {
   kind: 'select';
   /** `WITH name AS (query)`: names a FROM may use, here and in nested queries. */
@@ -46,6 +53,7 @@ export interface SelectQuery {
   groupBy: Expr[];
   having: Expr | null;
   orderBy: OrderTerm[];
+  limitBy: LimitBy | null;
   limit: number | null;
   offset: number | null;
 }
@@ -62,6 +70,7 @@ export type QueryNode = SelectQuery | UnionQuery;
 const CLAUSE_WORDS = new Set([
   'from', 'where', 'group', 'having', 'order', 'limit', 'offset', 'union', 'join', 'inner', 'left', 'right', 'full',
   'cross', 'on', 'using', 'with', 'as', 'asc', 'desc', 'and', 'or', 'not', 'select', 'settings', 'prewhere', 'array',
+  'over', 'by', 'rows', 'range',
 ]);
 
 class StatementParser extends Parser {
@@ -194,25 +203,99 @@ class StatementParser extends Parser {
     let orderBy: OrderTerm[] = [];
     if (this.keyword('order')) {
       this.expectKeyword('by', 'BY after ORDER');
-      orderBy = this.list(() => {
-        const expr = this.expression();
-        const descending = this.keyword('desc') || this.keyword('descending');
-        if (!descending && !this.keyword('asc')) this.keyword('ascending');
-        return { expr, descending };
-      });
+      orderBy = this.orderTerms();
     }
     let limit: number | null = null;
     let offset: number | null = null;
+    let limitBy: LimitBy | null = null;
     if (this.keyword('limit')) {
-      limit = this.count('LIMIT');
-      if (this.isOp(',')) {
-        // ClickHouse's `LIMIT offset, count`.
-        this.advance();
-        offset = limit;
-        limit = this.count('LIMIT');
-      } else if (this.keyword('offset')) offset = this.count('OFFSET');
+      [limit, offset] = this.limitAndOffset();
+      if (this.keyword('by')) {
+        if (limit + (offset ?? 0) > Number.MAX_SAFE_INTEGER) {
+          throw new HogQLError(`With LIMIT BY, the sum of its count and offset must be at most ${Number.MAX_SAFE_INTEGER}.`);
+        }
+        limitBy = { count: limit, offset: offset ?? 0, by: this.list(() => this.expression()) };
+        [limit, offset] = this.keyword('limit') ? this.limitAndOffset() : [null, null];
+        if (this.isKeyword('by')) throw new HogQLError('Only one LIMIT … BY is supported.');
+      }
     }
-    return { kind: 'select', ctes, distinct, columns, from, joins, where, groupBy, having, orderBy, limit, offset };
+    return { kind: 'select', ctes, distinct, columns, from, joins, where, groupBy, having, orderBy, limitBy, limit, offset };
+  }
+
+  /** After LIMIT: `count`, `count OFFSET offset` or ClickHouse's `offset, count`. */
+  private limitAndOffset(): [number, number | null] {
+    const first = this.count('LIMIT');
+    if (this.isOp(',')) {
+      this.advance();
+      return [this.count('LIMIT'), first];
+    }
+    return [first, this.keyword('offset') ? this.count('OFFSET') : null];
+  }
+
+  private orderTerms(): OrderTerm[] {
+    return this.list(() => {
+      const expr = this.expression();
+      const descending = this.keyword('desc') || this.keyword('descending');
+      if (!descending && !this.keyword('asc')) this.keyword('ascending');
+      return { expr, descending };
+    });
+  }
+
+  /** `(PARTITION BY … ORDER BY … ROWS|RANGE BETWEEN bound AND bound)` after OVER. */
+  protected override windowSpec(): WindowSpec {
+    if (this.current.type === 'ident' && !this.isKeyword('partition') && !this.isKeyword('order')) {
+      throw new HogQLError('Named windows are not supported; write the window in parentheses after OVER.');
+    }
+    this.expectOp('(');
+    let partitionBy: Expr[] = [];
+    if (this.keyword('partition')) {
+      this.expectKeyword('by', 'BY after PARTITION');
+      partitionBy = this.list(() => this.expression());
+    }
+    let orderBy: OrderTerm[] = [];
+    if (this.keyword('order')) {
+      this.expectKeyword('by', 'BY after ORDER');
+      orderBy = this.orderTerms();
+    }
+    let frame: WindowSpec['frame'] = null;
+    const unit = this.keyword('rows') ? 'rows' : this.keyword('range') ? 'range' : null;
+    if (unit) {
+      if (this.keyword('between')) {
+        const start = this.frameBound();
+        this.expectKeyword('and', 'AND between the bounds of the frame');
+        frame = { unit, start, end: this.frameBound() };
+      } else {
+        frame = { unit, start: this.frameBound(), end: { kind: 'currentRow' } };
+      }
+      const order = ['unboundedPreceding', 'preceding', 'currentRow', 'following', 'unboundedFollowing'];
+      if (frame.start.kind === 'unboundedFollowing' || frame.end.kind === 'unboundedPreceding' || order.indexOf(frame.start.kind) > order.indexOf(frame.end.kind)) {
+        throw new HogQLError('The frame of a window must start before it ends.');
+      }
+      if (unit === 'range' && [frame.start, frame.end].some((bound) => bound.kind === 'preceding' || bound.kind === 'following')) {
+        throw new HogQLError('A RANGE frame may only be bounded by UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING; use ROWS for a number of rows.');
+      }
+    }
+    this.expectOp(')');
+    return { partitionBy, orderBy, frame };
+  }
+
+  /** UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or n PRECEDING|FOLLOWING with n a non-negative integer. */
+  private frameBound(): FrameBound {
+    if (this.keyword('unbounded')) {
+      if (this.keyword('preceding')) return { kind: 'unboundedPreceding' };
+      this.expectKeyword('following', 'PRECEDING or FOLLOWING after UNBOUNDED');
+      return { kind: 'unboundedFollowing' };
+    }
+    if (this.keyword('current')) {
+      this.expectKeyword('row', 'ROW after CURRENT');
+      return { kind: 'currentRow' };
+    }
+    const token = this.current;
+    if (token.type !== 'number' && !this.isOp('{')) this.fail('a frame bound (UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING, UNBOUNDED FOLLOWING)');
+    const rows = this.count('A frame bound');
+    if (this.keyword('preceding')) return { kind: 'preceding', rows };
+    this.expectKeyword('following', 'PRECEDING or FOLLOWING after the number of rows');
+    return { kind: 'following', rows };
   }
 
   /** A table by name, or a parenthesised query, and its alias. */

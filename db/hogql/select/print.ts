@@ -2,7 +2,7 @@
  * Trees printed back as HogQL: the response's `hogql` (the query as it ran, placeholders shown as their values
  * and the row limit applied) and the names of unaliased columns, one spelling whatever spacing was used.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, FrameBound, WindowSpec } from '../ast.js';
 import type { FromSource, QueryNode, SelectQuery } from './parser.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -36,7 +36,8 @@ export function printExpr(expr: Expr): string {
         .join('');
     case 'call': {
       const args = `(${expr.args.map(printExpr).join(', ')})`;
-      return expr.params ? `${expr.name}(${expr.params.map(printExpr).join(', ')})${args}` : `${expr.name}${args}`;
+      const call = expr.params ? `${expr.name}(${expr.params.map(printExpr).join(', ')})${args}` : `${expr.name}${args}`;
+      return expr.over ? `${call} OVER (${printWindow(expr.over)})` : call;
     }
     case 'arithmetic':
       return `${operand(expr.left)} ${expr.op} ${operand(expr.right)}`;
@@ -60,6 +61,35 @@ export function printExpr(expr: Expr): string {
     case 'interval':
       return `INTERVAL ${operand(expr.amount)} ${expr.unit}`;
   }
+}
+
+function printBound(bound: FrameBound): string {
+  switch (bound.kind) {
+    case 'unboundedPreceding':
+      return 'UNBOUNDED PRECEDING';
+    case 'preceding':
+      return `${bound.rows} PRECEDING`;
+    case 'currentRow':
+      return 'CURRENT ROW';
+    case 'following':
+      return `${bound.rows} FOLLOWING`;
+    case 'unboundedFollowing':
+      return 'UNBOUNDED FOLLOWING';
+  }
+}
+
+function printOrder(terms: readonly { expr: Expr; descending: boolean }[]): string {
+  return terms.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ');
+}
+
+function printWindow(window: WindowSpec): string {
+  const parts: string[] = [];
+  if (window.partitionBy.length > 0) parts.push(`PARTITION BY ${window.partitionBy.map(printExpr).join(', ')}`);
+  if (window.orderBy.length > 0) parts.push(`ORDER BY ${printOrder(window.orderBy)}`);
+  if (window.frame) {
+    parts.push(`${window.frame.unit.toUpperCase()} BETWEEN ${printBound(window.frame.start)} AND ${printBound(window.frame.end)}`);
+  }
+  return parts.join(' ');
 }
 
 /** A statement; `ran`: the row limit and offset it ran with, for the outermost SELECT. */
@@ -87,8 +117,10 @@ function printSelect(query: SelectQuery, ran: { limit: number; offset: number } 
   if (query.where) parts.push(`WHERE ${printExpr(query.where)}`);
   if (query.groupBy.length > 0) parts.push(`GROUP BY ${query.groupBy.map(printExpr).join(', ')}`);
   if (query.having) parts.push(`HAVING ${printExpr(query.having)}`);
-  if (query.orderBy.length > 0) {
-    parts.push(`ORDER BY ${query.orderBy.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ')}`);
+  if (query.orderBy.length > 0) parts.push(`ORDER BY ${printOrder(query.orderBy)}`);
+  if (query.limitBy) {
+    const { count, offset, by } = query.limitBy;
+    parts.push(`LIMIT ${count}${offset > 0 ? ` OFFSET ${offset}` : ''} BY ${by.map(printExpr).join(', ')}`);
   }
   const limit = ran ? ran.limit : query.limit;
   const offset = ran ? ran.offset : (query.offset ?? 0);
