@@ -2799,7 +2799,9 @@ export interface components {
          *
          *     **Special entries.** `*` comes back as an object of the event (`uuid`, `event`, `properties` as an
          *     object, `timestamp`, `team_id`, `distinct_id`, `elements_chain`, `created_at`); `person` as its
-         *     person (`uuid`, `created_at`, `properties`, `distinct_id`), or `{distinct_id}` when it has none.
+         *     person (`uuid`, `created_at`, `properties`, `distinct_id`), or `{distinct_id}` when it has none. An
+         *     entry may end in a `-- comment`, which is ignored (and kept in `columns`). An alias may not be
+         *     `timestamp`, `event` or `person` (the node's own conditions read them) unless it names that field.
          *
          *     **Window.** `timestamp > after` and `timestamp < before`; `after` defaults to `-24h` (`all` removes
          *     the bound), `before` to 5 seconds from now. Both take ISO 8601 (a date or time without an offset is
@@ -2839,7 +2841,10 @@ export interface components {
              *     ]
              */
             orderBy?: string[];
-            /** @example 100 */
+            /**
+             * @description Rows of the page; 0 or absent is 100, and more than 50,000 is lowered to it, as PostHog.
+             * @example 100
+             */
             limit?: number;
             /** @example 0 */
             offset?: number;

@@ -108,6 +108,12 @@ const CASES: Case[] = [
     rows: [[{ uuid: BOB, created_at: '2023-12-01T08:00:00.123456Z', properties: { email: 'b@example.com' }, distinct_id: 'bob' }], [{ distinct_id: 'carol' }]],
   },
   {
+    name: '-- comment suffixes: ignored, and echoed in columns; -- inside quotes is text',
+    query: { select: ["concat(event, '--x') -- labelled", 'count() -- how many'], event: 'signup' },
+    rows: [['signup--x', 1]],
+    columns: ["concat(event, '--x') -- labelled", 'count() -- how many'],
+  },
+  {
     name: 'the window: after and before are exclusive',
     query: { select: ['event'], after: '2024-01-06T09:00:00Z', before: '2024-01-07T23:59:59Z' },
     rows: [],
@@ -231,6 +237,8 @@ describe('query: EventsQuery', function () {
     ]);
     const zero = await run({ select: ['distinct_id'], limit: 0, ...WINDOW });
     expect(zero.body).to.include({ limit: 100, hasMore: false });
+    const huge = await run({ select: ['distinct_id'], limit: 60_000, ...WINDOW });
+    expect(huge.body).to.include({ limit: 50_000, hasMore: false });
   });
 
   describe('the time window defaults', () => {

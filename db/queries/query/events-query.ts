@@ -106,19 +106,36 @@ function aggregates(expr: Expr): boolean {
   }
 }
 
+/**
+ * An entry without its `-- comment` suffix (PostHog's clients label entries so): the text up to a `--` outside
+ * quotes.
+ */
+function withoutComment(raw: string): string {
+  let quote: string | null = null;
+  for (let index = 0; index < raw.length; index += 1) {
+    const char = raw[index]!;
+    if (quote !== null) {
+      if (char === '\\') index += 1;
+      else if (char === quote) quote = null;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === '-' && raw[index + 1] === '-') return raw.slice(0, index);
+  }
+  return raw;
+}
+
 function parseItem(raw: string, index: number): Item {
-  const trimmed = raw.trim();
-  if (trimmed === '*') return { kind: 'star', name: raw };
-  if (trimmed === 'person') return { kind: 'person', name: raw };
+  const text = withoutComment(raw).trim();
+  if (text === '*') return { kind: 'star', name: raw };
+  if (text === 'person') return { kind: 'person', name: raw };
   return inParameter(`select__${index}`, () => {
-    const item = parseSelectItem(raw);
+    const item = parseSelectItem(text);
     // The parser names an entry without an alias by its own text.
-    const alias = item.name === raw.trim() ? null : item.name;
+    const alias = item.name === text ? null : item.name;
     // An alias names its expression in every clause: one shadowing a field the window or event filters read
     // would change what they filter.
     const shadows = alias !== null && FILTERED_FIELDS.includes(alias) && !(item.expr.kind === 'field' && item.expr.chain.join('.') === alias);
     if (shadows) throw new HogQLError(`The alias "${alias}" is the name of a field that the query filters on; choose another.`);
-    return { kind: 'expr' as const, name: item.name, alias, expr: item.expr, aggregate: aggregates(item.expr) };
+    return { kind: 'expr' as const, name: alias ?? raw, alias, expr: item.expr, aggregate: aggregates(item.expr) };
   });
 }
 
