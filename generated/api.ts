@@ -688,10 +688,11 @@ export interface paths {
         put?: never;
         /**
          * Run a query
-         * @description (Experimental) Runs a HogQL SELECT (`query.kind: HogQLQuery`) inside the environment and answers
-         *     its rows. Every query runs synchronously until asynchronous runs exist: `async` and every `refresh`
+         * @description (Experimental) Runs a query inside the environment and answers its rows: a HogQL SELECT
+         *     (`query.kind: HogQLQuery`, below) or an event listing (`query.kind: EventsQuery`, see the EventsQuery
+         *     schema). Every query runs synchronously until asynchronous runs exist: `async` and every `refresh`
          *     mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
-         *     are a 400.
+         *     are a 400 naming the field, another `kind` a 400 naming the kinds that run.
          *
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
@@ -744,11 +745,6 @@ export interface paths {
                  * @example 2
                  */
                 project_id: components["parameters"]["ProjectId"];
-                /**
-                 * @description The query's id.
-                 * @example 4f1c2d3e5a6b7c8d9e0f1a2b3c4d5e6f
-                 */
-                id: components["parameters"]["QueryId"];
             };
             cookie?: never;
         };
@@ -758,7 +754,15 @@ export interface paths {
          */
         get: operations["environments_query_retrieve"];
         put?: never;
-        post?: never;
+        /**
+         * Run a query of a named kind
+         * @description (Experimental) The same as `POST …/query/`, with the query's kind also in the path (which is shared
+         *     with a query's status, GET and DELETE: the kind is its `id`).
+         *     The path's kind (`HogQLQuery`, `EventsQuery`) must be the body's `query.kind`, else a 400
+         *     `Query kind mismatch: path kind "X" does not match body kind "Y".`; a kind that does not run is a 400
+         *     naming the kinds that do.
+         */
+        post: operations["environments_query_with_kind_create"];
         /**
          * Cancel an asynchronous query
          * @description (Experimental) Cancels the query `id`, running or finished. Needs only `query:read`.
@@ -787,8 +791,11 @@ export interface paths {
         put?: never;
         /**
          * Check that the caller may run asynchronous queries here
-         * @description (Experimental) Answers 200 with no body when the key may query this environment. The contract shows no
-         *     scope; Hedgerow asks for `query:read`, the scope every other query operation needs.
+         * @description (Experimental) Answers 200 with no body when the key may query this environment: it has `query:read`
+         *     and its user is a member of the environment's organization (the same check as every query operation);
+         *     otherwise 403 (a key without the scope) or 404 (an environment the key cannot see). No body is read.
+         *     PostHog answers `{"user": "ok"}` and refuses personal API keys; Hedgerow follows the API description
+         *     (200, no body) and, since personal API keys are how its callers authenticate, answers them by scope.
          */
         post: operations["environments_query_check_auth_for_async_create"];
         delete?: never;
@@ -813,7 +820,29 @@ export interface paths {
         };
         /**
          * Draft a SQL query
-         * @description (Experimental) Answers 200 with no body. The contract shows no scope; Hedgerow asks for `query:read`.
+         * @description (Experimental) Drafts a HogQL query from the words of `prompt`, without a language model: by fixed
+         *     rules over the words and the environment's own event names and property keys (those of its events),
+         *     the same prompt over the same data always drafting the same query. The draft always parses and runs
+         *     on `POST …/query/`. The contract shows no scope; Hedgerow asks for `query:read`.
+         *
+         *     **Rules**, each applied when its words appear (case does not matter; punctuation separates words):
+         *     - an event name of the environment (the longest names first; a name may span several words, `$` is
+         *       optional: `pageview` is `$pageview`) → `WHERE event = '<name>'` (several: `event IN (...)`);
+         *     - `count` or `how many` → `count()`;
+         *     - `unique users`, `unique people`, `distinct users` → `uniq(distinct_id)` (instead of `count()`);
+         *     - `per day`, `daily`, `by day`, `each day` → `toStartOfDay(timestamp) AS day`, grouped and ordered by
+         *       it; likewise `per hour`/`hourly`, `per week`/`weekly`, `per month`/`monthly`;
+         *     - `by <key>` or `per <key>` where `<key>` is one of the environment's event property keys (`$`
+         *       optional) → `properties.<key>` selected and grouped by;
+         *     - `last N days` or `past N days` (or hours, weeks, months; `last day` is one) → `timestamp >= now() -
+         *       INTERVAL N unit`; `today` → `timestamp >= toStartOfDay(now())`;
+         *     - with a time bucket the rows are ordered by it; else by the count (or uniq) descending, ties by the
+         *       breakdown; `LIMIT 100`;
+         *     - none of counting, grouping or bucket words: the matching events themselves (`SELECT event,
+         *       distinct_id, timestamp ... ORDER BY timestamp DESC LIMIT 100`).
+         *
+         *     A prompt in which no rule finds a word is a 400 (`attr` prompt, code `unclear`). `current_query` is
+         *     accepted, as PostHog's, and does not change the draft.
          */
         get: operations["environments_query_draft_sql_retrieve"];
         put?: never;
@@ -1748,9 +1777,11 @@ export interface paths {
         /**
          * Run a query
          * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/`, answering the same: runs a
-         *     HogQL SELECT (`query.kind: HogQLQuery`) inside the environment and answers its rows. Every query runs
-         *     synchronously until asynchronous runs exist: `async` and every `refresh` mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
-         *     are a 400.
+         *     HogQL SELECT (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`, see the
+         *     EventsQuery schema) inside the environment and answers its rows. Every query runs synchronously until
+         *     asynchronous runs exist: `async` and every `refresh` mode are accepted and answered with the finished
+         *     result (200), `query_status` null. Unknown fields are a 400 naming the field, another `kind` a 400
+         *     naming the kinds that run.
          *
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
@@ -1786,6 +1817,37 @@ export interface paths {
          *     missing. A property is shown as text, as in PostHog.
          */
         post: operations["query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/query/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query of a named kind
+         * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/{id}/`: the same as `POST
+         *     …/query/`, with the query's kind also in the path.
+         *     The path's kind (`HogQLQuery`, `EventsQuery`) must be the body's `query.kind`, else a 400
+         *     `Query kind mismatch: path kind "X" does not match body kind "Y".`; a kind that does not run is a 400
+         *     naming the kinds that do.
+         */
+        post: operations["query_with_kind_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2594,11 +2656,13 @@ export interface components {
             active_cpu_time: number;
         } | null;
         /**
-         * @description A query to run. Only `HogQLQuery` nodes run so far. `client_query_id`, `refresh`, `async` and `name`
-         *     are accepted; every query runs synchronously.
+         * @description A query to run, as PostHog's QueryRequest: `query` is a `HogQLQuery` or an `EventsQuery` (by its
+         *     `kind`). `client_query_id`, `refresh`, `async`, `name` and `limit_context` are accepted and every
+         *     query runs synchronously. Hedgerow has no dashboards or insight variables: `filters_override` and
+         *     `variables_override` are accepted for PostHog's clients and change nothing.
          */
         QueryRequest: {
-            query: components["schemas"]["HogQLQuery"];
+            query: components["schemas"]["HogQLQuery"] | components["schemas"]["EventsQuery"];
             /** @example 0b3cd2f1-7a53-4e7c-8d1f-6a2f1c9e0b44 */
             client_query_id?: string;
             /**
@@ -2611,13 +2675,33 @@ export interface components {
              * @example false
              */
             async?: boolean;
+            /**
+             * @description A dashboard's filters in PostHog; accepted and not used.
+             * @example null
+             */
+            filters_override?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Insight variables' values in PostHog; accepted and not used.
+             * @example null
+             */
+            variables_override?: {
+                [key: string]: unknown;
+            } | null;
             /** @example Events by name */
             name?: string;
+            /**
+             * @description The one value PostHog accepts from clients; it does not change the row limits here.
+             * @example posthog_ai
+             * @enum {string|null}
+             */
+            limit_context?: "posthog_ai" | null;
         };
         /** @description A HogQL SELECT and the values of its `{name}` placeholders. */
         HogQLQuery: {
             /**
-             * @example HogQLQuery
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             kind: "HogQLQuery";
@@ -2706,6 +2790,167 @@ export interface components {
              * @example null
              */
             query_status: Record<string, never> | null;
+        };
+        /**
+         * @description Events of the environment, as PostHog's EventsQuery: each `select` entry is a HogQL expression over
+         *     the events (the fields and functions of a HogQLQuery on `events`), `where` entries are conditions,
+         *     and they run as one SELECT. Entries with an aggregate function go to HAVING, and then the rows are
+         *     grouped by every selected entry without one.
+         *
+         *     **Special entries.** `*` comes back as an object of the event (`uuid`, `event`, `properties` as an
+         *     object, `timestamp`, `team_id`, `distinct_id`, `elements_chain`, `created_at`); `person` as its
+         *     person (`uuid`, `created_at`, `properties`, `distinct_id`), or `{distinct_id}` when it has none. An
+         *     entry may end in a `-- comment`, which is ignored (and kept in `columns`). An alias may not be
+         *     `timestamp`, `event` or `person` (the node's own conditions read them) unless it names that field.
+         *
+         *     **Window.** `timestamp > after` and `timestamp < before`; `after` defaults to `-24h` (`all` removes
+         *     the bound), `before` to 5 seconds from now. Both take ISO 8601 (a date or time without an offset is
+         *     in the environment's timezone) or a relative date: `-<n><unit>`, unit s, M (minutes), h, d, w, m
+         *     (months), q, y.
+         *
+         *     **Order.** `orderBy` (`expr [ASC|DESC]`) when given; else `count()` descending when selected, else
+         *     the first aggregate descending, else `timestamp` descending when selected, else the first entry
+         *     ascending.
+         *
+         *     **Page.** `limit` rows (100 when absent or 0, at most 50,000) from `offset`; `hasMore` says whether
+         *     more follow.
+         */
+        EventsQuery: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "EventsQuery";
+            /**
+             * @example [
+             *       "*",
+             *       "event",
+             *       "timestamp"
+             *     ]
+             */
+            select: string[];
+            /**
+             * @example [
+             *       "properties.$browser = 'Chrome'"
+             *     ]
+             */
+            where?: string[];
+            /**
+             * @example [
+             *       "timestamp DESC"
+             *     ]
+             */
+            orderBy?: string[];
+            /**
+             * @description Rows of the page; 0 or absent is 100, and more than 50,000 is lowered to it, as PostHog.
+             * @example 100
+             */
+            limit?: number;
+            /** @example 0 */
+            offset?: number;
+            /**
+             * @description The window's lower bound (exclusive); `all` for none.
+             * @example -7d
+             */
+            after?: string;
+            /**
+             * @description The window's upper bound (exclusive).
+             * @example 2024-01-08T00:00:00Z
+             */
+            before?: string;
+            /**
+             * @description Only events of this name.
+             * @example $pageview
+             */
+            event?: string | null;
+            /**
+             * @description Only events of one of these names.
+             * @example [
+             *       "$pageview",
+             *       "signup"
+             *     ]
+             */
+            events?: string[];
+            /**
+             * @description Property filters in the event listing's format (a list of filters, or a group `{type: AND|OR, values}`), all of which must hold.
+             * @example [
+             *       {
+             *         "key": "$browser",
+             *         "value": "Chrome",
+             *         "operator": "exact",
+             *         "type": "event"
+             *       }
+             *     ]
+             */
+            properties?: unknown;
+            /**
+             * Format: uuid
+             * @description Only events of this person (any of its distinct ids).
+             * @example 0190a3f2-5b6c-7d8e-9f01-234567890abc
+             */
+            personId?: string;
+        };
+        /** @description The rows of an EventsQuery, as PostHog answers one. */
+        EventsQueryResponse: {
+            /**
+             * @description One list of values per row, in the order of `select` (`*` and `person` as objects).
+             * @example [
+             *       [
+             *         "$pageview",
+             *         12
+             *       ]
+             *     ]
+             */
+            results: unknown[][];
+            /**
+             * @description The `select` entries as sent, or an entry's alias.
+             * @example [
+             *       "event",
+             *       "count()"
+             *     ]
+             */
+            columns: string[];
+            /**
+             * @description Each column's ClickHouse type name (`Tuple(...)` for `*` and `person`).
+             * @example [
+             *       "String",
+             *       "Int64"
+             *     ]
+             */
+            types: string[];
+            /**
+             * @description The SELECT that ran, printed as HogQL, with its window and row limit; property filters are not HogQL and are not shown.
+             * @example SELECT event, count() FROM events WHERE (timestamp > '2024-01-01T00:00:00.000Z') AND (timestamp < '2024-01-08T00:00:05.000Z') GROUP BY event ORDER BY count() DESC LIMIT 100
+             */
+            hogql: string;
+            /** @description Where the time went, in seconds. */
+            timings: {
+                /** @example ./execute */
+                k: string;
+                /** @example 0.004 */
+                t: number;
+            }[];
+            /**
+             * @description Whether more than `limit` rows follow `offset`.
+             * @example false
+             */
+            hasMore: boolean;
+            /** @example 100 */
+            limit: number;
+            /** @example 0 */
+            offset: number;
+            /**
+             * @description Always null; the query ran synchronously.
+             * @example null
+             */
+            query_status: Record<string, never> | null;
+        };
+        /** @description The answer of the query's kind. */
+        QueryResponse: components["schemas"]["HogQLQueryResponse"] | components["schemas"]["EventsQueryResponse"];
+        /** @description A drafted HogQL query. */
+        DraftSql: {
+            /** @example SELECT toStartOfDay(timestamp) AS day, count() FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day ASC LIMIT 100 */
+            sql: string;
         };
         /** @description The wrapper of a query status. */
         QueryStatusResponse: {
@@ -3871,6 +4116,11 @@ export interface components {
          * @example 0190f1c4-9a00-7c00-8000-000000000001
          */
         BatchExportRunId: string;
+        /**
+         * @description The query's kind (`HogQLQuery`, `EventsQuery`); named `id` because the path is shared with a query's status.
+         * @example EventsQuery
+         */
+        QueryKind: string;
         /**
          * @description The query's id.
          * @example 4f1c2d3e5a6b7c8d9e0f1a2b3c4d5e6f
@@ -5515,7 +5765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HogQLQueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5567,6 +5817,53 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    environments_query_with_kind_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The query's kind (`HogQLQuery`, `EventsQuery`); named `id` because the path is shared with a query's status.
+                 * @example EventsQuery
+                 */
+                id: components["parameters"]["QueryKind"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["QueryTimeout"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -5623,7 +5920,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller may run asynchronous queries in this environment; no body. */
+            /** @description The caller may run queries in this environment; no body. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5641,7 +5938,18 @@ export interface operations {
     };
     environments_query_draft_sql_retrieve: {
         parameters: {
-            query?: never;
+            query: {
+                /**
+                 * @description What the query should answer, in words; at most 400 characters (else 400, code `too_long`).
+                 * @example how many pageviews per day in the last 7 days
+                 */
+                prompt: string;
+                /**
+                 * @description The query being edited; accepted and not used.
+                 * @example select event from events
+                 */
+                current_query?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -5655,13 +5963,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Drafted; no body. */
+            /** @description The drafted query. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DraftSql"];
+                };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7355,7 +7666,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HogQLQueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["QueryTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    query_with_kind_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project (environment) id, as listed by `GET /api/projects/`; `@current` names the caller's current
+                 *     project.
+                 * @example 2
+                 */
+                project_id: components["parameters"]["ProjectId"];
+                /**
+                 * @description The query's kind (`HogQLQuery`, `EventsQuery`); named `id` because the path is shared with a query's status.
+                 * @example EventsQuery
+                 */
+                id: components["parameters"]["QueryKind"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

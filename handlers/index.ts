@@ -73,6 +73,12 @@ import {
 import { projects_list, projects_retrieve } from './projects.js';
 import { environments_query_create, query_create } from './query.js';
 import {
+  environments_query_check_auth_for_async_create,
+  environments_query_draft_sql_retrieve,
+  environments_query_with_kind_create,
+  query_with_kind_create,
+} from './query-kinds.js';
+import {
   environments_session_recording_playlists_create,
   environments_session_recording_playlists_destroy,
   environments_session_recording_playlists_list,
@@ -130,10 +136,12 @@ export const registry: HandlerRegistry = {
 
   environments_query_create,
   query_create,
+  environments_query_with_kind_create,
+  query_with_kind_create,
   environments_query_retrieve: NOT_BUILT,
   environments_query_destroy: NOT_BUILT,
-  environments_query_check_auth_for_async_create: NOT_BUILT,
-  environments_query_draft_sql_retrieve: NOT_BUILT,
+  environments_query_check_auth_for_async_create,
+  environments_query_draft_sql_retrieve,
 
   environments_session_recording_playlists_list,
   environments_session_recording_playlists_create,

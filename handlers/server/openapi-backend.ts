@@ -43,6 +43,9 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
     // skips re-validating the document (`npm run spec:lint` does that): much less resident memory, most of it
     // for operations the capture lane serves without openapi-backend.
     quick: true,
+    // A `oneOf` with a discriminator (the query's `kind`) is validated against the branch its tag names only,
+    // so that a mistake is reported from that branch, and an unknown tag as itself.
+    ajvOpts: { discriminator: true },
     customizeAjv: (ajv: Ajv) => {
       addFormats.default(ajv);
       return ajv;
@@ -194,11 +197,28 @@ function toValidationError(error: ErrorObject | undefined, c: OperationContext):
       const known = location === 'query' ? 'query parameter' : 'field';
       return errors.validation(`Unknown ${known} "${name}".`, [...segments, name].join('__'), 'unknown_field');
     }
+    case 'discriminator': {
+      const tag = String(params.tag);
+      const tagAttr = [...segments, tag].join('__');
+      const tagValue = (value as Record<string, unknown> | undefined)?.[tag];
+      if (tagValue === undefined) return errors.required(tagAttr);
+      const choices = discriminatorChoices(c, segments, tag);
+      return errors.validation(`"${String(tagValue)}" is not a supported ${tag}. Supported: ${choices.join(', ')}.`, tagAttr, 'invalid_choice');
+    }
     case 'propertyNames':
       return errors.validation(`"${String(params.propertyName)}" is not a valid key.`, attr);
     default:
       return errors.validation(`${attr ?? 'The request'} ${error.message ?? 'is not valid'}.`, attr);
   }
+}
+
+/** The tag values of the `oneOf` branches of the request body's schema at `segments` (the dereferenced spec's). */
+function discriminatorChoices(c: OperationContext, segments: readonly string[], tag: string): string[] {
+  type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; oneOf?: SchemaNode[]; enum?: unknown[] };
+  const body = c.operation.requestBody as { content?: Record<string, { schema?: SchemaNode }> } | undefined;
+  let schema = body?.content?.['application/json']?.schema;
+  for (const segment of segments) schema = /^\d+$/.test(segment) ? schema?.items : schema?.properties?.[segment];
+  return (schema?.oneOf ?? []).flatMap((branch) => (branch.properties?.[tag]?.enum ?? []).map(String));
 }
 
 function valueAt(c: OperationContext, location: string | undefined, segments: string[]): unknown {

@@ -370,11 +370,18 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     });
   }
 
-  it('400 for an unknown top-level field and for another kind of query', async () => {
-    const unknown = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events' }, filters_override: {} });
+  it('400 for an unknown top-level field and for a kind of query that does not run', async () => {
+    const unknown = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events' }, filters: {} });
     expect(unknown.status).to.equal(400);
-    const kind = await client.post(path, { query: { kind: 'EventsQuery', select: ['event'] } });
+    expect(unknown.body).to.deep.equal({ type: 'validation_error', code: 'unknown_field', detail: 'Unknown field "filters".', attr: 'filters' });
+    const kind = await client.post(path, { query: { kind: 'FunnelsQuery', series: [] } });
     expect(kind.status).to.equal(400);
+    expect(kind.body).to.deep.equal({
+      type: 'validation_error',
+      code: 'invalid_choice',
+      detail: '"FunnelsQuery" is not a supported kind. Supported: HogQLQuery, EventsQuery.',
+      attr: 'query__kind',
+    });
   });
 
   it('a query running past the statement timeout is cancelled: 504', async () => {

@@ -19,6 +19,8 @@ import { compileWindowCall } from './window.js';
 /** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
 interface Context {
   options: SelectOptions;
+  /** The statement that compileSelect was given (the one `outerCondition` applies to). */
+  outermost: QueryNode;
   ctes: ReadonlyMap<string, QueryNode>;
   /** WITH queries being expanded (one that names itself would never end). */
   expanding: ReadonlySet<string>;
@@ -332,6 +334,11 @@ export interface SelectOptions {
   defaultLimit: number;
   /** The most rows a LIMIT may ask for; larger ones are lowered to it. */
   maxLimit: number;
+  /**
+   * A condition ANDed to the outermost SELECT's WHERE, compiled by its WHERE compiler: for filters that are not
+   * HogQL (the event query's property filters), over `events e` only.
+   */
+  outerCondition?: (where: Compiler) => Fragment;
 }
 
 export interface SelectOutputColumn {
@@ -630,6 +637,11 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     });
   }
 
+  let outerCondition: Fragment | null = null;
+  if (options.outerCondition && query === context.outermost) {
+    if (!table || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
+    outerCondition = options.outerCondition(filtering);
+  }
   const usesPerson = compilers.some((c) => c.usesPerson);
   const implicitJoins = new Set(compilers.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
   let fromSql: Fragment;
@@ -651,6 +663,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
   }
   if (condition) conditions.push(condition);
+  if (outerCondition) conditions.push(outerCondition);
 
   // (A null column of the first part takes the others' type, as PostgreSQL resolves it.)
   const selectedValues = types
@@ -732,7 +745,7 @@ function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], g
  * more, without a LIMIT), each value formatted as the response shows it.
  */
 export function compileSelect(query: QueryNode, options: SelectOptions): CompiledSelect {
-  const context: Context = { options, ctes: new Map(), expanding: new Set(), aliases: { next: 0 } };
+  const context: Context = { options, outermost: query, ctes: new Map(), expanding: new Set(), aliases: { next: 0 } };
   const own = query.kind === 'select' ? query.limit : null;
   const paginated = own === null;
   const limit = paginated ? options.defaultLimit : Math.min(own, options.maxLimit);

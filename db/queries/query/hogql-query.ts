@@ -3,12 +3,12 @@
  * environment, run on a read-only session within the query timeout (db/pg/read-session.ts), and answered as
  * PostHog answers a HogQLQuery: rows of values, the columns' names and ClickHouse types, the query as it ran.
  */
-import { ApiError, errors } from '../../core/errors.js';
+import { errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
-import { onReadSession } from '../../pg/read-session.js';
 import { HogQLError, outputValue } from '../../hogql/index.js';
 import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
+import { runCompiledSelect, seconds } from './execute.js';
 
 /** Rows returned when the query has no LIMIT, as PostHog. */
 export const DEFAULT_RETURNED_ROWS = 100;
@@ -74,28 +74,11 @@ export async function runHogQLQuery(
   const started = performance.now();
   const query = compiledQuery(environment, input, limits);
   const compiledAt = performance.now();
-  // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
-  // is planned for its own values.
-  const rows = await onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows).catch(
-    (error: unknown) => {
-      // The one query error read-session names the listing's `select` for: here the query is one text.
-      if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
-        throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
-      }
-      // What PostgreSQL finds wrong with the statement a query compiled to (class 42) is the query's shape.
-      const code = (error as { code?: unknown }).code;
-      if (!(error instanceof ApiError) && code === '42P10') throw errors.validation('With DISTINCT, ORDER BY may only name selected expressions.');
-      if (!(error instanceof ApiError) && typeof code === 'string' && code.startsWith('42')) {
-        throw errors.validation(`The query cannot run: ${(error as Error).message}.`);
-      }
-      throw error;
-    },
-  );
+  const rows = await runCompiledSelect(reader, query, timeoutMs);
   const more = query.paginated && rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const results = page.map((row) => query.columns.map((column, index) => outputValue(column.type, row[`c${index}`])));
   const finished = performance.now();
-  const seconds = (ms: number) => Math.round(ms) / 1000;
   return {
     results,
     columns: query.columns.map((column) => column.name),
