@@ -174,6 +174,7 @@ export function draftTree(prompt: string, vocabulary: DraftVocabulary): SelectQu
     joins: [],
     where,
     having: null,
+    limitBy: null,
     limit: DEFAULT_RETURNED_ROWS,
     offset: null,
   };

@@ -215,6 +215,7 @@ export function eventsQueryTree(input: EventsQueryInput, environment: Environmen
     where: and(conditions),
     groupBy,
     having: and(having),
+    limitBy: null,
     orderBy: order(input, items, columns),
     limit: null,
     offset: input.offset ?? 0,
