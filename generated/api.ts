@@ -694,38 +694,8 @@ export interface paths {
          *     mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
          *     are a 400 naming the field, another `kind` a 400 naming the kinds that run.
          *
-         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
-         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
-         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
-         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
-         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
-         *     joined table's field. Every table a query reads, however nested, is read within the environment.
-         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
-         *
-         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
-         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
-         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
-         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
-         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
-         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
-         *     `$end_current_url`, `$pageview_count`.
-         *
-         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
-         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
-         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
-         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
-         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
-         *
-         *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
-         *     null), never query text; a placeholder without a value is a 400.
-         *
-         *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
-         *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
-         *     longer than the server's statement timeout is cancelled (504).
-         *
-         *     **Types** are the ClickHouse names PostHog gives PostgreSQL's types: `String`, `Int64`, `Float64`,
-         *     `Bool`, `UUID`, `Date`, `DateTime64(6, 'UTC')`, `Array(String)`, in `Nullable(...)` when a value may be
-         *     missing. A property is shown as text, as in PostHog.
+         *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
+         *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -1783,38 +1753,8 @@ export interface paths {
          *     result (200), `query_status` null. Unknown fields are a 400 naming the field, another `kind` a 400
          *     naming the kinds that run.
          *
-         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
-         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
-         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m]] [UNION ALL SELECT ...]`. A source is the table
-         *     `events`, `persons` or `sessions`, a WITH query's name or a query in parentheses; `x [NOT] IN (SELECT
-         *     ...)` holds in expressions. `*` is every field of the table (not with JOIN); `alias.field` names a
-         *     joined table's field. Every table a query reads, however nested, is read within the environment.
-         *     RIGHT, FULL and CROSS JOIN and UNION DISTINCT are a 400.
-         *
-         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
-         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4` and, through
-         *     the event's person, `person.id`, `person.created_at`, `person.is_identified` and
-         *     `person.properties.<name>`. `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`.
-         *     `sessions` (one row per `$session_id` of the events): `session_id`, `distinct_id` (the first),
-         *     `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds), `$entry_current_url`,
-         *     `$end_current_url`, `$pageview_count`.
-         *
-         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
-         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`,
-         *     `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`, `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`,
-         *     `round`, `floor`, `ceil`, `abs`, `startsWith`, `endsWith`, `position`, `replaceAll`, `splitByChar`,
-         *     `trim`, `substring`. Any other table, field or function is a 400 naming it.
-         *
-         *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
-         *     null), never query text; a placeholder without a value is a 400.
-         *
-         *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
-         *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
-         *     longer than the server's statement timeout is cancelled (504).
-         *
-         *     **Types** are the ClickHouse names PostHog gives PostgreSQL's types: `String`, `Int64`, `Float64`,
-         *     `Bool`, `UUID`, `Date`, `DateTime64(6, 'UTC')`, `Array(String)`, in `Nullable(...)` when a value may be
-         *     missing. A property is shown as text, as in PostHog.
+         *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
+         *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -2698,7 +2638,53 @@ export interface components {
              */
             limit_context?: "posthog_ai" | null;
         };
-        /** @description A HogQL SELECT and the values of its `{name}` placeholders. */
+        /**
+         * @description A HogQL SELECT and the values of its `{name}` placeholders.
+         *
+         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
+         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
+         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m] BY expr, ...] [LIMIT n [OFFSET m]] [UNION ALL
+         *     SELECT ...]`. A source is the table `events`, `persons`, `sessions` or `groups`, a WITH query's name
+         *     or a query in parentheses; `x [NOT] IN (SELECT ...)` holds in expressions. `*` is every field of the
+         *     table (not with JOIN); `alias.field` names a joined table's field. Every table a query reads, however
+         *     nested or joined (implicit joins included), is read within the environment. RIGHT, FULL and CROSS JOIN
+         *     and UNION DISTINCT are a 400. `LIMIT n BY x` keeps the first n rows of each value of x in the query's
+         *     order.
+         *
+         *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
+         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4`; through the
+         *     event's person `person.id`, `person.created_at`, `person.is_identified` and
+         *     `person.properties.<name>`; through its distinct id `pdi.distinct_id` and `pdi.person_id`; through its
+         *     groups `group_0`...`group_4.<groups field>`; through its session `session.<sessions field>`.
+         *     `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`. `groups`: `index`, `key`,
+         *     `created_at`, `properties.<name>`. `sessions` (one row per `$session_id` of the events): `session_id`,
+         *     `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds),
+         *     `$entry_current_url`, `$end_current_url`, `$pageview_count`.
+         *
+         *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
+         *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,
+         *     `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
+         *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `toTimeZone` (later date functions read the wall clock
+         *     of that zone), `formatDateTime` (ClickHouse codes `%Y %y %m %d %H %I %h %i %S %s %f %F %D %T %R %j %u
+         *     %V %Q %p %a %b %W %M %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
+         *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`, `extract` (a regular
+         *     expression's first group, or its match), `JSONExtractString`, `JSONExtractInt`, `JSONExtractFloat`,
+         *     `JSONExtractBool`, `JSONExtractRaw`, and `arrayJoin` as a whole column of the SELECT. Window functions
+         *     `row_number`, `rank`, `dense_rank`, `lag`, `lead`, `first_value`, `last_value` and `count`, `sum`,
+         *     `avg`, `min`, `max` take `OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE BETWEEN ... AND ...])`
+         *     in SELECT and ORDER BY. Any other table, field or function is a 400 naming it.
+         *
+         *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
+         *     null), never query text; a placeholder without a value is a 400.
+         *
+         *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
+         *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
+         *     longer than the server's statement timeout is cancelled (504).
+         *
+         *     **Types** are the ClickHouse names PostHog gives PostgreSQL's types: `String`, `Int64`, `Float64`,
+         *     `Bool`, `UUID`, `Date`, `DateTime64(6, 'UTC')`, `Array(String)`, in `Nullable(...)` when a value may be
+         *     missing. A property is shown as text, as in PostHog.
+         */
         HogQLQuery: {
             /**
              * @description discriminator enum property added by openapi-typescript
