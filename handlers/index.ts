@@ -72,6 +72,7 @@ import {
 } from './organizations.js';
 import { projects_list, projects_retrieve } from './projects.js';
 import { environments_query_create, query_create } from './query.js';
+import { environments_query_destroy, environments_query_retrieve } from './query-status.js';
 import {
   environments_session_recording_playlists_create,
   environments_session_recording_playlists_destroy,
@@ -130,8 +131,8 @@ export const registry: HandlerRegistry = {
 
   environments_query_create,
   query_create,
-  environments_query_retrieve: NOT_BUILT,
-  environments_query_destroy: NOT_BUILT,
+  environments_query_retrieve,
+  environments_query_destroy,
   environments_query_check_auth_for_async_create: NOT_BUILT,
   environments_query_draft_sql_retrieve: NOT_BUILT,
 

@@ -7,6 +7,7 @@ import { createDb, type Db } from '../../db/pg/client.js';
 import { offsetClock } from './clock.js';
 import { defaultDestinations } from './destinations/index.js';
 import { Engine } from './engine.js';
+import { ASYNC_QUERY_CONCURRENCY, QueryRunner } from './queries.js';
 
 export interface EngineSettings {
   databaseUrl: string;
@@ -17,6 +18,8 @@ export interface EngineSettings {
   noopDelayMs: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  /** Asynchronous queries' statement timeout. */
+  queryTimeoutMs: number;
 }
 
 /**
@@ -27,9 +30,12 @@ export function enginePoolSize(concurrency: number): number {
   return Math.max(1, concurrency) + 3;
 }
 
-/** Sessions the engine of one process may open: its pool, pg-boss's pool and the listening session. */
+/**
+ * Sessions the engine of one process may open: its pool, pg-boss's pool, the listening session and the read-only
+ * sessions of its asynchronous queries.
+ */
 export function engineSessions(concurrency: number): number {
-  return enginePoolSize(concurrency) + 4 + 1;
+  return enginePoolSize(concurrency) + 4 + 1 + ASYNC_QUERY_CONCURRENCY;
 }
 
 export interface RunningEngine {
@@ -44,6 +50,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     poolMax: enginePoolSize(settings.concurrency),
     deadlines: { connectTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs },
   });
+  const queryRunner = new QueryRunner({ db, logger: logger.child({ room: 'queries' }), timeoutMs: settings.queryTimeoutMs });
   const engine = new Engine({
     db,
     logger: logger.child({ room: 'batch-exports' }),
@@ -54,11 +61,13 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     leaseMs: settings.leaseMs,
     tickIntervalMs: settings.tickIntervalMs,
     pollingIntervalSeconds: settings.tickIntervalMs > 0 ? 0.5 : 2,
+    queryRunner,
   });
   try {
     await engine.start();
   } catch (error) {
     await engine.stop().catch(() => undefined);
+    await queryRunner.close();
     await db.destroy();
     throw error;
   }
@@ -67,6 +76,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     db,
     async stop() {
       await engine.stop();
+      await queryRunner.close();
       await db.destroy();
     },
   };

@@ -616,6 +616,7 @@ describe('batch export engine', function () {
         noopDelayMs: 0,
         connectTimeoutMs: 5_000,
         statementTimeoutMs: 30_000,
+        queryTimeoutMs: 15_000,
       },
       pino({ level: 'silent' }),
     );

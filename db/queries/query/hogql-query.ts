@@ -5,7 +5,7 @@
  */
 import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
-import { onReadSession } from '../../pg/read-session.js';
+import { onReadSession, type Reader } from '../../pg/read-session.js';
 import { HogQLError, outputValue } from '../../hogql/index.js';
 import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
@@ -70,13 +70,18 @@ export async function runHogQLQuery(
   input: HogQLQueryInput,
   timeoutMs: number,
   limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
+  /** Called on the session that will run the statement, before it runs (an asynchronous run records it). */
+  onSession?: (read: Reader) => Promise<void>,
 ): Promise<HogQLQueryResult> {
   const started = performance.now();
   const query = compiledQuery(environment, input, limits);
   const compiledAt = performance.now();
   // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
   // is planned for its own values.
-  const rows = await onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows).catch(
+  const rows = await onReadSession(reader, timeoutMs, async (read) => {
+    await onSession?.(read);
+    return (await read(query.text, query.params, { prepare: false })).rows;
+  }).catch(
     (error: unknown) => {
       // The one query error read-session names the listing's `select` for: here the query is one text.
       if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
