@@ -17,6 +17,7 @@ import { runHogQLQuery, type HogQLQueryInput } from '../../db/queries/query/hogq
 import {
   deleteExpiredQueryStatuses,
   finishQuery,
+  forgetRunnerSession,
   pickUpQuery,
   recordRunnerSession,
   RUNNER_SESSION_SQL,
@@ -192,10 +193,18 @@ export class QueryRunner {
       if (!environment) return;
       const node = picked.query as { query: string; values?: Record<string, unknown> };
       const input: HogQLQueryInput = { query: node.query, ...(node.values ? { values: node.values } : {}) };
-      const result = await runHogQLQuery(this.reader, environment, input, timeoutMs, undefined, async (read) => {
-        const [session] = (await read<{ pid: number; backend_start: string }>(RUNNER_SESSION_SQL, [])).rows;
-        flight.session = { pid: session!.pid, backendStart: session!.backend_start };
-        if (this.stopping || !(await recordRunnerSession(db, teamId, queryId, job.id, flight.session))) throw new RunTakenAway();
+      const result = await runHogQLQuery(this.reader, environment, input, timeoutMs, undefined, {
+        onStart: async (read) => {
+          const [session] = (await read<{ pid: number; backend_start: string }>(RUNNER_SESSION_SQL, [])).rows;
+          const recorded = { pid: session!.pid, backendStart: session!.backend_start };
+          if (this.stopping || !(await recordRunnerSession(db, teamId, queryId, job.id, recorded))) throw new RunTakenAway();
+          flight.session = recorded;
+        },
+        onEnd: async () => {
+          if (!flight.session) return;
+          flight.session = null;
+          await forgetRunnerSession(db, teamId, queryId, job.id);
+        },
       });
       // As the synchronous answer: the response of the query, its status null inside it.
       await finishQuery(db, teamId, queryId, job.id, { results: { ...result, query_status: null } });

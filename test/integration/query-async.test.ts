@@ -193,8 +193,8 @@ describe('query: asynchronous runs, their status and cancel', function () {
 
       const row = await statusRow('count-by-event');
       expect(row.query).to.deep.equal({ kind: 'HogQLQuery', query: COUNT_BY_EVENT });
-      expect(row.runner_pid).to.be.a('number');
-      expect(row.runner_backend_start).to.be.an.instanceOf(Date);
+      // The session is recorded only while its statement runs: back in its pool, it may run another query.
+      expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
     });
 
     it('a status that exists is answered as it is without running again, unless force_async', async () => {

@@ -70,8 +70,11 @@ export async function runHogQLQuery(
   input: HogQLQueryInput,
   timeoutMs: number,
   limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
-  /** Called on the session that will run the statement, before it runs (an asynchronous run records it). */
-  onSession?: (read: Reader) => Promise<void>,
+  /**
+   * Told of the session that runs the statement: before the statement, and after it (however it ended) while the
+   * session is still held. An asynchronous run records the session for the length of its statement.
+   */
+  session?: { onStart(read: Reader): Promise<void>; onEnd(): Promise<void> },
 ): Promise<HogQLQueryResult> {
   const started = performance.now();
   const query = compiledQuery(environment, input, limits);
@@ -79,8 +82,13 @@ export async function runHogQLQuery(
   // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
   // is planned for its own values.
   const rows = await onReadSession(reader, timeoutMs, async (read) => {
-    await onSession?.(read);
-    return (await read(query.text, query.params, { prepare: false })).rows;
+    if (!session) return (await read(query.text, query.params, { prepare: false })).rows;
+    try {
+      await session.onStart(read);
+      return (await read(query.text, query.params, { prepare: false })).rows;
+    } finally {
+      await session.onEnd();
+    }
   }).catch(
     (error: unknown) => {
       // The one query error read-session names the listing's `select` for: here the query is one text.

@@ -235,6 +235,16 @@ export async function recordRunnerSession(db: Db, teamId: number, id: string, jo
   return (result.rowCount ?? 0) > 0;
 }
 
+/**
+ * Forgets the session once its statement is over, while the runner still holds it: the session goes back to its
+ * pool and may run another query, which a late cancel must not hit. A cancel that already holds the row has sent
+ * its signal before this returns (this waits for its lock), and a signal to a session between statements is
+ * ignored by PostgreSQL.
+ */
+export async function forgetRunnerSession(db: Db, teamId: number, id: string, jobId: string): Promise<void> {
+  await db.raw('update query_statuses set runner_pid = null, runner_backend_start = null where team_id = ? and id = ? and task_id = ?', [teamId, id, jobId]);
+}
+
 export type QueryOutcome = { results: unknown } | { errorMessage: string | null };
 
 /** Records how the run of job `jobId` ended, unless it was cancelled or taken away meanwhile. */
