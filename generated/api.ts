@@ -5634,13 +5634,16 @@ export interface operations {
                     "application/json": components["schemas"]["QueryStatusResponse"];
                 };
             };
-            /** @description The query failed, or was cancelled; `error_message` says why. */
+            /**
+             * @description The query failed, or was cancelled: its status, whose `error_message` says why. A request that is
+             *     not valid (its query string) is answered in the error format.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryStatusResponse"];
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -6,7 +6,7 @@
  */
 import { uuidv7 } from '../db/core/uuid.js';
 import { errors } from '../db/core/errors.js';
-import { cancelQuery, readQueryStatus, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
+import { cancelQuery, isStorableQueryId, readQueryStatus, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
 import { JOB_SCHEMA, QUERY_QUEUE, QueryJobs } from './jobs/queries.js';
 import { environmentOf, type AppDeps, type Handler, type HandlerInput, type RequestBody } from './types.js';
 
@@ -55,6 +55,9 @@ export async function submitAsyncQuery(
   force: boolean,
 ): Promise<{ status: 200 | 202; body: { query_status: QueryStatus } }> {
   const { body, state, deps } = input;
+  if (body.client_query_id !== undefined && !isStorableQueryId(body.client_query_id)) {
+    throw errors.validation('A query id cannot contain the NUL character.', 'client_query_id');
+  }
   const jobs = queryJobs(deps);
   const status = await submitQuery(
     deps.db,
@@ -82,7 +85,8 @@ function notFound(id: string, teamId: number) {
 
 export const environments_query_retrieve: Handler<'environments_query_retrieve'> = async ({ params, state, deps }) => {
   const teamId = environmentOf(state).environment.id;
-  const status = await readQueryStatus(deps.db, teamId, params.id, JOB_SCHEMA, QUERY_QUEUE);
+  // No status can have an id PostgreSQL cannot store.
+  const status = !isStorableQueryId(params.id) ? null : await readQueryStatus(deps.db, teamId, params.id, JOB_SCHEMA, QUERY_QUEUE);
   if (!status) throw notFound(params.id, teamId);
   if (!status.complete) return { status: 202, body: { query_status: status } };
   if (!status.error) return { status: 200, body: { query_status: status } };
@@ -92,6 +96,6 @@ export const environments_query_retrieve: Handler<'environments_query_retrieve'>
 };
 
 export const environments_query_destroy: Handler<'environments_query_destroy'> = async ({ params, state, deps }) => {
-  await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, queryJobs(deps).dequeue);
+  if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, queryJobs(deps).dequeue);
   return { status: 204 };
 };

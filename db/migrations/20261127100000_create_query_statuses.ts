@@ -4,17 +4,19 @@ import type { Knex } from 'knex';
 // query id), written by the API when the query is submitted and by whichever engine process runs it. Besides
 // PostHog's fields it holds what running needs: the query itself, and the PostgreSQL session running its
 // statement (pid and backend_start together, since a pid alone may be reused), so that any process can cancel
-// the statement and tell a runner that died from one still at work.
+// the statement and tell a runner that died from one still at work. The query and its response are `json`, not
+// jsonb: kept as the text they were written (exact numbers), and accepting `\u0000`, which jsonb refuses and a
+// query's text may hold; nothing ever looks inside them in SQL.
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('query_statuses', (t) => {
     t.integer('team_id').notNullable().references('environments.id').onDelete('CASCADE');
     t.string('id', 200).notNullable();
-    t.jsonb('query').notNullable();
+    t.json('query').notNullable();
     t.boolean('query_async').notNullable().defaultTo(true);
     t.boolean('complete').notNullable().defaultTo(false);
     t.boolean('error').notNullable().defaultTo(false);
     t.text('error_message').nullable();
-    t.jsonb('results').nullable();
+    t.json('results').nullable();
     t.timestamp('start_time', { useTz: true }).nullable();
     t.timestamp('pickup_time', { useTz: true }).nullable();
     t.timestamp('end_time', { useTz: true }).nullable();
@@ -28,8 +30,9 @@ export async function up(db: Knex): Promise<void> {
     t.integer('runner_pid').nullable();
     t.timestamp('runner_backend_start', { useTz: true }).nullable();
     t.primary(['team_id', 'id']);
-    // The periodic cleanup deletes by expiry.
+    // The periodic cleanup deletes by expiry; a job finds its status by its id.
     t.index(['expiration_time']);
+    t.index(['task_id']);
   });
 }
 

@@ -42,9 +42,9 @@ const CLEANUP_EVERY_MS = 60_000;
  */
 const CLIENT_CHECK_MS = 1_000;
 
+/** The job finds its status by its own id (task_id); the environment is there for whoever reads the queue. */
 interface QueryJobData {
   teamId: number;
-  queryId: string;
 }
 
 /**
@@ -74,7 +74,7 @@ export class QueryJobs {
   enqueue: EnqueueQuery = async (trx, job) => {
     let created: string | null;
     try {
-      created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId, queryId: job.queryId } satisfies QueryJobData, {
+      created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId } satisfies QueryJobData, {
         id: job.jobId,
         db: jobExecutorOf(trx),
         retryLimit: 0,
@@ -182,9 +182,9 @@ export class QueryRunner {
 
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { db, logger, timeoutMs } = this.options;
-    const { teamId, queryId } = job.data;
-    const picked = await pickUpQuery(db, teamId, queryId, job.id);
+    const picked = await pickUpQuery(db, job.id);
     if (!picked) return;
+    const { teamId, id: queryId } = picked;
     const flight: Flight = { session: null };
     this.inFlight.add(flight);
     try {

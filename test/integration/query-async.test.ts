@@ -201,7 +201,8 @@ describe('query: asynchronous runs, their status and cancel', function () {
       const first = await submit({ refresh: 'async', client_query_id: 'reused' });
       const done = await pollUntilDone('reused');
       expect(done.status).to.equal(200);
-      const jobs = async () => (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run' and data->>'queryId' = 'reused'`)).rows[0].n;
+      const jobsBefore = (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n;
+      const jobs = async () => (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n - jobsBefore + 1;
       expect(await jobs()).to.equal(1);
 
       // Complete: 200 with the status, as PostHog answers a submit whose status is complete.
@@ -255,6 +256,37 @@ describe('query: asynchronous runs, their status and cancel', function () {
       const failed = await pollUntilDone('broken');
       expect(failed.status).to.equal(400);
       expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: synchronous.body.detail, results: null });
+    });
+
+    it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
+      const query = 'select event from events where event = {name} -- \u0000';
+      const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
+      const response = await client.post(submitPath, {
+        query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' },
+        refresh: 'async',
+        client_query_id: 'nul-in-text',
+      });
+      expect(response.status).to.equal(202);
+      const done = await pollUntilDone('nul-in-text');
+      // The parser refuses it: the status says what the synchronous run answers, its NUL shown as U+FFFD.
+      expect(synchronous.status).to.equal(400);
+      expect(synchronous.body.detail).to.equal('Unexpected character "\u0000" at position 50.');
+      expect(done.status).to.equal(400);
+      expect(done.body.query_status).to.include({ error: true, error_message: 'Unexpected character "\uFFFD" at position 50.' });
+      expect((await statusRow('nul-in-text')).query).to.deep.equal({ kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' });
+
+      const refused = await submit({ refresh: 'async', client_query_id: 'a\u0000b' });
+      expect(refused.status).to.equal(400);
+      expect(refused.body).to.deep.equal({
+        type: 'validation_error',
+        code: 'invalid_input',
+        detail: 'A query id cannot contain the NUL character.',
+        attr: 'client_query_id',
+      });
+      const nowhere = await client.get(statusPath('%00'));
+      expect(nowhere.status).to.equal(404);
+      expect(nowhere.body.detail).to.equal(`Query \u0000 not found for team ${team}`);
+      expect((await client.delete(statusPath('%00'))).status).to.equal(204);
     });
 
     it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {

@@ -10,6 +10,7 @@
 import type { Knex } from 'knex';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { parseJson, stringifyExact } from '../../core/exact-json.js';
+import { cleanText } from '../../core/jsonb-text.js';
 import type { Db } from '../../pg/client.js';
 import { ENGINE_CHANNEL } from '../batch-exports/notify.js';
 
@@ -21,6 +22,11 @@ export const QUERY_SUBMITTED = 'query';
 
 export const CANCELLED_MESSAGE = 'Query cancelled';
 export const RUNNER_STOPPED_MESSAGE = 'The process running the query stopped before the query finished.';
+
+/** Whether a status may have this id: PostgreSQL text cannot hold NUL. */
+export function isStorableQueryId(id: string): boolean {
+  return !id.includes('\u0000');
+}
 
 /** The status as the API shows it (PostHog's QueryStatus). */
 export interface QueryStatus {
@@ -88,7 +94,7 @@ function statusOf(row: StatusRow): QueryStatus {
 }
 
 /** Enqueues the run's job (id `jobId`) inside the transaction that makes its status. */
-export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number; queryId: string }) => Promise<void>;
+export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number }) => Promise<void>;
 
 /** Takes the run's job out of the queue, if it has not started (inside the cancelling transaction). */
 export type DequeueQuery = (trx: Knex.Transaction, jobId: string) => Promise<void>;
@@ -125,11 +131,11 @@ export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: En
     }
     const [row] = (await trx.raw(
       `insert into query_statuses (team_id, id, query, start_time, expiration_time, task_id)
-       values (?, ?, ?::jsonb, now(), now() + ${STATUS_TTL}, ?)
+       values (?, ?, ?::json, now(), now() + ${STATUS_TTL}, ?)
        returning ${STATUS_COLUMNS}`,
       [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId],
     )).rows as StatusRow[];
-    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, queryId: submitted.id });
+    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId });
     await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
     return statusOf(row!);
   });
@@ -205,21 +211,23 @@ export async function cancelQuery(db: Db, teamId: number, id: string, dequeue: D
 // ---- the runner's side ------------------------------------------------------------------------------------------
 
 export interface PickedUpQuery {
+  teamId: number;
+  id: string;
   query: unknown;
 }
 
 /**
- * Marks the run picked up by job `jobId`; null when there is nothing to run (cancelled, expired, started over
+ * Marks the run of job `jobId` picked up; null when there is nothing to run (cancelled, expired, started over
  * for another job, or already picked up: a job runs once).
  */
-export async function pickUpQuery(db: Db, teamId: number, id: string, jobId: string): Promise<PickedUpQuery | null> {
+export async function pickUpQuery(db: Db, jobId: string): Promise<PickedUpQuery | null> {
   const [row] = (await db.raw(
     `update query_statuses set pickup_time = now(), expiration_time = now() + ${STATUS_TTL}
-     where team_id = ? and id = ? and task_id = ? and not complete and pickup_time is null and expiration_time > now()
-     returning query::text as query_text`,
-    [teamId, id, jobId],
-  )).rows as Array<{ query_text: string }>;
-  return row ? { query: parseJson(row.query_text, MAX_JSON_DEPTH) } : null;
+     where task_id = ? and not complete and pickup_time is null and expiration_time > now()
+     returning team_id, id, query::text as query_text`,
+    [jobId],
+  )).rows as Array<{ team_id: number; id: string; query_text: string }>;
+  return row ? { teamId: row.team_id, id: row.id, query: parseJson(row.query_text, MAX_JSON_DEPTH) } : null;
 }
 
 /** The session the statement runs on, as pg_stat_activity knows it (backend_start as text: microseconds kept). */
@@ -252,9 +260,10 @@ export async function finishQuery(db: Db, teamId: number, id: string, jobId: str
   const failed = !('results' in outcome);
   const result = await db.raw(
     `update query_statuses
-     set complete = true, error = ?, error_message = ?, results = ?::jsonb, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+     set complete = true, error = ?, error_message = ?, results = ?::json, end_time = now(), expiration_time = now() + ${STATUS_TTL}
      where team_id = ? and id = ? and task_id = ? and not complete`,
-    [failed, failed ? outcome.errorMessage : null, failed ? null : stringifyExact(outcome.results), teamId, id, jobId],
+    // PostgreSQL text cannot hold NUL, which a message quoting the query may.
+    [failed, failed && outcome.errorMessage !== null ? cleanText(outcome.errorMessage) : null, failed ? null : stringifyExact(outcome.results), teamId, id, jobId],
   );
   return (result.rowCount ?? 0) > 0;
 }
