@@ -346,7 +346,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect((await client.delete(statusPath('never-submitted'))).status).to.equal(204);
     });
 
-    it('expired statuses answer 404 and are deleted, by the engine as it starts and then periodically', async () => {
+    it('expired statuses answer 404 and are deleted by the engine (as it starts, and every minute)', async () => {
       await submit({ refresh: 'async', client_query_id: 'expiring' });
       await pollUntilDone('expiring');
       await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });

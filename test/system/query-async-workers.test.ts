@@ -1,5 +1,6 @@
 /**
- * Asynchronous queries run by `npm run worker` processes while the API runs elsewhere: the API cancels a
+ * Asynchronous queries run by `npm start` (its primary's engine) and by `npm run worker` processes while the API
+ * runs elsewhere: the API cancels a
  * statement another process runs; a worker killed mid-query (SIGKILL) leaves a status that says its process
  * stopped, and its statement does not run on for nobody; a worker stopped (SIGTERM) mid-query says the same.
  */
@@ -9,8 +10,8 @@ import { migrateLatest } from '../../db/pg/migrate.js';
 import { RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startExportWorkerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { HttpClient } from '../helpers/http.js';
+import { startExportWorkerProcess, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -30,13 +31,14 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | nul
   }
 }
 
-describe('asynchronous queries in worker processes', function () {
+describe('asynchronous queries in server and worker processes', function () {
   this.timeout(180_000);
   let name: string;
   let db: Db;
   let server: TestServer;
   let client: HttpClient;
   let team: number;
+  let apiKey: string;
   const processes: ServerProcess[] = [];
 
   before(async () => {
@@ -46,6 +48,7 @@ describe('asynchronous queries in worker processes', function () {
     server = await startTestServer({ db });
     const account = await newAccount(db, { scopes: ['query:read'] });
     team = account.environment.id;
+    apiKey = account.key;
     client = server.http.withKey(account.key);
     await insertEvents(
       db,
@@ -84,6 +87,35 @@ describe('asynchronous queries in worker processes', function () {
   const sessionGone = (pid: number) =>
     waitFor(`session ${pid} to leave pg_stat_activity`, async () => (await db.raw('select count(*)::int as n from pg_stat_activity where pid = ?', [pid])).rows[0].n === 0, 10_000);
 
+  it('npm start runs a query submitted to it, and answers its status', async () => {
+    const started = await startServerProcess({ DATABASE_URL: databaseUrl(name), HEDGEROW_WORKERS: '1' });
+    processes.push(started);
+    try {
+      const api = new HttpClient(started.baseUrl, null);
+      const served = api.withKey(apiKey);
+      // The primary starts its engine once the workers listen: on a database no engine has run on yet, the
+      // submit is a 503 (nothing queued) until then.
+      const response = await waitFor('the engine to start', async () => {
+        const submitted = await served.post(`/api/environments/${team}/query/`, {
+          query: { kind: 'HogQLQuery', query: 'select count() from events' },
+          refresh: 'async',
+          client_query_id: 'served',
+        });
+        if (submitted.status === 503) return null;
+        return submitted;
+      });
+      expect(response.status).to.equal(202);
+      const done = await waitFor('the query to finish', async () => {
+        const status = await served.get(`/api/environments/${team}/query/served/`);
+        return status.status !== 202 && status;
+      });
+      expect(done.status).to.equal(200);
+      expect(done.body.query_status.results.results).to.deep.equal([[5]]);
+    } finally {
+      await stopServerProcess(started);
+    }
+  });
+
   it('the API cancels a statement that a worker process runs', async () => {
     await worker();
     const pid = await startEndless('cancelled-elsewhere');
@@ -99,7 +131,7 @@ describe('asynchronous queries in worker processes', function () {
   });
 
   it('a worker killed mid-query: its statement stops and the status says its process stopped', async () => {
-    const doomed = processes[0]!;
+    const doomed = processes[1]!;
     const pid = await startEndless('killed');
     doomed.child.kill('SIGKILL');
     await doomed.exited;
