@@ -24,10 +24,11 @@ export interface EngineSettings {
 
 /**
  * The engine's pool: a session for each run in flight (an S3 or HTTP run holds one for its cursor's transaction
- * from start to end) and a few more for the tick, heartbeats and finishes, which must never queue behind runs.
+ * from start to end), a few more for the tick, heartbeats and finishes, which must never queue behind runs, and
+ * one for the status writes of each asynchronous query the process runs at once.
  */
 export function enginePoolSize(concurrency: number): number {
-  return Math.max(1, concurrency) + 3;
+  return Math.max(1, concurrency) + 3 + ASYNC_QUERY_CONCURRENCY;
 }
 
 /**

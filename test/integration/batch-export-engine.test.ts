@@ -621,7 +621,8 @@ describe('batch export engine', function () {
       pino({ level: 'silent' }),
     );
     try {
-      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(15);
+      // 12 runs, 3 for the tick, heartbeats and finishes, 2 for the status writes of asynchronous queries.
+      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(17);
     } finally {
       await running.stop();
       await testDb().raw('drop schema if exists pgboss cascade');
