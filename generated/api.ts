@@ -689,10 +689,20 @@ export interface paths {
         /**
          * Run a query
          * @description (Experimental) Runs a query inside the environment and answers its rows: a HogQL SELECT
-         *     (`query.kind: HogQLQuery`, below) or an event listing (`query.kind: EventsQuery`, see the EventsQuery
-         *     schema). Every query runs synchronously until asynchronous runs exist: `async` and every `refresh`
-         *     mode are accepted and answered with the finished result (200), `query_status` null. Unknown fields
-         *     are a 400 naming the field, another `kind` a 400 naming the kinds that run.
+         *     (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`, see the EventsQuery
+         *     schema). Unknown fields are a 400 naming the field, another `kind` a 400 naming the kinds that run.
+         *
+         *     **Execution modes** (`refresh`; there is no result cache, so every mode misses it as PostHog does).
+         *     `blocking`, `force_blocking`, `true`, `false` or none: the query runs now and its rows are the answer
+         *     (200). `async`, `lazy_async`, `force_async`, or `async: true` without `refresh`: the query is queued
+         *     and the answer is 202 with its `query_status` (`complete` false), whose `id` is `client_query_id` or
+         *     a fresh uuid7 in hex; any Hedgerow process running the job engine runs it, and `GET
+         *     /api/environments/{project_id}/query/{id}/` reads its status, with the response in `results` once
+         *     `complete`. A status that exists for that `client_query_id` is answered as it is (200 once complete)
+         *     unless `refresh` is `force_async`, which runs the query again. `force_cache`: only a cached result may
+         *     answer, so the answer is PostHog's cache miss (200, `cache_key` and `query_status` null). An asynchronous query is
+         *     checked when it runs: its errors are in its status. 503 when no job engine has ever started on the
+         *     database.
          *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
@@ -720,7 +730,14 @@ export interface paths {
         };
         /**
          * Read the status of an asynchronous query
-         * @description (Experimental) The status of the query `id` run inside the environment.
+         * @description (Experimental) The status of the asynchronous query `id` of the environment, as PostHog answers it:
+         *     200 when it is complete without error (the query's response in `results`), 202 while it is queued or
+         *     running, 400 with the status when it failed with a message to show (`error_message`: what the
+         *     query's synchronous run would have answered, `Query cancelled`, or that the process running it
+         *     stopped), and 500 in the error format when it failed without one (a server error). A query whose
+         *     process died while running it is found so here: its status is then complete with that error. A status
+         *     expires 20 minutes after its last change (`expiration_time`); unknown, expired and other
+         *     environments' queries are a 404 `Query <id> not found for team <environment id>`.
          */
         get: operations["environments_query_retrieve"];
         put?: never;
@@ -735,7 +752,11 @@ export interface paths {
         post: operations["environments_query_with_kind_create"];
         /**
          * Cancel an asynchronous query
-         * @description (Experimental) Cancels the query `id`, running or finished. Needs only `query:read`.
+         * @description (Experimental) Cancels the asynchronous query `id` of the environment, from any Hedgerow process: a
+         *     queued query never starts, and the statement of a running one is cancelled in PostgreSQL. Its status
+         *     is then complete, with `error` true and `error_message` `Query cancelled` (PostHog deletes it
+         *     instead), until it expires. A finished, unknown or expired query, or another environment's, is left
+         *     as it is: 204 all the same, as PostHog answers. Needs only `query:read`.
          */
         delete: operations["environments_query_destroy"];
         options?: never;
@@ -1747,14 +1768,9 @@ export interface paths {
         /**
          * Run a query
          * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/`, answering the same: runs a
-         *     HogQL SELECT (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`, see the
-         *     EventsQuery schema) inside the environment and answers its rows. Every query runs synchronously until
-         *     asynchronous runs exist: `async` and every `refresh` mode are accepted and answered with the finished
-         *     result (200), `query_status` null. Unknown fields are a 400 naming the field, another `kind` a 400
-         *     naming the kinds that run.
-         *
-         *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
-         *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
+         *     HogQL SELECT (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`) inside the
+         *     environment and answers its rows, now or asynchronously by `refresh`. The execution modes, and the
+         *     query language (with the `HogQLQuery` schema), are described there.
          */
         post: operations["query_create"];
         delete?: never;
@@ -2548,7 +2564,7 @@ export interface components {
             /** @example null */
             error_message: string | null;
             /**
-             * @description The full query response once finished, else null.
+             * @description The full query response once complete without error (as the synchronous answer), else null.
              * @example null
              */
             results: unknown;
@@ -2572,7 +2588,10 @@ export interface components {
              * @example null
              */
             expiration_time: string | null;
-            /** @example null */
+            /**
+             * @description The id of the job that runs the query.
+             * @example 0190f1c4-9a00-7c00-8000-000000000002
+             */
             task_id: string | null;
             /** @example null */
             insight_id: number | null;
@@ -2597,21 +2616,26 @@ export interface components {
         } | null;
         /**
          * @description A query to run, as PostHog's QueryRequest: `query` is a `HogQLQuery` or an `EventsQuery` (by its
-         *     `kind`). `client_query_id`, `refresh`, `async`, `name` and `limit_context` are accepted and every
-         *     query runs synchronously. Hedgerow has no dashboards or insight variables: `filters_override` and
-         *     `variables_override` are accepted for PostHog's clients and change nothing.
+         *     `kind`). `refresh` (or the legacy `async`) chooses whether it runs now or asynchronously, and
+         *     `client_query_id` names an asynchronous run; `name` and `limit_context` are accepted. Hedgerow has no
+         *     dashboards or insight variables: `filters_override` and `variables_override` are accepted for
+         *     PostHog's clients and change nothing.
          */
         QueryRequest: {
             query: components["schemas"]["HogQLQuery"] | components["schemas"]["EventsQuery"];
-            /** @example 0b3cd2f1-7a53-4e7c-8d1f-6a2f1c9e0b44 */
+            /**
+             * @description The id of the query's status when it runs asynchronously (a fresh uuid7 in hex without it).
+             * @example 0b3cd2f1-7a53-4e7c-8d1f-6a2f1c9e0b44
+             */
             client_query_id?: string;
             /**
-             * @description The execution mode; every mode runs the query now.
+             * @description The execution mode: `async`, `lazy_async` and `force_async` run the query asynchronously (202);
+             *     `force_cache` answers the cache miss; any other value, or none, runs it now.
              * @example blocking
              */
             refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache");
             /**
-             * @description Accepted for older clients; the query runs synchronously either way.
+             * @description For older clients; without `refresh`, true runs the query asynchronously as `async`.
              * @example false
              */
             async?: boolean;
@@ -2937,6 +2961,19 @@ export interface components {
         DraftSql: {
             /** @example SELECT toStartOfDay(timestamp) AS day, count() FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day ASC LIMIT 100 */
             sql: string;
+        };
+        /** @description A `force_cache` query found no cached result (Hedgerow keeps none) and did not run. */
+        CacheMissResponse: {
+            /**
+             * @description Null; no result is cached.
+             * @example null
+             */
+            cache_key: string | null;
+            /**
+             * @description Null; nothing runs.
+             * @example null
+             */
+            query_status: Record<string, never> | null;
         };
         /** @description The wrapper of a query status. */
         QueryStatusResponse: {
@@ -5745,13 +5782,25 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows. */
+            /**
+             * @description The query's rows; with `refresh` `force_cache`, the cache miss; for an asynchronous query whose
+             *     status exists and is complete, that status.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query is queued to run asynchronously (or was already); its status. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5788,13 +5837,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The query's status. */
+            /** @description The query is complete; its response is in `results`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query is queued or running. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /**
+             * @description The query failed, or was cancelled: its status, whose `error_message` says why. A request that is
+             *     not valid (its query string) is answered in the error format.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5831,13 +5901,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows. */
+            /** @description The query's rows (or the status of its finished asynchronous run, or a cache miss). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query is queued to run asynchronously (or was already); its status. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5874,7 +5953,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The query is cancelled; no body. */
+            /** @description The query is cancelled, or there was none to cancel; no body. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -7646,13 +7725,25 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows. */
+            /**
+             * @description The query's rows; with `refresh` `force_cache`, the cache miss; for an asynchronous query whose
+             *     status exists and is complete, that status.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query is queued to run asynchronously (or was already); its status. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7693,13 +7784,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows. */
+            /** @description The query's rows (or the status of its finished asynchronous run, or a cache miss). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query is queued to run asynchronously (or was already); its status. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

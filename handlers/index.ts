@@ -72,6 +72,7 @@ import {
 } from './organizations.js';
 import { projects_list, projects_retrieve } from './projects.js';
 import { environments_query_create, query_create } from './query.js';
+import { environments_query_destroy, environments_query_retrieve } from './query-status.js';
 import {
   environments_query_check_auth_for_async_create,
   environments_query_draft_sql_retrieve,
@@ -88,7 +89,7 @@ import {
   environments_session_recording_playlists_recordings_retrieve,
   environments_session_recording_playlists_retrieve,
 } from './session-recording-playlists.js';
-import { NOT_BUILT, type HandlerRegistry } from './types.js';
+import type { HandlerRegistry } from './types.js';
 
 export const registry: HandlerRegistry = {
   health_retrieve,
@@ -138,8 +139,8 @@ export const registry: HandlerRegistry = {
   query_create,
   environments_query_with_kind_create,
   query_with_kind_create,
-  environments_query_retrieve: NOT_BUILT,
-  environments_query_destroy: NOT_BUILT,
+  environments_query_retrieve,
+  environments_query_destroy,
   environments_query_check_auth_for_async_create,
   environments_query_draft_sql_retrieve,
 

@@ -1,7 +1,6 @@
 /**
- * The query endpoint's synchronous submit (environments_query_create and its /api/projects/ twin query_create):
- * the query (a HogQLQuery or an EventsQuery, handlers/query-kinds.ts) runs at once on the read pool, within the
- * query timeout, and its rows are the answer.
+ * The query endpoint's submit (environments_query_create and its /api/projects/ twin query_create): the query
+ * (a HogQLQuery or an EventsQuery) runs at once, or is queued by its execution mode (handlers/query-kinds.ts).
  */
 import { answerQuery } from './query-kinds.js';
 import type { Handler } from './types.js';

@@ -9,6 +9,7 @@ import type { AccessCache } from '../db/queries/access-cache.js';
 import type { Db, ReadDb } from '../db/pg/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
+import type { ErrorBody } from '../db/core/errors.js';
 import type { operations } from '../generated/api.js';
 import type { Config } from './server/config.js';
 import type { CaptureServices } from './capture/services.js';
@@ -50,15 +51,19 @@ export function jsonText<B>(text: string): JsonText<B> {
 }
 
 /**
- * What a handler returns: a documented success status with its JSON body (an object, or JsonText), or a
- * documented status that has no body (204, or the playlist DELETE's 405). Error statuses are thrown as ApiError.
+ * What a handler returns: a documented success status with its JSON body (an object, or JsonText), a documented
+ * status that has no body (204, or the playlist DELETE's 405), or a documented error status whose body is not the
+ * error format (a failed query's status, answered with its 400 as PostHog does). Other error statuses are thrown
+ * as ApiError.
  */
 export type HandlerResult<K extends OperationId> = {
   [S in keyof Responses<K>]: S extends number
     ? Responses<K>[S] extends { content: { 'application/json': infer B } }
       ? S extends 200 | 201 | 202
         ? { status: S; body: B | JsonText<B> } | TextResult<Responses<K>[S], S>
-        : never
+        : B extends ErrorBody
+          ? never
+          : { status: S; body: B }
       : { status: S }
     : never;
 }[keyof Responses<K>];

@@ -139,14 +139,20 @@ export function connectionStringOf(db: Db): string {
   return (db.client.config.connection as { connectionString: string }).connectionString;
 }
 
-export function createReadDb(db: Db, statementTimeoutMs: number, options: { poolMax?: number } = {}): ReadDb {
+/**
+ * `checkClientEveryMs`: PostgreSQL looks this often whether the client of a running statement is still connected
+ * and cancels the statement when it is gone, instead of running it to its end for nobody (asynchronous queries,
+ * whose process may die mid-statement).
+ */
+export function createReadDb(db: Db, statementTimeoutMs: number, options: { poolMax?: number; checkClientEveryMs?: number } = {}): ReadDb {
   const deadlines = deadlinesOf(db);
+  const clientCheck = options.checkClientEveryMs ? ` -c client_connection_check_interval=${Math.trunc(options.checkClientEveryMs)}` : '';
   const reader = knex({
     client: GuardedPgClient,
     connection: {
       connectionString: connectionStringOf(db),
       ...sessionDeadlines(deadlines, statementTimeoutMs),
-      options: '-c default_transaction_read_only=on',
+      options: `-c default_transaction_read_only=on${clientCheck}`,
       types: EXACT_JSON_TYPES,
     },
     pool: { min: 0, max: options.poolMax ?? READ_DB_POOL_MAX },

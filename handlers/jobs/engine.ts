@@ -44,9 +44,11 @@ import {
   type RunProgress,
 } from '../../db/queries/batch-exports/runs.js';
 import { countExportRecords, InvalidExportSettingsError } from '../../db/queries/batch-exports/records.js';
+import { QUERY_SUBMITTED } from '../../db/queries/query/status.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
+import type { QueryRunner } from './queries.js';
 import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
 export const RUN_QUEUE = 'batch-export-run';
@@ -105,6 +107,8 @@ export interface EngineOptions {
    * straddle wait also consults, is taken to be moved by as much.
    */
   databaseClockShiftMs?: number;
+  /** Runs asynchronous queries on this engine's job queue (handlers/jobs/queries.ts). */
+  queryRunner?: QueryRunner;
 }
 
 type AbortCause = 'cancelled' | 'shutdown';
@@ -185,6 +189,7 @@ export class Engine {
     for (let n = 0; n < Math.max(1, this.options.concurrency ?? 2); n += 1) {
       this.workerIds.push(await boss.work<{ runId: string }>(RUN_QUEUE, polling, ([job]) => this.work(job!)));
     }
+    await this.options.queryRunner?.start(boss);
     await this.listen();
     if (this.options.tickIntervalMs) {
       this.tickTimer = setInterval(() => void this.tick().catch((error) => this.logger.error({ err: error }, 'tick failed')), this.options.tickIntervalMs);
@@ -201,6 +206,7 @@ export class Engine {
     if (this.tickTimer) clearInterval(this.tickTimer);
     if (this.listenRetry) clearTimeout(this.listenRetry);
     await this.listener?.close();
+    await this.options.queryRunner?.beginStop();
     const stopped = this.boss?.stop({ graceful: true, timeout: 30_000 });
     for (const flight of this.inFlight.values()) this.abort(flight, 'shutdown');
     await stopped;
@@ -212,7 +218,7 @@ export class Engine {
     try {
       this.listener = await listenForEngine(
         connectionStringOf(this.db),
-        () => this.onNotify(),
+        (payload) => this.onNotify(payload),
         (error) => {
           this.logger.warn({ err: error }, 'batch export wake-up channel lost; listening again');
           this.listener = null;
@@ -225,9 +231,13 @@ export class Engine {
     }
   }
 
-  /** Something changed: cancelled runs stop, new exports and backfills are looked at. */
-  private onNotify(): void {
+  /** Something changed: cancelled runs stop, new exports and backfills are looked at; or a query was submitted. */
+  private onNotify(payload: string): void {
     if (this.stopping) return;
+    if (payload === QUERY_SUBMITTED) {
+      this.options.queryRunner?.wake();
+      return;
+    }
     for (const [runId, flight] of this.inFlight) {
       void runStatus(this.db, runId)
         .then((status) => {

@@ -7,6 +7,7 @@ import { createDb, type Db } from '../../db/pg/client.js';
 import { offsetClock } from './clock.js';
 import { defaultDestinations } from './destinations/index.js';
 import { Engine } from './engine.js';
+import { ASYNC_QUERY_CONCURRENCY, QueryRunner } from './queries.js';
 
 export interface EngineSettings {
   databaseUrl: string;
@@ -17,19 +18,25 @@ export interface EngineSettings {
   noopDelayMs: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  /** Asynchronous queries' statement timeout. */
+  queryTimeoutMs: number;
 }
 
 /**
  * The engine's pool: a session for each run in flight (an S3 or HTTP run holds one for its cursor's transaction
- * from start to end) and a few more for the tick, heartbeats and finishes, which must never queue behind runs.
+ * from start to end), a few more for the tick, heartbeats and finishes, which must never queue behind runs, and
+ * one for the status writes of each asynchronous query the process runs at once.
  */
 export function enginePoolSize(concurrency: number): number {
-  return Math.max(1, concurrency) + 3;
+  return Math.max(1, concurrency) + 3 + ASYNC_QUERY_CONCURRENCY;
 }
 
-/** Sessions the engine of one process may open: its pool, pg-boss's pool and the listening session. */
+/**
+ * Sessions the engine of one process may open: its pool, pg-boss's pool, the listening session and the read-only
+ * sessions of its asynchronous queries.
+ */
 export function engineSessions(concurrency: number): number {
-  return enginePoolSize(concurrency) + 4 + 1;
+  return enginePoolSize(concurrency) + 4 + 1 + ASYNC_QUERY_CONCURRENCY;
 }
 
 export interface RunningEngine {
@@ -44,6 +51,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     poolMax: enginePoolSize(settings.concurrency),
     deadlines: { connectTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs },
   });
+  const queryRunner = new QueryRunner({ db, logger: logger.child({ room: 'queries' }), timeoutMs: settings.queryTimeoutMs });
   const engine = new Engine({
     db,
     logger: logger.child({ room: 'batch-exports' }),
@@ -54,11 +62,13 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     leaseMs: settings.leaseMs,
     tickIntervalMs: settings.tickIntervalMs,
     pollingIntervalSeconds: settings.tickIntervalMs > 0 ? 0.5 : 2,
+    queryRunner,
   });
   try {
     await engine.start();
   } catch (error) {
     await engine.stop().catch(() => undefined);
+    await queryRunner.close();
     await db.destroy();
     throw error;
   }
@@ -67,6 +77,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     db,
     async stop() {
       await engine.stop();
+      await queryRunner.close();
       await db.destroy();
     },
   };

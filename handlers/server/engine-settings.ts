@@ -12,5 +12,6 @@ export function engineSettings(config: Config, databaseUrl: string): EngineSetti
     noopDelayMs: config.noopDelayMs,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    queryTimeoutMs: config.queryTimeoutMs,
   };
 }

@@ -616,11 +616,13 @@ describe('batch export engine', function () {
         noopDelayMs: 0,
         connectTimeoutMs: 5_000,
         statementTimeoutMs: 30_000,
+        queryTimeoutMs: 15_000,
       },
       pino({ level: 'silent' }),
     );
     try {
-      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(15);
+      // 12 runs, 3 for the tick, heartbeats and finishes, 2 for the status writes of asynchronous queries.
+      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(17);
     } finally {
       await running.stop();
       await testDb().raw('drop schema if exists pgboss cascade');

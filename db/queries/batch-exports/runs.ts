@@ -442,18 +442,18 @@ export async function unpauseExport(trx: Knex.Transaction, batchExportId: string
 export const ENGINE_LISTENER_NAME = 'hedgerow batch export engine';
 
 /**
- * A session of its own that LISTENs on the engine's channel and calls `onNotify` for each notification;
+ * A session of its own that LISTENs on the engine's channel and calls `onNotify` with each notification's payload;
  * `onError` hears of its loss (the caller listens again). `close()` ends it.
  */
 export async function listenForEngine(
   connectionString: string,
-  onNotify: () => void,
+  onNotify: (payload: string) => void,
   onError: (error: Error) => void,
 ): Promise<{ close(): Promise<void> }> {
   const client = new pg.Client({ connectionString, application_name: ENGINE_LISTENER_NAME });
   client.on('error', onError);
   client.on('notification', (message) => {
-    if (message.channel === ENGINE_CHANNEL) onNotify();
+    if (message.channel === ENGINE_CHANNEL) onNotify(message.payload ?? '');
   });
   await client.connect();
   try {

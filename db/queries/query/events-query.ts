@@ -19,7 +19,7 @@ import { compileSelect, type CompiledSelect, type SelectQuery } from '../../hogq
 import { SELECT_FUNCTIONS } from '../../hogql/select/functions.js';
 import type { SelectColumn } from '../../hogql/select/parser.js';
 import type { EnvironmentRow } from '../../rows.js';
-import { runCompiledSelect, seconds } from './execute.js';
+import { runCompiledSelect, seconds, type SessionHook } from './execute.js';
 import { DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS } from './hogql-query.js';
 
 export interface EventsQueryInput {
@@ -247,12 +247,19 @@ function parsed(value: unknown): unknown {
   return typeof value === 'string' ? JSON.parse(value) : value;
 }
 
-export async function runEventsQuery(reader: ReadDb, environment: EnvironmentRow, input: EventsQueryInput, timeoutMs: number, now = new Date()): Promise<EventsQueryResult> {
+export async function runEventsQuery(
+  reader: ReadDb,
+  environment: EnvironmentRow,
+  input: EventsQueryInput,
+  timeoutMs: number,
+  options: { now?: Date; session?: SessionHook } = {},
+): Promise<EventsQueryResult> {
+  const now = options.now ?? new Date();
   const started = performance.now();
   const { query, items } = compiled(input, environment, now);
   const { starts } = statementColumns(items);
   const compiledAt = performance.now();
-  const rows = await runCompiledSelect(reader, query, timeoutMs);
+  const rows = await runCompiledSelect(reader, query, timeoutMs, options.session);
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const results = page.map((row) => {

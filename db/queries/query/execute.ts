@@ -4,13 +4,37 @@
  */
 import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
-import { onReadSession } from '../../pg/read-session.js';
+import { onReadSession, type Reader } from '../../pg/read-session.js';
 import type { CompiledSelect } from '../../hogql/select/index.js';
 
-export async function runCompiledSelect(reader: ReadDb, query: CompiledSelect, timeoutMs: number): Promise<Record<string, unknown>[]> {
+/**
+ * Told of the session that runs a statement: before the statement, and after it (however it ended) while the
+ * session is still held. An asynchronous run records the session for the length of its statement, so that a
+ * cancel from any process reaches that statement and no other.
+ */
+export interface SessionHook {
+  onStart(read: Reader): Promise<void>;
+  onEnd(): Promise<void>;
+}
+
+export async function runCompiledSelect(
+  reader: ReadDb,
+  query: CompiledSelect,
+  timeoutMs: number,
+  session?: SessionHook,
+): Promise<Record<string, unknown>[]> {
   // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
   // is planned for its own values.
-  return onReadSession(reader, timeoutMs, async (read) => (await read(query.text, query.params, { prepare: false })).rows).catch(
+  const run = async (read: Reader) => (await read(query.text, query.params, { prepare: false })).rows;
+  return onReadSession(reader, timeoutMs, async (read) => {
+    if (!session) return run(read);
+    try {
+      await session.onStart(read);
+      return await run(read);
+    } finally {
+      await session.onEnd();
+    }
+  }).catch(
     (error: unknown) => {
       // The one query error read-session names the listing's `select` for: here the query is one text.
       if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {

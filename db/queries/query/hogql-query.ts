@@ -8,7 +8,7 @@ import type { ReadDb } from '../../pg/client.js';
 import { HogQLError, outputValue } from '../../hogql/index.js';
 import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
-import { runCompiledSelect, seconds } from './execute.js';
+import { runCompiledSelect, seconds, type SessionHook } from './execute.js';
 
 /** Rows returned when the query has no LIMIT, as PostHog. */
 export const DEFAULT_RETURNED_ROWS = 100;
@@ -70,11 +70,12 @@ export async function runHogQLQuery(
   input: HogQLQueryInput,
   timeoutMs: number,
   limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
+  session?: SessionHook,
 ): Promise<HogQLQueryResult> {
   const started = performance.now();
   const query = compiledQuery(environment, input, limits);
   const compiledAt = performance.now();
-  const rows = await runCompiledSelect(reader, query, timeoutMs);
+  const rows = await runCompiledSelect(reader, query, timeoutMs, session);
   const more = query.paginated && rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const results = page.map((row) => query.columns.map((column, index) => outputValue(column.type, row[`c${index}`])));

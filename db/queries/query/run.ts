@@ -1,0 +1,16 @@
+/**
+ * A query of the query endpoint run by its kind: what the synchronous submit and an asynchronous run share.
+ */
+import type { ReadDb } from '../../pg/client.js';
+import type { EnvironmentRow } from '../../rows.js';
+import { runEventsQuery, type EventsQueryInput } from './events-query.js';
+import type { SessionHook } from './execute.js';
+import { runHogQLQuery, type HogQLQueryInput } from './hogql-query.js';
+
+export type QueryNode = ({ kind: 'HogQLQuery' } & HogQLQueryInput) | EventsQueryInput;
+
+export function runQueryNode(reader: ReadDb, environment: EnvironmentRow, node: QueryNode, timeoutMs: number, session?: SessionHook) {
+  return node.kind === 'EventsQuery'
+    ? runEventsQuery(reader, environment, node, timeoutMs, session ? { session } : {})
+    : runHogQLQuery(reader, environment, node, timeoutMs, undefined, session);
+}

@@ -1,0 +1,283 @@
+/**
+ * The statuses of asynchronous query runs (table query_statuses): made by the API with the run's job, picked up,
+ * run and finished by an engine process (handlers/jobs/queries.ts), read and cancelled by the API from any
+ * process.
+ *
+ * A runner's every write is conditioned on the row still naming its job (task_id) and not being complete, so that
+ * a cancel, a forced resubmission or the detection of a dead runner always wins over a runner that comes later.
+ * Statuses expire 20 minutes after their last write, as PostHog's do; an expired one is as good as gone.
+ */
+import type { Knex } from 'knex';
+import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
+import { parseJson, stringifyExact } from '../../core/exact-json.js';
+import { cleanText } from '../../core/jsonb-text.js';
+import type { Db } from '../../pg/client.js';
+import { ENGINE_CHANNEL } from '../batch-exports/notify.js';
+
+/** How long a status lives after its last write (PostHog's). */
+export const STATUS_TTL = "interval '20 minutes'";
+
+/** The payload on the engine's channel that wakes the query runners rather than the batch export tick. */
+export const QUERY_SUBMITTED = 'query';
+
+export const CANCELLED_MESSAGE = 'Query cancelled';
+export const RUNNER_STOPPED_MESSAGE = 'The process running the query stopped before the query finished.';
+
+/** Whether a status may have this id: PostgreSQL text cannot hold NUL. */
+export function isStorableQueryId(id: string): boolean {
+  return !id.includes('\u0000');
+}
+
+/** The status as the API shows it (PostHog's QueryStatus). */
+export interface QueryStatus {
+  id: string;
+  team_id: number;
+  query_async: boolean;
+  complete: boolean;
+  error: boolean;
+  error_message: string | null;
+  results: unknown;
+  start_time: string | null;
+  pickup_time: string | null;
+  end_time: string | null;
+  expiration_time: string | null;
+  task_id: string | null;
+  insight_id: number | null;
+  dashboard_id: number | null;
+  labels: string[] | null;
+  query_progress: null;
+}
+
+interface StatusRow {
+  id: string;
+  team_id: number;
+  query_async: boolean;
+  complete: boolean;
+  error: boolean;
+  error_message: string | null;
+  results_text: string | null;
+  start_time: Date | null;
+  pickup_time: Date | null;
+  end_time: Date | null;
+  expiration_time: Date | null;
+  task_id: string | null;
+  insight_id: number | null;
+  dashboard_id: number | null;
+  labels: string[] | null;
+}
+
+// results as text: read back with the exact parser, so that integers beyond 2^53 stay as the query answered them.
+const STATUS_COLUMNS = `id, team_id, query_async, complete, error, error_message, results::text as results_text, start_time,
+  pickup_time, end_time, expiration_time, task_id, insight_id, dashboard_id, labels`;
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function statusOf(row: StatusRow): QueryStatus {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    query_async: row.query_async,
+    complete: row.complete,
+    error: row.error,
+    error_message: row.error_message,
+    results: row.results_text === null ? null : parseJson(row.results_text, MAX_JSON_DEPTH),
+    start_time: iso(row.start_time),
+    pickup_time: iso(row.pickup_time),
+    end_time: iso(row.end_time),
+    expiration_time: iso(row.expiration_time),
+    task_id: row.task_id,
+    insight_id: row.insight_id,
+    dashboard_id: row.dashboard_id,
+    labels: row.labels,
+    query_progress: null,
+  };
+}
+
+/** Enqueues the run's job (id `jobId`) inside the transaction that makes its status. */
+export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number }) => Promise<void>;
+
+/** Takes the run's job out of the queue, if it has not started (inside the cancelling transaction). */
+export type DequeueQuery = (trx: Knex.Transaction, jobId: string) => Promise<void>;
+
+export interface SubmittedQuery {
+  teamId: number;
+  id: string;
+  query: unknown;
+  jobId: string;
+  /** A forced refresh runs the query again even when a status for the id exists. */
+  force: boolean;
+}
+
+/**
+ * Makes the status of a new run and its job in one transaction, and wakes the runners when it commits. Without
+ * `force`, a live status of the same id is answered as it is and nothing is submitted. With it, the status is
+ * started over for a new job: the previous job is dequeued and its statement, if running, cancelled, and its
+ * runner can no longer write (its task_id is no longer the row's).
+ */
+export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: EnqueueQuery, dequeue: DequeueQuery): Promise<QueryStatus> {
+  return db.transaction(async (trx) => {
+    const key = { team_id: submitted.teamId, id: submitted.id };
+    await trx('query_statuses').where(key).andWhereRaw('expiration_time <= now()').delete();
+    const [existing] = (await trx.raw(
+      `select ${STATUS_COLUMNS}, runner_pid, runner_backend_start::text as runner_backend_start
+       from query_statuses where team_id = ? and id = ? for update`,
+      [submitted.teamId, submitted.id],
+    )).rows as Array<StatusRow & RunnerSession>;
+    if (existing && !submitted.force) return statusOf(existing);
+    if (existing) {
+      if (existing.task_id && !existing.complete) await dequeue(trx, existing.task_id);
+      await cancelRunnerStatement(trx, existing);
+      await trx('query_statuses').where(key).delete();
+    }
+    const [row] = (await trx.raw(
+      `insert into query_statuses (team_id, id, query, start_time, expiration_time, task_id)
+       values (?, ?, ?::json, now(), now() + ${STATUS_TTL}, ?)
+       returning ${STATUS_COLUMNS}`,
+      [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId],
+    )).rows as StatusRow[];
+    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId });
+    await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
+    return statusOf(row!);
+  });
+}
+
+interface RunnerSession {
+  runner_pid: number | null;
+  runner_backend_start: string | null;
+}
+
+/**
+ * Cancels the statement of the session that runs a query, if that very session is still there: the pid is
+ * matched with its backend_start, so that a pid PostgreSQL has since given to another session is never hit.
+ */
+async function cancelRunnerStatement(db: Knex | Knex.Transaction, session: RunnerSession): Promise<void> {
+  if (session.runner_pid === null || session.runner_backend_start === null) return;
+  await db.raw('select pg_cancel_backend(pid) from pg_stat_activity where pid = ? and backend_start = ?::timestamptz', [
+    session.runner_pid,
+    session.runner_backend_start,
+  ]);
+}
+
+/**
+ * The live status of query `id` of the environment, or null (unknown, expired, another environment's). A status
+ * not complete whose runner is gone is first marked failed, complete: its session has left pg_stat_activity, or,
+ * before a session was recorded, its job is no longer waiting nor active in pg-boss (`jobSchema`.job).
+ */
+export async function readQueryStatus(db: Db, teamId: number, id: string, jobSchema: string, jobQueue: string): Promise<QueryStatus | null> {
+  const read = async () =>
+    ((await db.raw(`select ${STATUS_COLUMNS} from query_statuses where team_id = ? and id = ? and expiration_time > now()`, [teamId, id])).rows as StatusRow[])[0];
+  const row = await read();
+  if (!row || row.complete) return row ? statusOf(row) : null;
+  const marked = await db.raw(
+    `update query_statuses s
+     set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+     where s.team_id = ? and s.id = ? and not s.complete and s.expiration_time > now()
+       and case
+         when s.runner_pid is not null then not exists (
+           select 1 from pg_stat_activity a where a.pid = s.runner_pid and a.backend_start = s.runner_backend_start)
+         when s.task_id is not null then not exists (
+           select 1 from ${jobSchema}.job j
+           where j.name = ? and j.id = s.task_id::uuid and j.state in ('created', 'retry', 'active'))
+         else false
+       end`,
+    [RUNNER_STOPPED_MESSAGE, teamId, id, jobQueue],
+  );
+  if ((marked.rowCount ?? 0) === 0) return statusOf(row);
+  const after = await read();
+  return after ? statusOf(after) : null;
+}
+
+/**
+ * Cancels query `id` of the environment if it is not complete: its status says so at once, its job is dequeued
+ * if it has not started, and its statement is cancelled if it runs. A finished, expired or unknown query is left
+ * as it is. True when a query was cancelled.
+ */
+export async function cancelQuery(db: Db, teamId: number, id: string, dequeue: DequeueQuery): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const [row] = (await trx.raw(
+      `update query_statuses
+       set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+       where team_id = ? and id = ? and not complete and expiration_time > now()
+       returning task_id, runner_pid, runner_backend_start::text as runner_backend_start`,
+      [CANCELLED_MESSAGE, teamId, id],
+    )).rows as Array<RunnerSession & { task_id: string | null }>;
+    if (!row) return false;
+    if (row.task_id) await dequeue(trx, row.task_id);
+    await cancelRunnerStatement(trx, row);
+    return true;
+  });
+}
+
+// ---- the runner's side ------------------------------------------------------------------------------------------
+
+export interface PickedUpQuery {
+  teamId: number;
+  id: string;
+  query: unknown;
+}
+
+/**
+ * Marks the run of job `jobId` picked up; null when there is nothing to run (cancelled, expired, started over
+ * for another job, or already picked up: a job runs once).
+ */
+export async function pickUpQuery(db: Db, jobId: string): Promise<PickedUpQuery | null> {
+  const [row] = (await db.raw(
+    `update query_statuses set pickup_time = now(), expiration_time = now() + ${STATUS_TTL}
+     where task_id = ? and not complete and pickup_time is null and expiration_time > now()
+     returning team_id, id, query::text as query_text`,
+    [jobId],
+  )).rows as Array<{ team_id: number; id: string; query_text: string }>;
+  return row ? { teamId: row.team_id, id: row.id, query: parseJson(row.query_text, MAX_JSON_DEPTH) } : null;
+}
+
+/** The session the statement runs on, as pg_stat_activity knows it (backend_start as text: microseconds kept). */
+export const RUNNER_SESSION_SQL = 'select pid, backend_start::text as backend_start from pg_stat_activity where pid = pg_backend_pid()';
+
+/** Records the session that runs the statement; false when the run was cancelled or taken away meanwhile. */
+export async function recordRunnerSession(db: Db, teamId: number, id: string, jobId: string, session: { pid: number; backendStart: string }): Promise<boolean> {
+  const result = await db.raw(
+    `update query_statuses set runner_pid = ?, runner_backend_start = ?::timestamptz, expiration_time = now() + ${STATUS_TTL}
+     where team_id = ? and id = ? and task_id = ? and not complete`,
+    [session.pid, session.backendStart, teamId, id, jobId],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/**
+ * Forgets the session once its statement is over, while the runner still holds it: the session goes back to its
+ * pool and may run another query, which a late cancel must not hit. A cancel that already holds the row has sent
+ * its signal before this returns (this waits for its lock), and a signal to a session between statements is
+ * ignored by PostgreSQL.
+ */
+export async function forgetRunnerSession(db: Db, teamId: number, id: string, jobId: string): Promise<void> {
+  await db.raw('update query_statuses set runner_pid = null, runner_backend_start = null where team_id = ? and id = ? and task_id = ?', [teamId, id, jobId]);
+}
+
+export type QueryOutcome = { results: unknown } | { errorMessage: string | null };
+
+/** Records how the run of job `jobId` ended, unless it was cancelled or taken away meanwhile. */
+export async function finishQuery(db: Db, teamId: number, id: string, jobId: string, outcome: QueryOutcome): Promise<boolean> {
+  const failed = !('results' in outcome);
+  const result = await db.raw(
+    `update query_statuses
+     set complete = true, error = ?, error_message = ?, results = ?::json, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+     where team_id = ? and id = ? and task_id = ? and not complete`,
+    // PostgreSQL text cannot hold NUL, which a message quoting the query may.
+    [failed, failed && outcome.errorMessage !== null ? cleanText(outcome.errorMessage) : null, failed ? null : stringifyExact(outcome.results), teamId, id, jobId],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Deletes expired statuses, a batch at a time; how many were deleted. */
+export async function deleteExpiredQueryStatuses(db: Db, batchSize = 1000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const result = await db.raw(
+      `delete from query_statuses where (team_id, id) in (
+         select team_id, id from query_statuses where expiration_time <= now() limit ?)`,
+      [batchSize],
+    );
+    deleted += result.rowCount ?? 0;
+    if ((result.rowCount ?? 0) < batchSize) return deleted;
+  }
+}

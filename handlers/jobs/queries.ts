@@ -1,0 +1,229 @@
+/**
+ * Asynchronous query runs on the job queue of the batch export engine (one pg-boss, one schema): the API side
+ * enqueues and dequeues a run's job inside its own transactions (QueryJobs); every engine process runs the jobs
+ * (QueryRunner), so a query submitted to one process may run in another. The statuses are in
+ * db/queries/query/status.ts.
+ *
+ * A query job is never retried: a runner that dies leaves a status that says so (detected when it is read), and
+ * whether to run the query again is the client's choice.
+ */
+import type { Knex } from 'knex';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { ApiError, errors } from '../../db/core/errors.js';
+import { createReadDb, type Db, type ReadDb } from '../../db/pg/client.js';
+import { jobExecutorOf } from '../../db/queries/batch-exports/runs.js';
+import { runQueryNode, type QueryNode } from '../../db/queries/query/run.js';
+import {
+  deleteExpiredQueryStatuses,
+  finishQuery,
+  forgetRunnerSession,
+  pickUpQuery,
+  recordRunnerSession,
+  RUNNER_SESSION_SQL,
+  RUNNER_STOPPED_MESSAGE,
+  type DequeueQuery,
+  type EnqueueQuery,
+} from '../../db/queries/query/status.js';
+import type { EnvironmentRow } from '../../db/rows.js';
+
+export const QUERY_QUEUE = 'query-run';
+export const JOB_SCHEMA = 'pgboss';
+
+/** Queries one engine process runs at once (each on a read-only session of its own). */
+export const ASYNC_QUERY_CONCURRENCY = 2;
+
+/** How often an engine deletes expired statuses. */
+const CLEANUP_EVERY_MS = 60_000;
+
+/**
+ * How often PostgreSQL checks that the runner of a statement is still connected: a runner killed mid-statement
+ * has its statement cancelled and its session ended within this, and its status then says it stopped.
+ */
+const CLIENT_CHECK_MS = 1_000;
+
+/** The job finds its status by its own id (task_id); the environment is there for whoever reads the queue. */
+interface QueryJobData {
+  teamId: number;
+}
+
+/**
+ * pg-boss's expiry of an active query job: past the query timeout by a margin. It matters only for a runner that
+ * died after taking its job and before its statement started: the expired job is what shows its status as failed.
+ */
+function jobExpirySeconds(timeoutMs: number): number {
+  return Math.ceil(timeoutMs / 1000) + 60;
+}
+
+/**
+ * The API's side of the queue: a pg-boss that is never started (no pool, no maintenance of its own), used only to
+ * write and cancel jobs inside the API's transactions, with pg-boss's own SQL.
+ */
+export class QueryJobs {
+  private readonly boss: PgBoss;
+
+  constructor(private readonly timeoutMs: number) {
+    this.boss = new PgBoss({
+      schema: JOB_SCHEMA,
+      db: {
+        executeSql: () => Promise.reject(new Error('query jobs are only written inside a transaction')),
+      },
+    });
+  }
+
+  enqueue: EnqueueQuery = async (trx, job) => {
+    let created: string | null;
+    try {
+      created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId } satisfies QueryJobData, {
+        id: job.jobId,
+        db: jobExecutorOf(trx),
+        retryLimit: 0,
+        expireInSeconds: jobExpirySeconds(this.timeoutMs),
+      });
+    } catch (error) {
+      // No engine has ever started on this database: the job queue's tables do not exist yet.
+      if ((error as { code?: unknown }).code === '42P01') throw noRunner();
+      throw error;
+    }
+    // pg-boss makes no job for a queue that does not exist (no engine has started since it was added).
+    if (created === null) throw noRunner();
+  };
+
+  dequeue: DequeueQuery = async (trx: Knex.Transaction, jobId: string) => {
+    await this.boss.cancel(QUERY_QUEUE, jobId, { db: jobExecutorOf(trx) });
+  };
+}
+
+function noRunner(): ApiError {
+  return errors.unavailable('Asynchronous queries are run by the job engine, and none has started on this database yet.', 30);
+}
+
+export interface QueryRunnerOptions {
+  /** The engine's pool: statuses are written with it. */
+  db: Db;
+  logger: Logger;
+  timeoutMs: number;
+  concurrency?: number;
+}
+
+interface Flight {
+  session: { pid: number; backendStart: string } | null;
+}
+
+/** The run was cancelled or started over before its statement began: nothing more to do. */
+class RunTakenAway extends Error {}
+
+/** An engine's runner of query jobs, on the engine's pg-boss. */
+export class QueryRunner {
+  private readonly reader: ReadDb;
+  private readonly workerIds: string[] = [];
+  private readonly inFlight = new Set<Flight>();
+  private cleanupTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private boss: PgBoss | null = null;
+
+  constructor(private readonly options: QueryRunnerOptions) {
+    this.reader = createReadDb(options.db, options.timeoutMs, {
+      poolMax: this.concurrency,
+      checkClientEveryMs: CLIENT_CHECK_MS,
+    });
+  }
+
+  get concurrency(): number {
+    return Math.max(1, this.options.concurrency ?? ASYNC_QUERY_CONCURRENCY);
+  }
+
+  async start(boss: PgBoss): Promise<void> {
+    this.boss = boss;
+    await boss.createQueue(QUERY_QUEUE);
+    // A submission wakes the workers at once (wake()); the polling only catches a missed wake-up.
+    const polling = { pollingIntervalSeconds: 2, includeMetadata: true as const };
+    for (let n = 0; n < this.concurrency; n += 1) {
+      this.workerIds.push(await boss.work<QueryJobData>(QUERY_QUEUE, polling, ([job]) => this.run(job!)));
+    }
+    this.cleanupTimer = setInterval(() => void this.cleanup(), CLEANUP_EVERY_MS);
+    this.cleanupTimer.unref();
+    await this.cleanup();
+  }
+
+  /** A query was submitted: idle workers look for it now. */
+  wake(): void {
+    for (const id of this.workerIds) this.boss?.notifyWorker(id);
+  }
+
+  /**
+   * Cancels the statements in flight; their statuses say the process stopped. pg-boss's own stop (the engine's)
+   * then waits for their handlers, which end at once.
+   */
+  async beginStop(): Promise<void> {
+    this.stopping = true;
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    await Promise.all(
+      [...this.inFlight].map(async (flight) => {
+        if (!flight.session) return;
+        await this.options.db
+          .raw('select pg_cancel_backend(pid) from pg_stat_activity where pid = ? and backend_start = ?::timestamptz', [flight.session.pid, flight.session.backendStart])
+          .catch(() => undefined);
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.reader.destroy();
+  }
+
+  private async cleanup(): Promise<void> {
+    try {
+      await deleteExpiredQueryStatuses(this.options.db);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not delete expired query statuses');
+    }
+  }
+
+  private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
+    const { db, logger, timeoutMs } = this.options;
+    const picked = await pickUpQuery(db, job.id);
+    if (!picked) return;
+    const { teamId, id: queryId } = picked;
+    const flight: Flight = { session: null };
+    this.inFlight.add(flight);
+    try {
+      const environment = await db<EnvironmentRow>('environments').where({ id: teamId }).first();
+      // The environment was deleted meanwhile, and its statuses with it.
+      if (!environment) return;
+      // The node as the submit's validation let it through (a HogQLQuery or an EventsQuery).
+      const node = picked.query as QueryNode;
+      const result = await runQueryNode(this.reader, environment, node, timeoutMs, {
+        onStart: async (read) => {
+          const [session] = (await read<{ pid: number; backend_start: string }>(RUNNER_SESSION_SQL, [])).rows;
+          const recorded = { pid: session!.pid, backendStart: session!.backend_start };
+          if (this.stopping || !(await recordRunnerSession(db, teamId, queryId, job.id, recorded))) throw new RunTakenAway();
+          flight.session = recorded;
+        },
+        onEnd: async () => {
+          if (!flight.session) return;
+          flight.session = null;
+          await forgetRunnerSession(db, teamId, queryId, job.id);
+        },
+      });
+      // As the synchronous answer: the response of the query, its status null inside it.
+      await finishQuery(db, teamId, queryId, job.id, { results: { ...result, query_status: null } });
+    } catch (error) {
+      if (error instanceof RunTakenAway && !this.stopping) return;
+      if (this.stopping) {
+        await finishQuery(db, teamId, queryId, job.id, { errorMessage: RUNNER_STOPPED_MESSAGE });
+        return;
+      }
+      // What the API would answer is safe to show (a cancelled statement's message is never stored: the cancel
+      // completed the status first); anything else is logged and shown as an error without a message, as PostHog.
+      if (error instanceof ApiError) {
+        await finishQuery(db, teamId, queryId, job.id, { errorMessage: error.message });
+        return;
+      }
+      logger.error({ err: error, teamId, queryId }, 'asynchronous query failed');
+      await finishQuery(db, teamId, queryId, job.id, { errorMessage: null });
+    } finally {
+      this.inFlight.delete(flight);
+    }
+  }
+}

@@ -1,0 +1,455 @@
+/**
+ * Asynchronous queries: POST …/query/ with an async execution mode answers 202 with the status, an engine runs
+ * the job, GET …/query/<id>/ answers the status as PostHog does (202, 200 with the response, 400 with the error),
+ * DELETE cancels the statement itself, statuses expire, a dead runner is reported, and no environment sees or
+ * cancels another's. A database of its own: the engine started here must find no other test's jobs or exports.
+ */
+import { expect } from 'chai';
+import pino from 'pino';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
+import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
+import { deleteExpiredQueryStatuses, RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
+import { startEngine, type RunningEngine } from '../../handlers/jobs/index.js';
+import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
+import type { HttpClient } from '../helpers/http.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const QUERY_TIMEOUT_MS = 30_000;
+const COUNT_BY_EVENT = 'select event, count() as c from events group by event order by c desc, event';
+// 5^12 rows joined (the environment's five events, twelve times): runs until it is cancelled.
+const ENDLESS = `select count() from events a ${'bcdfghijklm'
+  .split('')
+  .map((alias) => `join events ${alias} on 1 = 1`)
+  .join(' ')}`;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const TWENTY_MINUTES = 20 * 60_000;
+const ms = (iso: unknown) => new Date(iso as string).getTime();
+
+describe('query: asynchronous runs, their status and cancel', function () {
+  this.timeout(90_000);
+  let name: string;
+  let db: Db;
+  let server: TestServer;
+  let account: Account;
+  let client: HttpClient;
+  let team: number;
+  let submitPath: string;
+  let statusPath: (id: string) => string;
+  let other: Account;
+
+  const submit = (body: Record<string, unknown>, query = COUNT_BY_EVENT) => client.post(submitPath, { query: { kind: 'HogQLQuery', query }, ...body });
+  const statusRow = async (id: string) => db('query_statuses').where({ team_id: team, id }).first();
+
+  before(async () => {
+    name = await createDatabase('hedgerow_query_async');
+    db = createDb(databaseUrl(name));
+    await migrateLatest(db);
+    server = await startTestServer({ db, config: { queryTimeoutMs: QUERY_TIMEOUT_MS } });
+    account = await newAccount(db, { scopes: ['query:read'] });
+    team = account.environment.id;
+    client = server.http.withKey(account.key);
+    submitPath = `/api/environments/${team}/query/`;
+    statusPath = (id) => `/api/environments/${team}/query/${id}/`;
+    await insertEvents(db, team, [
+      { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z' },
+      { event: '$pageview', distinct_id: 'bob', timestamp: '2024-01-02T10:00:00Z' },
+      { event: '$pageview', distinct_id: 'bob', timestamp: '2024-01-03T10:00:00Z' },
+      { event: 'signup', distinct_id: 'bob', timestamp: '2024-01-04T10:00:00Z' },
+      { event: 'purchase', distinct_id: 'carol', timestamp: '2024-01-05T10:00:00Z' },
+    ]);
+    other = await newAccount(db, { scopes: ['query:read'] });
+    await insertEvents(db, other.environment.id, [{ event: 'secret', distinct_id: 'mallory', timestamp: '2024-01-01T00:00:00Z' }]);
+  });
+
+  after(async () => {
+    await server.close();
+    await db.destroy();
+    await dropDatabase(name);
+  });
+
+  it('503 while no job engine has ever started on the database, and nothing is queued', async () => {
+    const response = await submit({ refresh: 'async', client_query_id: 'before-any-engine' });
+    expect(response.status).to.equal(503);
+    expect(response.body).to.deep.equal({
+      type: 'server_error',
+      code: 'service_unavailable',
+      detail: 'Asynchronous queries are run by the job engine, and none has started on this database yet.',
+      attr: null,
+    });
+    expect(await db('query_statuses').count({ n: '*' })).to.deep.equal([{ n: '0' }]);
+  });
+
+  describe('with an engine running', () => {
+    let engine: RunningEngine | null = null;
+
+    const start = async () => {
+      engine = await startEngine(
+        {
+          databaseUrl: databaseUrl(name),
+          concurrency: 1,
+          leaseMs: 60_000,
+          tickIntervalMs: 0,
+          clockOffsetMs: 0,
+          noopDelayMs: 0,
+          connectTimeoutMs: 5_000,
+          statementTimeoutMs: 30_000,
+          queryTimeoutMs: QUERY_TIMEOUT_MS,
+        },
+        pino({ level: 'silent' }),
+      );
+    };
+    const stop = async () => {
+      await engine?.stop();
+      engine = null;
+    };
+
+    before(start);
+    after(stop);
+
+    const pollUntilDone = (id: string) =>
+      waitFor(`query ${id} to finish`, async () => {
+        const response = await client.get(statusPath(id));
+        return response.status !== 202 && response;
+      });
+
+    it('async: 202 with the new status, then GET answers 202 until complete and 200 with the full response', async () => {
+      const submitted = Date.now();
+      const response = await submit({ refresh: 'async', client_query_id: 'count-by-event' });
+      expect(response.status).to.equal(202);
+      const status = response.body.query_status;
+      expect(status.task_id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(ms(status.start_time)).to.be.within(submitted - 1_000, Date.now() + 1_000);
+      expect(response.body).to.deep.equal({
+        query_status: {
+          id: 'count-by-event',
+          team_id: team,
+          query_async: true,
+          complete: false,
+          error: false,
+          error_message: null,
+          results: null,
+          start_time: status.start_time,
+          pickup_time: null,
+          end_time: null,
+          expiration_time: new Date(ms(status.start_time) + TWENTY_MINUTES).toISOString(),
+          task_id: status.task_id,
+          insight_id: null,
+          dashboard_id: null,
+          labels: null,
+          query_progress: null,
+        },
+      });
+
+      const done = await pollUntilDone('count-by-event');
+      const finished = done.body.query_status;
+      expect(done.status).to.equal(200);
+      const synchronous = await submit({});
+      expect(synchronous.status).to.equal(200);
+      expect(finished.results.timings.map((timing: { k: string }) => timing.k)).to.deep.equal(['./compile', './execute', '.']);
+      expect(done.body).to.deep.equal({
+        query_status: {
+          ...status,
+          complete: true,
+          results: {
+            results: [
+              ['$pageview', 3],
+              ['purchase', 1],
+              ['signup', 1],
+            ],
+            columns: ['event', 'c'],
+            types: [
+              ['event', 'String'],
+              ['c', 'Int64'],
+            ],
+            query: COUNT_BY_EVENT,
+            hogql: synchronous.body.hogql,
+            timings: finished.results.timings,
+            hasMore: false,
+            limit: 100,
+            offset: 0,
+            query_status: null,
+          },
+          pickup_time: finished.pickup_time,
+          end_time: finished.end_time,
+          expiration_time: new Date(ms(finished.end_time) + TWENTY_MINUTES).toISOString(),
+        },
+      });
+      expect(ms(finished.pickup_time)).to.be.within(ms(status.start_time), ms(finished.end_time));
+      // The same rows as the synchronous run.
+      expect(finished.results.results).to.deep.equal(synchronous.body.results);
+
+      const row = await statusRow('count-by-event');
+      expect(row.query).to.deep.equal({ kind: 'HogQLQuery', query: COUNT_BY_EVENT });
+      // The session is recorded only while its statement runs: back in its pool, it may run another query.
+      expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
+    });
+
+    it('an EventsQuery, also sent to …/query/EventsQuery/, runs asynchronously and answers what it answers at once', async () => {
+      const query = { kind: 'EventsQuery', select: ['event', 'count()'], after: 'all', orderBy: ['event'] };
+      const response = await client.post(`/api/environments/${team}/query/EventsQuery/`, { query, refresh: 'async', client_query_id: 'events-by-name' });
+      expect(response.status).to.equal(202);
+      expect(response.body.query_status).to.include({ id: 'events-by-name', complete: false, error: false });
+
+      const done = await pollUntilDone('events-by-name');
+      expect(done.status).to.equal(200);
+      const synchronous = await client.post(submitPath, { query });
+      expect(synchronous.status).to.equal(200);
+      // The same answer but for the time it took and the window's end (5 s after the run), printed in `hogql`.
+      const { timings, hogql, ...answer } = done.body.query_status.results;
+      const { timings: timingsNow, hogql: hogqlNow, ...answerNow } = synchronous.body;
+      expect(timings.map((timing: { k: string }) => timing.k)).to.deep.equal(timingsNow.map((timing: { k: string }) => timing.k));
+      expect(hogql.replace(/timestamp < '[^']+'/, '')).to.equal(hogqlNow.replace(/timestamp < '[^']+'/, ''));
+      expect(answer).to.deep.equal(answerNow);
+      expect(answer.results).to.deep.equal([
+        ['$pageview', 3],
+        ['purchase', 1],
+        ['signup', 1],
+      ]);
+      expect((await statusRow('events-by-name')).query).to.deep.equal(query);
+    });
+
+    it('a status that exists is answered as it is without running again, unless force_async', async () => {
+      const first = await submit({ refresh: 'async', client_query_id: 'reused' });
+      const done = await pollUntilDone('reused');
+      expect(done.status).to.equal(200);
+      const jobsBefore = (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n;
+      const jobs = async () => (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n - jobsBefore + 1;
+      expect(await jobs()).to.equal(1);
+
+      // Complete: 200 with the status, as PostHog answers a submit whose status is complete.
+      const again = await submit({ refresh: 'lazy_async', client_query_id: 'reused' });
+      expect(again.status).to.equal(200);
+      expect(again.body).to.deep.equal(done.body);
+      expect(await jobs()).to.equal(1);
+
+      const forced = await submit({ refresh: 'force_async', client_query_id: 'reused' });
+      expect(forced.status).to.equal(202);
+      expect(forced.body.query_status).to.include({ id: 'reused', complete: false, pickup_time: null, results: null });
+      expect(forced.body.query_status.task_id).to.not.equal(first.body.query_status.task_id);
+      const redone = await pollUntilDone('reused');
+      expect(redone.status).to.equal(200);
+      expect(redone.body.query_status.task_id).to.equal(forced.body.query_status.task_id);
+      expect(redone.body.query_status.results.results).to.deep.equal(done.body.query_status.results.results);
+      expect(await jobs()).to.equal(2);
+    });
+
+    it('execution modes: async: true queues; blocking and the rest run now; force_cache is a cache miss', async () => {
+      const legacy = await submit({ async: true });
+      expect(legacy.status).to.equal(202);
+      // A fresh uuid7, in hex.
+      expect(legacy.body.query_status.id).to.match(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      expect(await statusRow(legacy.body.query_status.id)).to.include({ complete: false });
+      await pollUntilDone(legacy.body.query_status.id);
+
+      for (const refresh of ['blocking', 'force_blocking', true, false]) {
+        const response = await submit({ refresh, async: true, client_query_id: `now-${String(refresh)}` });
+        expect(response.status, String(refresh)).to.equal(200);
+        expect(response.body.query_status).to.equal(null);
+        expect(response.body.results).to.deep.equal([
+          ['$pageview', 3],
+          ['purchase', 1],
+          ['signup', 1],
+        ]);
+        expect(await statusRow(`now-${String(refresh)}`)).to.equal(undefined);
+      }
+      const cached = await submit({ refresh: 'force_cache', client_query_id: 'cache-only' });
+      expect(cached.status).to.equal(200);
+      expect(cached.body).to.deep.equal({ cache_key: null, query_status: null });
+      expect(await statusRow('cache-only')).to.equal(undefined);
+    });
+
+    it('a query that fails answers 400 with its status and the message the synchronous run gives', async () => {
+      const query = 'select nope from events';
+      const synchronous = await submit({}, query);
+      expect(synchronous.status).to.equal(400);
+      const response = await submit({ refresh: 'async', client_query_id: 'broken' }, query);
+      expect(response.status).to.equal(202);
+      const failed = await pollUntilDone('broken');
+      expect(failed.status).to.equal(400);
+      expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: synchronous.body.detail, results: null });
+    });
+
+    it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
+      const query = 'select event from events where event = {name} -- \u0000';
+      const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
+      const response = await client.post(submitPath, {
+        query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' },
+        refresh: 'async',
+        client_query_id: 'nul-in-text',
+      });
+      expect(response.status).to.equal(202);
+      const done = await pollUntilDone('nul-in-text');
+      // The parser refuses it: the status says what the synchronous run answers, its NUL shown as U+FFFD.
+      expect(synchronous.status).to.equal(400);
+      expect(synchronous.body.detail).to.equal('Unexpected character "\u0000" at position 50.');
+      expect(done.status).to.equal(400);
+      expect(done.body.query_status).to.include({ error: true, error_message: 'Unexpected character "\uFFFD" at position 50.' });
+      expect((await statusRow('nul-in-text')).query).to.deep.equal({ kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' });
+
+      const refused = await submit({ refresh: 'async', client_query_id: 'a\u0000b' });
+      expect(refused.status).to.equal(400);
+      expect(refused.body).to.deep.equal({
+        type: 'validation_error',
+        code: 'invalid_input',
+        detail: 'A query id cannot contain the NUL character.',
+        attr: 'client_query_id',
+      });
+      const nowhere = await client.get(statusPath('%00'));
+      expect(nowhere.status).to.equal(404);
+      expect(nowhere.body.detail).to.equal(`Query \u0000 not found for team ${team}`);
+      expect((await client.delete(statusPath('%00'))).status).to.equal(204);
+    });
+
+    it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
+      const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS);
+      expect(response.status).to.equal(202);
+      const row = await waitFor('the runner session', async () => {
+        const found = await db.raw(
+          `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+           where s.team_id = ? and s.id = 'endless' and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
+          [team],
+        );
+        return found.rows[0] as { runner_pid: number } | undefined;
+      });
+      const running = await client.get(statusPath('endless'));
+      expect(running.status).to.equal(202);
+      expect(running.body.query_status).to.include({ complete: false, error: false });
+      expect(running.body.query_status.pickup_time).to.be.a('string');
+
+      const cancelled = await client.delete(statusPath('endless'));
+      expect(cancelled.status).to.equal(204);
+      expect(cancelled.text).to.equal('');
+      await waitFor(
+        'the statement to leave pg_stat_activity',
+        async () => (await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [row.runner_pid])).rows[0].n === 0,
+        5_000,
+      );
+      const status = await client.get(statusPath('endless'));
+      expect(status.status).to.equal(400);
+      expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', results: null });
+
+      // Cancelling again changes nothing, nor does the runner's end (its statement failed after the cancel).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await client.delete(statusPath('endless'))).status).to.equal(204);
+      expect((await client.get(statusPath('endless'))).body).to.deep.equal(status.body);
+    });
+
+    it('DELETE of a queued query: its job is cancelled and it never runs; of a finished one: nothing changes', async () => {
+      await stop();
+      try {
+        const queued = await submit({ refresh: 'async', client_query_id: 'queued' });
+        expect(queued.status).to.equal(202);
+        expect((await client.delete(statusPath('queued'))).status).to.equal(204);
+        const job = await db.raw(`select state from pgboss.job where id = ?`, [queued.body.query_status.task_id]);
+        expect(job.rows).to.deep.equal([{ state: 'cancelled' }]);
+      } finally {
+        await start();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const status = await client.get(statusPath('queued'));
+      expect(status.status).to.equal(400);
+      expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', pickup_time: null });
+
+      const finished = await client.get(statusPath('count-by-event'));
+      expect(finished.status).to.equal(200);
+      expect((await client.delete(statusPath('count-by-event'))).status).to.equal(204);
+      expect((await client.get(statusPath('count-by-event'))).body).to.deep.equal(finished.body);
+      expect((await client.delete(statusPath('never-submitted'))).status).to.equal(204);
+    });
+
+    it('expired statuses answer 404 and are deleted by the engine (as it starts, and every minute)', async () => {
+      await submit({ refresh: 'async', client_query_id: 'expiring' });
+      await pollUntilDone('expiring');
+      await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
+      const gone = await client.get(statusPath('expiring'));
+      expect(gone.status).to.equal(404);
+      expect(gone.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: `Query expiring not found for team ${team}`, attr: null });
+      expect((await client.delete(statusPath('expiring'))).status).to.equal(204);
+      // A new submit of an expired id runs the query again.
+      expect((await submit({ refresh: 'async', client_query_id: 'expiring' })).status).to.equal(202);
+      await pollUntilDone('expiring');
+
+      await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
+      await stop();
+      await start();
+      expect(await statusRow('expiring')).to.equal(undefined);
+      expect(await deleteExpiredQueryStatuses(db)).to.equal(0);
+    });
+
+    it('a status whose runner is gone is reported failed: its session ended, or its job is over without a session', async () => {
+      await db('query_statuses').insert([
+        {
+          team_id: team,
+          id: 'dead-session',
+          query: { kind: 'HogQLQuery', query: 'select 1' },
+          start_time: db.fn.now(),
+          pickup_time: db.fn.now(),
+          expiration_time: db.raw(`now() + interval '20 minutes'`),
+          task_id: crypto.randomUUID(),
+          // A session that no longer exists: this one's pid with another start.
+          runner_pid: db.raw('pg_backend_pid()'),
+          runner_backend_start: '2000-01-01T00:00:00Z',
+        },
+        {
+          team_id: team,
+          id: 'dead-job',
+          query: { kind: 'HogQLQuery', query: 'select 1' },
+          start_time: db.fn.now(),
+          pickup_time: db.fn.now(),
+          expiration_time: db.raw(`now() + interval '20 minutes'`),
+          task_id: crypto.randomUUID(),
+        },
+      ]);
+      for (const id of ['dead-session', 'dead-job']) {
+        const response = await client.get(statusPath(id));
+        expect(response.status, id).to.equal(400);
+        expect(response.body.query_status, id).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE });
+        expect(ms(response.body.query_status.expiration_time) - ms(response.body.query_status.end_time)).to.equal(TWENTY_MINUTES);
+      }
+    });
+
+    it('another environment can neither read nor cancel a status; scopes: query:read', async () => {
+      await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS);
+      await waitFor('the runner session', async () => (await statusRow('private'))?.runner_pid);
+      const outsider = server.http.withKey(other.key);
+      const theirs = `/api/environments/${other.environment.id}/query/private/`;
+      const read = await outsider.get(theirs);
+      expect(read.status).to.equal(404);
+      expect(read.body.detail).to.equal(`Query private not found for team ${other.environment.id}`);
+      expect((await outsider.delete(theirs)).status).to.equal(204);
+      // Their key on this environment's path.
+      for (const response of [await outsider.get(statusPath('private')), await outsider.delete(statusPath('private'))]) {
+        expect(response.status).to.equal(404);
+        expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Project not found.', attr: null });
+      }
+
+      const { key: unscopedKey } = await createPersonalApiKey(db, { userId: account.user.id, label: 'no query scope', scopes: ['organization:read'] });
+      const unscoped = server.http.withKey(unscopedKey);
+      for (const response of [await unscoped.get(statusPath('private')), await unscoped.delete(statusPath('private'))]) {
+        expect(response.status).to.equal(403);
+        expect(response.body).to.deep.equal({
+          type: 'authentication_error',
+          code: 'permission_denied',
+          detail: "API key missing required scope 'query:read'",
+          attr: null,
+        });
+      }
+
+      expect((await client.get(statusPath('private'))).body.query_status).to.include({ complete: false, error: false });
+      expect((await client.delete(statusPath('private'))).status).to.equal(204);
+    });
+  });
+});

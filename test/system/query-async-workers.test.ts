@@ -1,0 +1,160 @@
+/**
+ * Asynchronous queries run by `npm start` (its primary's engine) and by `npm run worker` processes while the API
+ * runs elsewhere: the API cancels a
+ * statement another process runs; a worker killed mid-query (SIGKILL) leaves a status that says its process
+ * stopped, and its statement does not run on for nobody; a worker stopped (SIGTERM) mid-query says the same.
+ */
+import { expect } from 'chai';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
+import { RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
+import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
+import { newAccount } from '../helpers/fixtures.js';
+import { HttpClient } from '../helpers/http.js';
+import { startExportWorkerProcess, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// 5^12 rows joined (five events, twelve times): runs until it is cancelled.
+const ENDLESS = `select count() from events a ${'bcdfghijklm'
+  .split('')
+  .map((alias) => `join events ${alias} on 1 = 1`)
+  .join(' ')}`;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('asynchronous queries in server and worker processes', function () {
+  this.timeout(180_000);
+  let name: string;
+  let db: Db;
+  let server: TestServer;
+  let client: HttpClient;
+  let team: number;
+  let apiKey: string;
+  const processes: ServerProcess[] = [];
+
+  before(async () => {
+    name = await createDatabase('hedgerow_query_workers');
+    db = createDb(databaseUrl(name));
+    await migrateLatest(db);
+    server = await startTestServer({ db });
+    const account = await newAccount(db, { scopes: ['query:read'] });
+    team = account.environment.id;
+    apiKey = account.key;
+    client = server.http.withKey(account.key);
+    await insertEvents(
+      db,
+      team,
+      ['a', 'b', 'c', 'd', 'e'].map((distinct_id) => ({ event: '$pageview', distinct_id, timestamp: '2024-01-01T00:00:00Z' })),
+    );
+  });
+
+  after(async () => {
+    await Promise.all(processes.map((worker) => stopServerProcess(worker)));
+    await server.close();
+    await db.destroy();
+    await dropDatabase(name);
+  });
+
+  const worker = async () => {
+    const started = await startExportWorkerProcess({ DATABASE_URL: databaseUrl(name), HEDGEROW_QUERY_TIMEOUT_MS: '120000' });
+    processes.push(started);
+    return started;
+  };
+
+  /** Submits the endless query and waits until a worker's session runs its statement; that session's pid. */
+  const startEndless = async (id: string): Promise<number> => {
+    const response = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: ENDLESS }, refresh: 'async', client_query_id: id });
+    expect(response.status).to.equal(202);
+    return waitFor(`query ${id} to run`, async () => {
+      const found = await db.raw(
+        `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+         where s.team_id = ? and s.id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
+        [team, id],
+      );
+      return (found.rows[0] as { runner_pid: number } | undefined)?.runner_pid;
+    });
+  };
+
+  const sessionGone = (pid: number) =>
+    waitFor(`session ${pid} to leave pg_stat_activity`, async () => (await db.raw('select count(*)::int as n from pg_stat_activity where pid = ?', [pid])).rows[0].n === 0, 10_000);
+
+  it('npm start runs a query submitted to it, and answers its status', async () => {
+    const started = await startServerProcess({ DATABASE_URL: databaseUrl(name), HEDGEROW_WORKERS: '1' });
+    processes.push(started);
+    try {
+      const api = new HttpClient(started.baseUrl, null);
+      const served = api.withKey(apiKey);
+      // The primary starts its engine once the workers listen: on a database no engine has run on yet, the
+      // submit is a 503 (nothing queued) until then.
+      const response = await waitFor('the engine to start', async () => {
+        const submitted = await served.post(`/api/environments/${team}/query/`, {
+          query: { kind: 'HogQLQuery', query: 'select count() from events' },
+          refresh: 'async',
+          client_query_id: 'served',
+        });
+        if (submitted.status === 503) return null;
+        return submitted;
+      });
+      expect(response.status).to.equal(202);
+      const done = await waitFor('the query to finish', async () => {
+        const status = await served.get(`/api/environments/${team}/query/served/`);
+        return status.status !== 202 && status;
+      });
+      expect(done.status).to.equal(200);
+      expect(done.body.query_status.results.results).to.deep.equal([[5]]);
+    } finally {
+      await stopServerProcess(started);
+    }
+  });
+
+  it('the API cancels a statement that a worker process runs', async () => {
+    await worker();
+    const pid = await startEndless('cancelled-elsewhere');
+    expect((await client.delete(`/api/environments/${team}/query/cancelled-elsewhere/`)).status).to.equal(204);
+    await waitFor(
+      'the statement to stop',
+      async () => (await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [pid])).rows[0].n === 0,
+      5_000,
+    );
+    const status = await client.get(`/api/environments/${team}/query/cancelled-elsewhere/`);
+    expect(status.status).to.equal(400);
+    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled' });
+  });
+
+  it('a worker killed mid-query: its statement stops and the status says its process stopped', async () => {
+    const doomed = processes[1]!;
+    const pid = await startEndless('killed');
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    // PostgreSQL notices the runner is gone and ends its session (client_connection_check_interval).
+    await sessionGone(pid);
+    const status = await client.get(`/api/environments/${team}/query/killed/`);
+    expect(status.status).to.equal(400);
+    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE, results: null });
+  });
+
+  it('a worker stopped mid-query (SIGTERM) cancels its statement and says so', async () => {
+    const stopping = await worker();
+    const pid = await startEndless('stopped');
+    await stopServerProcess(stopping);
+    // Written by the worker itself as it stopped, before anyone reads the status.
+    expect(await db('query_statuses').where({ team_id: team, id: 'stopped' }).first()).to.include({
+      complete: true,
+      error: true,
+      error_message: RUNNER_STOPPED_MESSAGE,
+    });
+    await sessionGone(pid);
+    const status = await client.get(`/api/environments/${team}/query/stopped/`);
+    expect(status.status).to.equal(400);
+    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE, results: null });
+  });
+});
