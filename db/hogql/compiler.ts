@@ -10,6 +10,7 @@
 import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
+import { ownEntry } from './lookup.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import {
   coerce,
@@ -103,7 +104,7 @@ export class Compiler {
       if (second === 'id' && more.length === 0) return this.field(['person_id']);
       throw new HogQLError(`Unknown field "${name}".`);
     }
-    const column = typeof head === 'string' ? COLUMNS[head] : undefined;
+    const column = typeof head === 'string' ? ownEntry(COLUMNS, head) : undefined;
     if (!column) throw new HogQLError(`Unknown field "${name}".`);
     if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
     if (column.person) this.usesPerson = true;
@@ -181,7 +182,7 @@ export class Compiler {
           quarter: "interval '3 months'",
           year: "interval '1 year'",
         };
-        return typed(sql`((${amount.sql})::float8 * ${keyword(units[expr.unit]!)})`, 'interval', amount.nullable, amount.aggregate);
+        return typed(sql`((${amount.sql})::float8 * ${keyword(ownEntry(units, expr.unit)!)})`, 'interval', amount.nullable, amount.aggregate);
       }
     }
   }
@@ -342,7 +343,7 @@ export class Compiler {
 
   /** The function a call names; a compiler for a wider language adds its own. */
   protected functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return FUNCTIONS[lowerCaseName];
+    return ownEntry(FUNCTIONS, lowerCaseName);
   }
 
   call(name: string, args: readonly Expr[], params?: readonly Expr[]): Typed {

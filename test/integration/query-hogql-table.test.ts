@@ -298,6 +298,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   },
   { name: 'an array function that is not supported', query: "select arraySort(splitByChar(',', event)) from events", detail: 'Unknown function "arraySort".' },
   { name: 'an unknown function, named', query: 'select toStartOfFifteenMinutes(timestamp) from events', detail: 'Unknown function "toStartOfFifteenMinutes".' },
+  { name: 'a field named as a plain object\'s inherited property', query: 'select constructor from events', detail: 'Unknown field "constructor".' },
+  { name: 'a function named as a plain object\'s inherited property', query: 'select __proto__(event) from events', detail: 'Unknown function "__proto__".' },
 ];
 
 describe('query: HogQL SELECT, table of newer syntax', function () {

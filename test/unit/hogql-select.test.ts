@@ -103,6 +103,17 @@ describe('unit: HogQL SELECT compiler', () => {
       ["select dateTrunc('fortnight', timestamp) from events", 'dateTrunc() unit must be one of second, minute, hour, day, week, month, quarter, year.'],
       ['select 1 from events limit -1', 'LIMIT must be a non-negative integer.'],
       ['delete from events', 'Expected SELECT but found "delete" at position 1.'],
+      // Names every plain object has (Object.prototype's) are no field, function, table or unit.
+      ['select constructor from events', 'Unknown field "constructor".'],
+      ['select __proto__ from events', 'Unknown field "__proto__".'],
+      ['select toString from events', 'Unknown field "toString".'],
+      ['select hasOwnProperty from persons', 'Unknown field "hasOwnProperty" of the table persons.'],
+      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.'],
+      ['select constructor() from events', 'Unknown function "constructor".'],
+      ['select __proto__() from events', 'Unknown function "__proto__".'],
+      ['select valueOf(event) from events', 'Unknown function "valueOf".'],
+      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, sessions, groups.'],
+      ['select timestamp - interval 1 constructor from events', 'Expected an interval unit (second, minute, hour, day, week, month, quarter, year) but found "constructor" at position 31.'],
       ['', 'The query is empty.'],
     ];
     for (const [query, message] of cases) {

@@ -9,6 +9,7 @@ import type { Expr, QueryRef, WindowSpec } from '../ast.js';
 import { Compiler, type CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
+import { ownEntry } from '../lookup.js';
 import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
@@ -61,7 +62,7 @@ abstract class StatementCompiler extends Compiler {
   }
 
   protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return SELECT_FUNCTIONS[lowerCaseName] ?? super.functionNamed(lowerCaseName);
+    return ownEntry(SELECT_FUNCTIONS, lowerCaseName) ?? super.functionNamed(lowerCaseName);
   }
 
   protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
