@@ -49,6 +49,14 @@ const COLUMNS: Readonly<Record<string, Column>> = {
   $group_4: { sql: "coalesce(e.group_4, '')", type: 'string', nullable: false },
 };
 
+/**
+ * The most parts (Fragment.weight) an expression or a statement may have written out in full. PostgreSQL's
+ * planner writes a nested statement's column into each place that reads it, so `x + x` over `x + x` over … is
+ * exponential while its text stays short; the planner then builds that tree where no timeout reaches it. The
+ * largest queries the text limits allow weigh a few tens of thousands; realistic ones a few hundred.
+ */
+export const MAX_WEIGHT = 200_000;
+
 export const FIELD_NAMES = [...Object.keys(COLUMNS), 'properties.<name>', 'person.properties.<name>', 'person.id'];
 
 export interface CompileOptions extends Scope {
@@ -121,7 +129,18 @@ export class Compiler {
     };
   }
 
+  /** An expression, refused when it is too large written out in full (see MAX_WEIGHT). */
   compile(expr: Expr): Typed {
+    const value = this.compileExpr(expr);
+    if (value.sql.weight > MAX_WEIGHT) {
+      throw new HogQLError(
+        `The query is too complex: an expression in ${this.options.clause} would have more than ${MAX_WEIGHT} parts once the columns of nested queries it reads are written out as their expressions.`,
+      );
+    }
+    return value;
+  }
+
+  private compileExpr(expr: Expr): Typed {
     switch (expr.kind) {
       case 'constant':
         return constant(expr.value);

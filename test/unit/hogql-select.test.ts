@@ -123,6 +123,52 @@ describe('unit: HogQL SELECT compiler', () => {
     }
   });
 
+  describe('refuses queries that are small as text but huge written out (given → want message)', () => {
+    const doubling = (levels: number, make: (inner: string) => string, start: string) => {
+      let text = start;
+      for (let i = 0; i < levels; i += 1) text = make(text);
+      return text;
+    };
+    const withChain = (levels: number) => {
+      const ctes = ['a0 as (select event from events)'];
+      for (let i = 1; i <= levels; i += 1) ctes.push(`a${i} as (select event from a${i - 1} union all select event from a${i - 1})`);
+      return `with ${ctes.join(', ')} select count() from a${levels}`;
+    };
+    const whole =
+      'The query is too complex: written out in full, with each WITH query at each of its uses and the columns of nested queries as their expressions, its statements come to more than 400000 parts.';
+    const expression = (clause: string) =>
+      `The query is too complex: an expression in ${clause} would have more than 200000 parts once the columns of nested queries it reads are written out as their expressions.`;
+    const cases: [string, string, string][] = [
+      // PostgreSQL pulls the subqueries up and writes x's expression into each use: 2^30 nodes while planning.
+      ['nested subqueries whose column doubles at each level', doubling(30, (inner) => `select x + x as x from (${inner})`, 'select length(event) as x from events'), whole],
+      ['the same, read in WHERE', `select 1 from (${doubling(30, (inner) => `select x + x as x from (${inner})`, 'select length(event) as x from events')}) where x > 1`, whole],
+      // Each WITH query is compiled again at each use: 2^16 copies of the first.
+      ['a chain of WITH queries each reading the previous twice', withChain(16), whole],
+      [
+        'a WITH query read many times over',
+        `${withChain(8).replace(/ select count\(\) from a8$/, '')} select count() from events where ${Array(40).fill('event in (select event from a8)').join(' or ')}`,
+        whole,
+      ],
+      // A JSON comparison reads each side as a number and as text: an if() of one, nested, doubles per level.
+      ['JSON comparisons nested in if()', `select ${doubling(12, (inner) => `if(${inner} > properties.c, properties.a, properties.b)`, 'properties.x')} from events`, expression('SELECT')],
+    ];
+    for (const [name, query, message] of cases) {
+      it(name, () => {
+        expect(() => compile(query)).to.throw(HogQLError, message);
+      });
+    }
+
+    it('compiles deep but linear nesting and a two-step funnel, far from the bound', () => {
+      compile(doubling(30, (inner) => `select x + 1 as x, event from (${inner}) where event != 'a'`, 'select length(event) as x, event from events'));
+      compile(withChain(6));
+      compile(`select toStartOfDay(viewed.first_view) as day, count() as viewers, countIf(bought.last_purchase > viewed.first_view) as buyers
+        from (select distinct_id, min(timestamp) as first_view from events where event = '$pageview' group by distinct_id) viewed
+        left join (select distinct_id, max(timestamp) as last_purchase from events where event = 'purchase' group by distinct_id) bought
+          on viewed.distinct_id = bought.distinct_id
+        group by day order by day`);
+    });
+  });
+
   it('the environment filter is on every table a statement reads: subqueries, IN, WITH and UNION ALL', () => {
     const compiled = compile(
       "with w as (select distinct_id from events) select count() from (select distinct_id from w union all select properties.email from persons) where distinct_id in (select distinct_id from events where person.properties.x = 1)",
