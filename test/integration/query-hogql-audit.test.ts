@@ -9,12 +9,6 @@ import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const CASES: { name: string; query: string; rows: unknown[][] }[] = [
-  // to_char reads adjacent patterns greedily: DD+DDD is read DDD+DD, YY+YYYY as YYYY+YY, SS+SS as SSSS.
-  {
-    name: 'formatDateTime with adjacent codes that to_char reads as other patterns',
-    query: "select formatDateTime(timestamp, '%d%j'), formatDateTime(timestamp, '%y%Y'), formatDateTime(timestamp, '%S%s'), formatDateTime(timestamp, '%d%d'), formatDateTime(timestamp, '%D%Y') from events",
-    rows: [['15015', '242024', '0000', '1515', '01/15/242024']],
-  },
   // ClickHouse multiplies the rows of several arrayJoin()s; PostgreSQL's set-returning functions are zipped.
   {
     name: 'two arrayJoin() columns give every pair',

@@ -187,6 +187,13 @@ const CASES: Case[] = [
       "select formatDateTime(timestamp, '%Y-%m-%d %H:%i:%S'), formatDateTime(timestamp, '%F %T %j %u %%'), formatDateTime(timestamp, '%H:%i', 'America/New_York'), formatDateTime(timestamp, 'Q%Q %b %M %W') from events where event = 'signup'",
     rows: [['2024-01-02 12:00:00', '2024-01-02 12:00:00 002 2 %', '07:00', 'Q1 Jan January Tuesday']],
   },
+  // to_char reads adjacent patterns greedily (DD then DDD as DDD then DD, YY then YYYY as YYYY then YY).
+  {
+    name: 'formatDateTime with adjacent codes',
+    query:
+      "select formatDateTime(timestamp, '%d%j'), formatDateTime(timestamp, '%y%Y'), formatDateTime(timestamp, '%S%s'), formatDateTime(timestamp, '%d%d'), formatDateTime(timestamp, '%D%Y'), formatDateTime(timestamp, '%H%i%M%W') from events where event = 'signup'",
+    rows: [['02002', '242024', '0000', '0202', '01/02/242024', '1200JanuaryTuesday']],
+  },
   {
     name: 'a format string is text for to_char, never SQL',
     query: "select formatDateTime(timestamp, '%Y\"; select 1; --') from events where event = 'signup'",
