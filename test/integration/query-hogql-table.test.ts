@@ -238,6 +238,12 @@ const CASES: Case[] = [
     rows: [['$pageview', 'red'], ['$pageview', 'blue'], ['$pageview', 'blue']],
   },
   {
+    name: 'two arrayJoin()s, one in a nested query: every pair, as ClickHouse gives',
+    query:
+      "select a, arrayJoin(splitByChar(',', 'x,y')) as b from (select arrayJoin(splitByChar(',', 'a,b,c')) as a from events where event = 'signup') order by a, b",
+    rows: [['a', 'x'], ['a', 'y'], ['b', 'x'], ['b', 'y'], ['c', 'x'], ['c', 'y']],
+  },
+  {
     name: 'arrayJoin of a property holding a list',
     query: 'select arrayJoin(properties.meta.list) as n from events',
     rows: [['1'], ['2']],
@@ -296,6 +302,11 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   },
   { name: 'arrayJoin in WHERE', query: "select 1 from events where arrayJoin(splitByChar(',', event)) = 'a'", detail: 'arrayJoin() is not allowed in WHERE.' },
   { name: 'arrayJoin of text', query: 'select arrayJoin(event) from events', detail: 'arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).' },
+  {
+    name: 'two arrayJoin() columns (ClickHouse multiplies their rows)',
+    query: "select arrayJoin(splitByChar(',', 'a,b,c')) as a, arrayJoin(splitByChar(',', 'x,y')) as b from events order by a, b",
+    detail: 'Only one arrayJoin() per SELECT is supported: "arrayJoin(splitByChar(\',\', \'x,y\'))" is a second one; join the other in a nested query.',
+  },
   { name: 'arrayJoin with LIMIT BY', query: "select arrayJoin(splitByChar(',', event)) from events limit 1 by event", detail: 'arrayJoin() is not supported with LIMIT BY.' },
   { name: 'an unknown field of groups', query: 'select updated_at from groups', detail: 'Unknown field "updated_at" of the table groups.' },
   {

@@ -753,9 +753,15 @@ function hasArrayJoin(expr: Expr, root: boolean): boolean {
  */
 function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], groupBy: readonly Expr[], orderBy: readonly { expr: Expr }[]): void {
   const misplaced = () => new HogQLError('arrayJoin() must be a whole column of SELECT (which GROUP BY and ORDER BY may name), not inside another expression.');
-  let used = false;
+  let used: Expr | null = null;
   for (const column of columns) {
-    if (isArrayJoin(column.expr)) used = true;
+    if (isArrayJoin(column.expr)) {
+      // ClickHouse multiplies the rows of two arrayJoin()s; PostgreSQL would pair them, row by row.
+      if (used && !same(used, column.expr)) {
+        throw new HogQLError(`Only one arrayJoin() per SELECT is supported: "${printExpr(column.expr)}" is a second one; join the other in a nested query.`);
+      }
+      used = column.expr;
+    }
     if (hasArrayJoin(column.expr, false)) throw misplaced();
   }
   for (const expr of [...groupBy, ...orderBy.map((term) => term.expr)]) {
