@@ -27,7 +27,13 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select event from events', 'select e.event as c0 from events e where e.team_id = $1::int limit 101 offset 0'],
       [
         'select distinct event from events as ev where ev.distinct_id = {id} order by event desc limit 5 offset 2',
-        'select distinct e.event as c0 from events e where e.team_id = $1::int and (e.distinct_id = $2::text) order by c0 desc nulls last limit 5 offset 2',
+        'select distinct e.event as c0 from events e where e.team_id = $1::int and (e.distinct_id = $2::text) order by c0 desc limit 5 offset 2',
+      ],
+      // Nulls last, as in ClickHouse: asked for only where a descending value may be null (ascending puts them
+      // last already), so that the events index on timestamp reads in order.
+      [
+        'select event from events order by timestamp desc, properties.x desc, properties.y, uuid limit 3',
+        'select e.event as c0 from events e where e.team_id = $1::int order by e.timestamp desc, (e.properties -> $2::text) desc nulls last, (e.properties -> $3::text) asc, e.uuid asc limit 3 offset 0',
       ],
       [
         'select properties.$browser as b, count() from events group by b having count() > 1',
@@ -253,8 +259,8 @@ describe('unit: HogQL SELECT compiler', () => {
   it('compiles LIMIT BY to a numbering of the rows and a wrapping statement that keeps those in range', () => {
     const compiled = compile('select event from events order by timestamp desc limit 2 offset 1 by distinct_id limit 5');
     expect(inner(compiled)).to.equal(
-      'select lb.c0 as c0 from (select e.event as c0, e.timestamp as o0, row_number() over (partition by e.distinct_id order by e.timestamp desc nulls last) as lb_n' +
-        ' from events e where e.team_id = $1::int) lb where lb.lb_n > 1 and lb.lb_n <= 3 order by lb.o0 desc nulls last limit 5 offset 0',
+      'select lb.c0 as c0 from (select e.event as c0, e.timestamp as o0, row_number() over (partition by e.distinct_id order by e.timestamp desc) as lb_n' +
+        ' from events e where e.team_id = $1::int) lb where lb.lb_n > 1 and lb.lb_n <= 3 order by lb.o0 desc limit 5 offset 0',
     );
   });
 
