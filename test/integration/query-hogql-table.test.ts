@@ -260,6 +260,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Unknown timezone "UTC\'; drop table events; --" in formatDateTime().',
   },
   { name: 'an unknown timezone', query: "select toTimeZone(timestamp, 'Mars/Olympus') from events", detail: 'Unknown timezone "Mars/Olympus" in toTimeZone().' },
+  // Node's zone names include a few retired ones that PostgreSQL's do not.
+  { name: 'a timezone only the runtime knows', query: "select formatDateTime(timestamp, '%H', 'US/Pacific-New') from events", detail: 'Unknown timezone "US/Pacific-New".' },
   { name: 'a regular expression that does not parse', query: "select extract(event, '(') from events", detail: '"(" is not a valid regular expression.' },
   {
     name: 'a regular expression PostgreSQL cannot run',
