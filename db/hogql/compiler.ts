@@ -10,6 +10,7 @@
 import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
+import { ownEntry } from './lookup.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import {
   coerce,
@@ -47,6 +48,14 @@ const COLUMNS: Readonly<Record<string, Column>> = {
   $group_3: { sql: "coalesce(e.group_3, '')", type: 'string', nullable: false },
   $group_4: { sql: "coalesce(e.group_4, '')", type: 'string', nullable: false },
 };
+
+/**
+ * The most parts (Fragment.weight) an expression or a statement may have written out in full. PostgreSQL's
+ * planner writes a nested statement's column into each place that reads it, so `x + x` over `x + x` over … is
+ * exponential while its text stays short; the planner then builds that tree where no timeout reaches it. The
+ * largest queries the text limits allow weigh a few tens of thousands; realistic ones a few hundred.
+ */
+export const MAX_WEIGHT = 200_000;
 
 export const FIELD_NAMES = [...Object.keys(COLUMNS), 'properties.<name>', 'person.properties.<name>', 'person.id'];
 
@@ -103,7 +112,7 @@ export class Compiler {
       if (second === 'id' && more.length === 0) return this.field(['person_id']);
       throw new HogQLError(`Unknown field "${name}".`);
     }
-    const column = typeof head === 'string' ? COLUMNS[head] : undefined;
+    const column = typeof head === 'string' ? ownEntry(COLUMNS, head) : undefined;
     if (!column) throw new HogQLError(`Unknown field "${name}".`);
     if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
     if (column.person) this.usesPerson = true;
@@ -120,7 +129,18 @@ export class Compiler {
     };
   }
 
+  /** An expression, refused when it is too large written out in full (see MAX_WEIGHT). */
   compile(expr: Expr): Typed {
+    const value = this.compileExpr(expr);
+    if (value.sql.weight > MAX_WEIGHT) {
+      throw new HogQLError(
+        `The query is too complex: an expression in ${this.options.clause} would have more than ${MAX_WEIGHT} parts once the columns of nested queries it reads are written out as their expressions.`,
+      );
+    }
+    return value;
+  }
+
+  private compileExpr(expr: Expr): Typed {
     switch (expr.kind) {
       case 'constant':
         return constant(expr.value);
@@ -181,7 +201,7 @@ export class Compiler {
           quarter: "interval '3 months'",
           year: "interval '1 year'",
         };
-        return typed(sql`((${amount.sql})::float8 * ${keyword(units[expr.unit]!)})`, 'interval', amount.nullable, amount.aggregate);
+        return typed(sql`((${amount.sql})::float8 * ${keyword(ownEntry(units, expr.unit)!)})`, 'interval', amount.nullable, amount.aggregate);
       }
     }
   }
@@ -342,7 +362,7 @@ export class Compiler {
 
   /** The function a call names; a compiler for a wider language adds its own. */
   protected functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return FUNCTIONS[lowerCaseName];
+    return ownEntry(FUNCTIONS, lowerCaseName);
   }
 
   call(name: string, args: readonly Expr[], params?: readonly Expr[]): Typed {

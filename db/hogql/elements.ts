@@ -5,6 +5,7 @@
  */
 import { escapeLike, escapeRegExp } from '../core/text.js';
 import { HogQLError } from './errors.js';
+import { ownEntry } from './lookup.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 
@@ -30,7 +31,7 @@ export type ElementOperator = 'exact' | 'is_not' | 'icontains' | 'not_icontains'
  */
 export function elementCondition(key: string, operator: ElementOperator, values: readonly string[]): Fragment {
   if (key === 'selector') return selectorCondition(operator, values);
-  const extractor = EXTRACTORS[key];
+  const extractor = ownEntry(EXTRACTORS, key);
   if (!extractor) throw new HogQLError(`Element filters read ${ELEMENT_KEYS.join(', ')}, not "${key}".`);
   const chain = keyword('e.elements_chain');
   if (operator === 'is_set' || operator === 'is_not_set') {

@@ -9,6 +9,7 @@
  */
 import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
+import { ownEntry } from './lookup.js';
 
 /** Longest expression accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 10_000;
@@ -68,7 +69,7 @@ function readQuoted(text: string, start: number): { value: string; end: number }
     if (char === '\\') {
       const next = text[index + 1];
       if (next === undefined) break;
-      value += next === quote ? quote : (ESCAPES[next] ?? `\\${next}`);
+      value += next === quote ? quote : (ownEntry(ESCAPES, next) ?? `\\${next}`);
       index += 2;
       continue;
     }
@@ -147,7 +148,7 @@ const INTERVAL_UNITS: Readonly<Record<string, IntervalUnit>> = {
 
 export function intervalUnit(word: string): IntervalUnit | undefined {
   const lower = word.toLowerCase();
-  return INTERVAL_UNITS[lower.endsWith('s') ? lower.slice(0, -1) : lower];
+  return ownEntry(INTERVAL_UNITS, lower.endsWith('s') ? lower.slice(0, -1) : lower);
 }
 
 /** Values bound to `{name}` placeholders, each a constant of the tree (never text of the query). */
@@ -275,7 +276,7 @@ export class Parser {
         '>': '>',
         '>=': '>=',
       };
-      const op = ops[token.value];
+      const op = ownEntry(ops, token.value);
       if (op) {
         this.advance();
         return { kind: 'compare', op, left, right: this.concat() };

@@ -17,6 +17,7 @@
  * `\D` and `\S` keep PostgreSQL's (locale) meaning.
  */
 import { HogQLError } from './errors.js';
+import { ownEntry } from './lookup.js';
 
 /** PostgreSQL's most repetitions of a bound ({n,m}). */
 const MAX_REPETITIONS = 255;
@@ -85,7 +86,7 @@ export function postgresRegex(pattern: string): string {
         index = end === -1 ? body.length : end + 1;
         continue;
       }
-      out += inClass ? (ASCII_CLASSES[next] ?? `\\${next}`) : (OUTSIDE_CLASS[next] ?? `\\${next}`);
+      out += inClass ? (ownEntry(ASCII_CLASSES, next) ?? `\\${next}`) : (ownEntry(OUTSIDE_CLASS, next) ?? `\\${next}`);
       checked += `\\${next === 'z' ? 'b' : next}`; // (\z has no JavaScript spelling; any valid escape checks the same)
       continue;
     }

@@ -7,6 +7,13 @@
 export interface Fragment {
   readonly text: string;
   readonly params: readonly unknown[];
+  /**
+   * The parts of the SQL once PostgreSQL has written each column of a nested statement into the places that
+   * read it (which its planner does when it pulls a subquery up): a column reference weighs as the column's
+   * expression, and a fragment as the sum of its pieces. A compiler bounds it, since the text alone can be short
+   * where the planner's copy is exponential.
+   */
+  readonly weight: number;
 }
 
 /** The PostgreSQL type a parameter is cast to: values are sent as text, so the cast fixes their type. */
@@ -22,17 +29,19 @@ function checkStatic(text: string): string {
 export function sql(strings: TemplateStringsArray, ...values: Fragment[]): Fragment {
   let text = checkStatic(strings[0]!);
   const params: unknown[] = [];
+  let weight = 1;
   values.forEach((value, index) => {
     text += value.text + checkStatic(strings[index + 1]!);
     params.push(...value.params);
+    weight += value.weight;
   });
-  return { text, params };
+  return { text, params, weight };
 }
 
 /** A bound parameter of a scalar value, cast to `cast`. */
 export function param(value: string | number | boolean | bigint, cast: ParamCast): Fragment {
   const bound = typeof value === 'bigint' ? value.toString() : value;
-  return { text: `?::${cast}`, params: [bound] };
+  return { text: `?::${cast}`, params: [bound], weight: 1 };
 }
 
 /**
@@ -42,17 +51,22 @@ export function param(value: string | number | boolean | bigint, cast: ParamCast
  */
 export function rowCount(value: number): Fragment {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`a row count must be a non-negative integer: ${value}`);
-  return { text: String(value), params: [] };
+  return { text: String(value), params: [], weight: 1 };
 }
 
 /** A bound parameter holding a list of texts (one text[] parameter, whatever its length). */
 export function textArrayParam(values: readonly string[]): Fragment {
-  return { text: '?::text[]', params: [[...values]] };
+  return { text: '?::text[]', params: [[...values]], weight: 1 };
 }
 
 /** Static SQL chosen by code (a keyword, an operator, a column of the fixed field table). */
 export function keyword(text: string): Fragment {
-  return { text: checkStatic(text), params: [] };
+  return { text: checkStatic(text), params: [], weight: 1 };
+}
+
+/** A column of a nested statement, by its name there (`s1.c0`), weighing as the expression it names. */
+export function columnReference(text: string, expressionWeight: number): Fragment {
+  return { text: checkStatic(text), params: [], weight: expressionWeight };
 }
 
 export function join(fragments: readonly Fragment[], separator: string): Fragment {
@@ -60,7 +74,8 @@ export function join(fragments: readonly Fragment[], separator: string): Fragmen
   return {
     text: fragments.map((fragment) => fragment.text).join(separator),
     params: fragments.flatMap((fragment) => fragment.params),
+    weight: fragments.reduce((sum, fragment) => sum + fragment.weight, 0),
   };
 }
 
-export const EMPTY: Fragment = { text: '', params: [] };
+export const EMPTY: Fragment = { text: '', params: [], weight: 0 };

@@ -166,10 +166,15 @@ export function translateQueryError(error: unknown, timeoutMs: number, dataError
     // An operator or function PostgreSQL has for none of the types the expression gives it.
     case '42883':
       return errors.validation(`An expression combines values of types that cannot be combined: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22023': {
+      // A zone name the compiler let through (the runtime's list of zones has a few PostgreSQL's has not).
+      const zone = /^time zone "(.*)" not recognized$/.exec(pg.message ?? '');
+      if (zone) return errors.validation(`Unknown timezone "${zone[1]}".`, dataErrorParameter);
+      return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    }
     case '22012':
     case '2201E':
     case '2201F':
-    case '22023':
     case '22019':
       return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     default:

@@ -187,6 +187,13 @@ const CASES: Case[] = [
       "select formatDateTime(timestamp, '%Y-%m-%d %H:%i:%S'), formatDateTime(timestamp, '%F %T %j %u %%'), formatDateTime(timestamp, '%H:%i', 'America/New_York'), formatDateTime(timestamp, 'Q%Q %b %M %W') from events where event = 'signup'",
     rows: [['2024-01-02 12:00:00', '2024-01-02 12:00:00 002 2 %', '07:00', 'Q1 Jan January Tuesday']],
   },
+  // to_char reads adjacent patterns greedily (DD then DDD as DDD then DD, YY then YYYY as YYYY then YY).
+  {
+    name: 'formatDateTime with adjacent codes',
+    query:
+      "select formatDateTime(timestamp, '%d%j'), formatDateTime(timestamp, '%y%Y'), formatDateTime(timestamp, '%S%s'), formatDateTime(timestamp, '%d%d'), formatDateTime(timestamp, '%D%Y'), formatDateTime(timestamp, '%H%i%M%W') from events where event = 'signup'",
+    rows: [['02002', '242024', '0000', '0202', '01/02/242024', '1200JanuaryTuesday']],
+  },
   {
     name: 'a format string is text for to_char, never SQL',
     query: "select formatDateTime(timestamp, '%Y\"; select 1; --') from events where event = 'signup'",
@@ -231,6 +238,12 @@ const CASES: Case[] = [
     rows: [['$pageview', 'red'], ['$pageview', 'blue'], ['$pageview', 'blue']],
   },
   {
+    name: 'two arrayJoin()s, one in a nested query: every pair, as ClickHouse gives',
+    query:
+      "select a, arrayJoin(splitByChar(',', 'x,y')) as b from (select arrayJoin(splitByChar(',', 'a,b,c')) as a from events where event = 'signup') order by a, b",
+    rows: [['a', 'x'], ['a', 'y'], ['b', 'x'], ['b', 'y'], ['c', 'x'], ['c', 'y']],
+  },
+  {
     name: 'arrayJoin of a property holding a list',
     query: 'select arrayJoin(properties.meta.list) as n from events',
     rows: [['1'], ['2']],
@@ -247,6 +260,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Unknown timezone "UTC\'; drop table events; --" in formatDateTime().',
   },
   { name: 'an unknown timezone', query: "select toTimeZone(timestamp, 'Mars/Olympus') from events", detail: 'Unknown timezone "Mars/Olympus" in toTimeZone().' },
+  // Node's zone names include a few retired ones that PostgreSQL's do not.
+  { name: 'a timezone only the runtime knows', query: "select formatDateTime(timestamp, '%H', 'US/Pacific-New') from events", detail: 'Unknown timezone "US/Pacific-New".' },
   { name: 'a regular expression that does not parse', query: "select extract(event, '(') from events", detail: '"(" is not a valid regular expression.' },
   {
     name: 'a regular expression PostgreSQL cannot run',
@@ -289,6 +304,11 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   },
   { name: 'arrayJoin in WHERE', query: "select 1 from events where arrayJoin(splitByChar(',', event)) = 'a'", detail: 'arrayJoin() is not allowed in WHERE.' },
   { name: 'arrayJoin of text', query: 'select arrayJoin(event) from events', detail: 'arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).' },
+  {
+    name: 'two arrayJoin() columns (ClickHouse multiplies their rows)',
+    query: "select arrayJoin(splitByChar(',', 'a,b,c')) as a, arrayJoin(splitByChar(',', 'x,y')) as b from events order by a, b",
+    detail: 'Only one arrayJoin() per SELECT is supported: "arrayJoin(splitByChar(\',\', \'x,y\'))" is a second one; join the other in a nested query.',
+  },
   { name: 'arrayJoin with LIMIT BY', query: "select arrayJoin(splitByChar(',', event)) from events limit 1 by event", detail: 'arrayJoin() is not supported with LIMIT BY.' },
   { name: 'an unknown field of groups', query: 'select updated_at from groups', detail: 'Unknown field "updated_at" of the table groups.' },
   {
@@ -298,6 +318,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   },
   { name: 'an array function that is not supported', query: "select arraySort(splitByChar(',', event)) from events", detail: 'Unknown function "arraySort".' },
   { name: 'an unknown function, named', query: 'select toStartOfFifteenMinutes(timestamp) from events', detail: 'Unknown function "toStartOfFifteenMinutes".' },
+  { name: 'a field named as a plain object\'s inherited property', query: 'select constructor from events', detail: 'Unknown field "constructor".' },
+  { name: 'a function named as a plain object\'s inherited property', query: 'select __proto__(event) from events', detail: 'Unknown function "__proto__".' },
 ];
 
 describe('query: HogQL SELECT, table of newer syntax', function () {

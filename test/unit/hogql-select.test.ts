@@ -27,7 +27,13 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select event from events', 'select e.event as c0 from events e where e.team_id = $1::int limit 101 offset 0'],
       [
         'select distinct event from events as ev where ev.distinct_id = {id} order by event desc limit 5 offset 2',
-        'select distinct e.event as c0 from events e where e.team_id = $1::int and (e.distinct_id = $2::text) order by c0 desc nulls last limit 5 offset 2',
+        'select distinct e.event as c0 from events e where e.team_id = $1::int and (e.distinct_id = $2::text) order by c0 desc limit 5 offset 2',
+      ],
+      // Nulls last, as in ClickHouse: asked for only where a descending value may be null (ascending puts them
+      // last already), so that the events index on timestamp reads in order.
+      [
+        'select event from events order by timestamp desc, properties.x desc, properties.y, uuid limit 3',
+        'select e.event as c0 from events e where e.team_id = $1::int order by e.timestamp desc, (e.properties -> $2::text) desc nulls last, (e.properties -> $3::text) asc, e.uuid asc limit 3 offset 0',
       ],
       [
         'select properties.$browser as b, count() from events group by b having count() > 1',
@@ -103,6 +109,17 @@ describe('unit: HogQL SELECT compiler', () => {
       ["select dateTrunc('fortnight', timestamp) from events", 'dateTrunc() unit must be one of second, minute, hour, day, week, month, quarter, year.'],
       ['select 1 from events limit -1', 'LIMIT must be a non-negative integer.'],
       ['delete from events', 'Expected SELECT but found "delete" at position 1.'],
+      // Names every plain object has (Object.prototype's) are no field, function, table or unit.
+      ['select constructor from events', 'Unknown field "constructor".'],
+      ['select __proto__ from events', 'Unknown field "__proto__".'],
+      ['select toString from events', 'Unknown field "toString".'],
+      ['select hasOwnProperty from persons', 'Unknown field "hasOwnProperty" of the table persons.'],
+      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.'],
+      ['select constructor() from events', 'Unknown function "constructor".'],
+      ['select __proto__() from events', 'Unknown function "__proto__".'],
+      ['select valueOf(event) from events', 'Unknown function "valueOf".'],
+      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, sessions, groups.'],
+      ['select timestamp - interval 1 constructor from events', 'Expected an interval unit (second, minute, hour, day, week, month, quarter, year) but found "constructor" at position 31.'],
       ['', 'The query is empty.'],
     ];
     for (const [query, message] of cases) {
@@ -110,6 +127,52 @@ describe('unit: HogQL SELECT compiler', () => {
         expect(() => compile(query)).to.throw(HogQLError, message);
       });
     }
+  });
+
+  describe('refuses queries that are small as text but huge written out (given → want message)', () => {
+    const doubling = (levels: number, make: (inner: string) => string, start: string) => {
+      let text = start;
+      for (let i = 0; i < levels; i += 1) text = make(text);
+      return text;
+    };
+    const withChain = (levels: number) => {
+      const ctes = ['a0 as (select event from events)'];
+      for (let i = 1; i <= levels; i += 1) ctes.push(`a${i} as (select event from a${i - 1} union all select event from a${i - 1})`);
+      return `with ${ctes.join(', ')} select count() from a${levels}`;
+    };
+    const whole =
+      'The query is too complex: written out in full, with each WITH query at each of its uses and the columns of nested queries as their expressions, its statements come to more than 400000 parts.';
+    const expression = (clause: string) =>
+      `The query is too complex: an expression in ${clause} would have more than 200000 parts once the columns of nested queries it reads are written out as their expressions.`;
+    const cases: [string, string, string][] = [
+      // PostgreSQL pulls the subqueries up and writes x's expression into each use: 2^30 nodes while planning.
+      ['nested subqueries whose column doubles at each level', doubling(30, (inner) => `select x + x as x from (${inner})`, 'select length(event) as x from events'), whole],
+      ['the same, read in WHERE', `select 1 from (${doubling(30, (inner) => `select x + x as x from (${inner})`, 'select length(event) as x from events')}) where x > 1`, whole],
+      // Each WITH query is compiled again at each use: 2^16 copies of the first.
+      ['a chain of WITH queries each reading the previous twice', withChain(16), whole],
+      [
+        'a WITH query read many times over',
+        `${withChain(8).replace(/ select count\(\) from a8$/, '')} select count() from events where ${Array(40).fill('event in (select event from a8)').join(' or ')}`,
+        whole,
+      ],
+      // A JSON comparison reads each side as a number and as text: an if() of one, nested, doubles per level.
+      ['JSON comparisons nested in if()', `select ${doubling(12, (inner) => `if(${inner} > properties.c, properties.a, properties.b)`, 'properties.x')} from events`, expression('SELECT')],
+    ];
+    for (const [name, query, message] of cases) {
+      it(name, () => {
+        expect(() => compile(query)).to.throw(HogQLError, message);
+      });
+    }
+
+    it('compiles deep but linear nesting and a two-step funnel, far from the bound', () => {
+      compile(doubling(30, (inner) => `select x + 1 as x, event from (${inner}) where event != 'a'`, 'select length(event) as x, event from events'));
+      compile(withChain(6));
+      compile(`select toStartOfDay(viewed.first_view) as day, count() as viewers, countIf(bought.last_purchase > viewed.first_view) as buyers
+        from (select distinct_id, min(timestamp) as first_view from events where event = '$pageview' group by distinct_id) viewed
+        left join (select distinct_id, max(timestamp) as last_purchase from events where event = 'purchase' group by distinct_id) bought
+          on viewed.distinct_id = bought.distinct_id
+        group by day order by day`);
+    });
   });
 
   it('the environment filter is on every table a statement reads: subqueries, IN, WITH and UNION ALL', () => {
@@ -196,8 +259,8 @@ describe('unit: HogQL SELECT compiler', () => {
   it('compiles LIMIT BY to a numbering of the rows and a wrapping statement that keeps those in range', () => {
     const compiled = compile('select event from events order by timestamp desc limit 2 offset 1 by distinct_id limit 5');
     expect(inner(compiled)).to.equal(
-      'select lb.c0 as c0 from (select e.event as c0, e.timestamp as o0, row_number() over (partition by e.distinct_id order by e.timestamp desc nulls last) as lb_n' +
-        ' from events e where e.team_id = $1::int) lb where lb.lb_n > 1 and lb.lb_n <= 3 order by lb.o0 desc nulls last limit 5 offset 0',
+      'select lb.c0 as c0 from (select e.event as c0, e.timestamp as o0, row_number() over (partition by e.distinct_id order by e.timestamp desc) as lb_n' +
+        ' from events e where e.team_id = $1::int) lb where lb.lb_n > 1 and lb.lb_n <= 3 order by lb.o0 desc limit 5 offset 0',
     );
   });
 

@@ -6,10 +6,11 @@
  * environment's rows or any other table. The row limit always applies.
  */
 import type { Expr, QueryRef, WindowSpec } from '../ast.js';
-import { Compiler, type CompileOptions } from '../compiler.js';
+import { Compiler, MAX_WEIGHT, type CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
-import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
+import { ownEntry } from '../lookup.js';
+import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
 import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
@@ -25,6 +26,29 @@ interface Context {
   /** WITH queries being expanded (one that names itself would never end). */
   expanding: ReadonlySet<string>;
   aliases: { next: number };
+  /** The weight of every statement compiled so far, nested ones included (see COMPILE_BUDGET). */
+  compiled: { weight: number };
+}
+
+/**
+ * The most weight (Fragment.weight) the statements compiled for one query may have together, nested ones counted
+ * in each statement that holds them. A WITH query is compiled again at each use, so a chain of them that each
+ * read the previous twice doubles at each link, as do nested queries whose columns each read the one below
+ * twice (which PostgreSQL's planner writes out): summing as each statement is done stops such a query after
+ * about this much work, where a bound on the result alone would only see it once built. Realistic queries come
+ * to a few thousand; the largest the text limit allows, without nesting, to tens of thousands.
+ */
+const COMPILE_BUDGET = 2 * MAX_WEIGHT;
+
+/** A compiled statement, counted; refused once the query's statements come to more than COMPILE_BUDGET. */
+function bounded(core: Core, context: Context): Core {
+  context.compiled.weight += core.sql.weight;
+  if (context.compiled.weight > COMPILE_BUDGET) {
+    throw new HogQLError(
+      `The query is too complex: written out in full, with each WITH query at each of its uses and the columns of nested queries as their expressions, its statements come to more than ${COMPILE_BUDGET} parts.`,
+    );
+  }
+  return core;
 }
 
 function internalAlias(context: Context): string {
@@ -61,7 +85,7 @@ abstract class StatementCompiler extends Compiler {
   }
 
   protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return SELECT_FUNCTIONS[lowerCaseName] ?? super.functionNamed(lowerCaseName);
+    return ownEntry(SELECT_FUNCTIONS, lowerCaseName) ?? super.functionNamed(lowerCaseName);
   }
 
   protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
@@ -72,7 +96,7 @@ abstract class StatementCompiler extends Compiler {
     if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
     const alias = internalAlias(this.context);
     const v = coerce(value, type, this.scope);
-    const inner = coerce(typed(keyword(`${alias}.c0`), column.type, column.nullable), type, this.scope);
+    const inner = coerce(typed(columnReference(`${alias}.c0`, column.sql.weight), column.type, column.nullable), type, this.scope);
     // As in ClickHouse, the nested query's nulls are in no set; a null value is in none either.
     const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (select ${inner.sql} from (${core.sql}) ${keyword(alias)} where ${inner.sql} is not null)`;
     return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, [v]);
@@ -200,7 +224,7 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
   const index = source.core.names.findIndex((name) => name === head);
   if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
   const value = source.core.values[index]!;
-  const column = keyword(`${source.alias}.c${index}`);
+  const column = columnReference(`${source.alias}.c${index}`, value.sql.weight);
   if (rest.length === 0) return typed(column, value.type, value.nullable || (source.outer ?? false));
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
@@ -478,7 +502,7 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
   });
   const parts = [first, ...rest];
   const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
-  return {
+  const core: Core = {
     sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
     values: first.values.map((value, index) => {
       const typedPart = parts.find((part) => part.values[index]!.type !== 'null') ?? first;
@@ -487,6 +511,7 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
     names: first.names,
     arrays: first.arrays,
   };
+  return bounded(core, context);
 }
 
 /**
@@ -676,13 +701,14 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const orderKey = (index: number, prefix: string): Fragment => {
     const column = columns.findIndex((c) => same(c.expr, orderBy[index]!.expr));
     // A selected expression is ordered by its output column (which DISTINCT requires).
-    if (column >= 0) return keyword(`${prefix}c${column}`);
+    if (column >= 0) return columnReference(`${prefix}c${column}`, values[column]!.sql.weight);
     if (!query.limitBy) return orderValues[index]!.sql;
     hidden.push(sql`${orderValues[index]!.sql} as ${keyword(`o${index}`)}`);
-    return keyword(`${prefix}o${index}`);
+    return columnReference(`${prefix}o${index}`, orderValues[index]!.sql.weight);
   };
-  // As in ClickHouse, nulls come last either way.
-  const direction = (index: number) => keyword(orderBy[index]!.descending ? 'desc nulls last' : 'asc nulls last');
+  // As in ClickHouse, nulls come last either way: PostgreSQL's own order for ASC, to be asked for DESC. Only where
+  // the value may be null, since an index (events by timestamp) is read in order only for a plain ASC or DESC.
+  const direction = (index: number) => keyword(orderBy[index]!.descending ? (orderValues[index]!.nullable ? 'desc nulls last' : 'desc') : 'asc');
   const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
   const finalClauses: Fragment[] = [];
   if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);
@@ -700,14 +726,14 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   let statement: Fragment;
   if (query.limitBy) {
     const { count, offset } = query.limitBy;
-    const kept = selectedValues.map((_value, index) => keyword(`lb.c${index} as c${index}`));
+    const kept = selectedValues.map((value, index) => columnReference(`lb.c${index} as c${index}`, value.sql.weight));
     const range = sql`lb.lb_n > ${rowCount(offset)} and lb.lb_n <= ${rowCount(offset + count)}`;
     statement = join([sql`select ${join(kept, ', ')} from (${join(clauses, ' ')}) lb where ${range}`, ...finalClauses], ' ');
   } else {
     statement = join([...clauses, ...finalClauses], ' ');
   }
   const arrays = columns.map((column) => column.expr.kind === 'call' && ARRAY_FUNCTIONS.has(column.expr.name.toLowerCase()));
-  return { sql: statement, values: selectedValues, names, arrays };
+  return bounded({ sql: statement, values: selectedValues, names, arrays }, context);
 }
 
 const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
@@ -728,9 +754,15 @@ function hasArrayJoin(expr: Expr, root: boolean): boolean {
  */
 function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], groupBy: readonly Expr[], orderBy: readonly { expr: Expr }[]): void {
   const misplaced = () => new HogQLError('arrayJoin() must be a whole column of SELECT (which GROUP BY and ORDER BY may name), not inside another expression.');
-  let used = false;
+  let used: Expr | null = null;
   for (const column of columns) {
-    if (isArrayJoin(column.expr)) used = true;
+    if (isArrayJoin(column.expr)) {
+      // ClickHouse multiplies the rows of two arrayJoin()s; PostgreSQL would pair them, row by row.
+      if (used && !same(used, column.expr)) {
+        throw new HogQLError(`Only one arrayJoin() per SELECT is supported: "${printExpr(column.expr)}" is a second one; join the other in a nested query.`);
+      }
+      used = column.expr;
+    }
     if (hasArrayJoin(column.expr, false)) throw misplaced();
   }
   for (const expr of [...groupBy, ...orderBy.map((term) => term.expr)]) {
@@ -745,7 +777,7 @@ function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], g
  * more, without a LIMIT), each value formatted as the response shows it.
  */
 export function compileSelect(query: QueryNode, options: SelectOptions): CompiledSelect {
-  const context: Context = { options, outermost: query, ctes: new Map(), expanding: new Set(), aliases: { next: 0 } };
+  const context: Context = { options, outermost: query, ctes: new Map(), expanding: new Set(), aliases: { next: 0 }, compiled: { weight: 0 } };
   const own = query.kind === 'select' ? query.limit : null;
   const paginated = own === null;
   const limit = paginated ? options.defaultLimit : Math.min(own, options.maxLimit);
@@ -759,7 +791,7 @@ export function compileSelect(query: QueryNode, options: SelectOptions): Compile
   });
   // Formatted outside the statement that orders, groups and limits, so that those read the values themselves.
   const outputs = core.values.map((value, index) => {
-    const column = typed(keyword(`q.c${index}`), value.type, value.nullable);
+    const column = typed(columnReference(`q.c${index}`, value.sql.weight), value.type, value.nullable);
     const shown = value.type === 'json' && !core.arrays[index] ? coerce(column, 'string', { timezone: options.timezone }) : column;
     return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
   });

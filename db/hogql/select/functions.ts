@@ -94,6 +94,7 @@ const FORMAT_CODES: Readonly<Record<string, string>> = {
 function toCharPattern(format: string): string {
   let pattern = '';
   let literal = '';
+  let afterCode = false;
   const flush = () => {
     if (literal !== '') pattern += `"${literal.replace(/["\\]/g, (char) => `\\${char}`)}"`;
     literal = '';
@@ -110,8 +111,11 @@ function toCharPattern(format: string): string {
     else if (code === 'n') literal += '\n';
     else if (code === 't') literal += '\t';
     else if (code !== undefined && Object.hasOwn(FORMAT_CODES, code)) {
+      // to_char reads patterns greedily (DD then DDD as DDD then DD): an empty quoted text keeps them apart.
+      if (literal === '' && afterCode) pattern += '""';
       flush();
       pattern += FORMAT_CODES[code];
+      afterCode = true;
     } else {
       throw new HogQLError(code === undefined ? 'The format of formatDateTime() ends with a lone %.' : `formatDateTime() does not support the code %${code}.`);
     }

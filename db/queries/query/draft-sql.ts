@@ -6,6 +6,7 @@
  */
 import { errors } from '../../core/errors.js';
 import type { Expr, IntervalUnit } from '../../hogql/ast.js';
+import { ownEntry } from '../../hogql/lookup.js';
 import type { ReadDb } from '../../pg/client.js';
 import { onReadSession } from '../../pg/read-session.js';
 import { compileSelect, parseSelect, printQuery, type SelectQuery } from '../../hogql/select/index.js';
@@ -107,7 +108,7 @@ function period(prompt: readonly string[], used: boolean[]): Expr | null {
     if (used[index] || (prompt[index] !== 'last' && prompt[index] !== 'past')) continue;
     const amount = prompt[index + 1] !== undefined && /^\d{1,4}$/.test(prompt[index + 1]!) ? Number(prompt[index + 1]) : null;
     const unitWord = prompt[index + (amount === null ? 1 : 2)];
-    const unit = unitWord === undefined ? undefined : PERIOD_UNITS[unitWord.replace(/s$/, '')];
+    const unit = unitWord === undefined ? undefined : ownEntry(PERIOD_UNITS, unitWord.replace(/s$/, ''));
     if (!unit || (amount !== null && amount < 1)) continue;
     take(used, index, amount === null ? 2 : 3);
     const since: Expr = { kind: 'arithmetic', op: '-', left: call('now'), right: { kind: 'interval', amount: { kind: 'constant', value: amount ?? 1 }, unit } };

@@ -12,6 +12,7 @@ import type { Expr } from '../../hogql/ast.js';
 import { parseDateTimeInput } from '../../hogql/datetime.js';
 import { HogQLError, inParameter } from '../../hogql/errors.js';
 import { FUNCTIONS } from '../../hogql/functions.js';
+import { ownEntry } from '../../hogql/lookup.js';
 import { compilePropertyGroup, parsePropertyFilters } from '../../hogql/property-filters.js';
 import { outputValue } from '../../hogql/index.js';
 import { parseExpression, parseSelectItem } from '../../hogql/parser.js';
@@ -80,7 +81,7 @@ function aggregates(expr: Expr): boolean {
   switch (expr.kind) {
     case 'call': {
       const name = expr.name.toLowerCase();
-      const definition = SELECT_FUNCTIONS[name] ?? FUNCTIONS[name];
+      const definition = ownEntry(SELECT_FUNCTIONS, name) ?? ownEntry(FUNCTIONS, name);
       return definition?.aggregate === true || expr.args.some(aggregates) || (expr.params ?? []).some(aggregates);
     }
     case 'arithmetic':
