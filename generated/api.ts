@@ -692,17 +692,17 @@ export interface paths {
          *     (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`, see the EventsQuery
          *     schema). Unknown fields are a 400 naming the field, another `kind` a 400 naming the kinds that run.
          *
-         *     **Execution modes** (`refresh`; there is no result cache, so every mode misses it as PostHog does).
-         *     `blocking`, `force_blocking`, `true`, `false` or none: the query runs now and its rows are the answer
-         *     (200). `async`, `lazy_async`, `force_async`, or `async: true` without `refresh`: the query is queued
-         *     and the answer is 202 with its `query_status` (`complete` false), whose `id` is `client_query_id` or
-         *     a fresh uuid7 in hex; any Hedgerow process running the job engine runs it, and `GET
-         *     /api/environments/{project_id}/query/{id}/` reads its status, with the response in `results` once
+         *     **Execution modes** (`refresh`, as PostHog maps it; there is no result cache, so every mode misses
+         *     it). `async`, `lazy_async` and `force_async`, or `async: true` whatever `refresh` says: the query is
+         *     queued and the answer is 202 with its `query_status` (`complete` false), whose `id` is
+         *     `client_query_id` or a fresh uuid7 in hex; any Hedgerow process running the job engine runs it, and
+         *     `GET /api/environments/{project_id}/query/{id}/` reads its status, with the response in `results` once
          *     `complete`. A status that exists for that `client_query_id` is answered as it is (200 once complete)
-         *     unless `refresh` is `force_async`, which runs the query again. `force_cache`: only a cached result may
-         *     answer, so the answer is PostHog's cache miss (200, `cache_key` and `query_status` null). An asynchronous query is
-         *     checked when it runs: its errors are in its status. 503 when no job engine has ever started on the
-         *     database.
+         *     unless the mode is `force_async`, which runs the query again. Every other mode (`blocking`,
+         *     `force_blocking`, `async_except_on_cache_miss`, `true`, and the cache-only `force_cache`, `false` or
+         *     none, which PostHog runs when nothing is cached) runs the query now: its rows are the answer (200).
+         *     An asynchronous query is checked when it runs: its errors are in its status. 503 when no job engine
+         *     has ever started on the database.
          *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
@@ -743,7 +743,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query of a named kind
-         * @description (Experimental) The same as `POST …/query/`, with the query's kind also in the path (which is shared
+         * @description (Experimental) The same as `POST .../query/`, with the query's kind also in the path (which is shared
          *     with a query's status, GET and DELETE: the kind is its `id`).
          *     The path's kind (`HogQLQuery`, `EventsQuery`) must be the body's `query.kind`, else a 400
          *     `Query kind mismatch: path kind "X" does not match body kind "Y".`; a kind that does not run is a 400
@@ -814,19 +814,19 @@ export interface paths {
          * @description (Experimental) Drafts a HogQL query from the words of `prompt`, without a language model: by fixed
          *     rules over the words and the environment's own event names and property keys (those of its events),
          *     the same prompt over the same data always drafting the same query. The draft always parses and runs
-         *     on `POST …/query/`. The contract shows no scope; Hedgerow asks for `query:read`.
+         *     on `POST .../query/`. The contract shows no scope; Hedgerow asks for `query:read`.
          *
          *     **Rules**, each applied when its words appear (case does not matter; punctuation separates words):
          *     - an event name of the environment (the longest names first; a name may span several words, `$` is
-         *       optional: `pageview` is `$pageview`) → `WHERE event = '<name>'` (several: `event IN (...)`);
-         *     - `count` or `how many` → `count()`;
-         *     - `unique users`, `unique people`, `distinct users` → `uniq(distinct_id)` (instead of `count()`);
-         *     - `per day`, `daily`, `by day`, `each day` → `toStartOfDay(timestamp) AS day`, grouped and ordered by
+         *       optional: `pageview` is `$pageview`) -> `WHERE event = '<name>'` (several: `event IN (...)`);
+         *     - `count` or `how many` -> `count()`;
+         *     - `unique users`, `unique people`, `distinct users` -> `uniq(distinct_id)` (instead of `count()`);
+         *     - `per day`, `daily`, `by day`, `each day` -> `toStartOfDay(timestamp) AS day`, grouped and ordered by
          *       it; likewise `per hour`/`hourly`, `per week`/`weekly`, `per month`/`monthly`;
          *     - `by <key>` or `per <key>` where `<key>` is one of the environment's event property keys (`$`
-         *       optional) → `properties.<key>` selected and grouped by;
-         *     - `last N days` or `past N days` (or hours, weeks, months; `last day` is one) → `timestamp >= now() -
-         *       INTERVAL N unit`; `today` → `timestamp >= toStartOfDay(now())`;
+         *       optional) -> `properties.<key>` selected and grouped by;
+         *     - `last N days` or `past N days` (or hours, weeks, months; `last day` is one) -> `timestamp >= now() -
+         *       INTERVAL N unit`; `today` -> `timestamp >= toStartOfDay(now())`;
          *     - with a time bucket the rows are ordered by it; else by the count (or uniq) descending, ties by the
          *       breakdown; `LIMIT 100`;
          *     - none of counting, grouping or bucket words: the matching events themselves (`SELECT event,
@@ -1798,7 +1798,7 @@ export interface paths {
         /**
          * Run a query of a named kind
          * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/{id}/`: the same as `POST
-         *     …/query/`, with the query's kind also in the path.
+         *     .../query/`, with the query's kind also in the path.
          *     The path's kind (`HogQLQuery`, `EventsQuery`) must be the body's `query.kind`, else a 400
          *     `Query kind mismatch: path kind "X" does not match body kind "Y".`; a kind that does not run is a 400
          *     naming the kinds that do.
@@ -2627,18 +2627,18 @@ export interface components {
              * @description The id of the query's status when it runs asynchronously (a fresh uuid7 in hex without it).
              * @example 0b3cd2f1-7a53-4e7c-8d1f-6a2f1c9e0b44
              */
-            client_query_id?: string;
+            client_query_id?: string | null;
             /**
              * @description The execution mode: `async`, `lazy_async` and `force_async` run the query asynchronously (202);
-             *     `force_cache` answers the cache miss; any other value, or none, runs it now.
+             *     any other value, or none, runs it now.
              * @example blocking
              */
-            refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache");
+            refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache" | "async_except_on_cache_miss");
             /**
-             * @description For older clients; without `refresh`, true runs the query asynchronously as `async`.
+             * @description For older clients; true runs the query asynchronously, as PostHog, whatever `refresh` says.
              * @example false
              */
-            async?: boolean;
+            async?: boolean | null;
             /**
              * @description A dashboard's filters in PostHog; accepted and not used.
              * @example null
@@ -2654,7 +2654,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @example Events by name */
-            name?: string;
+            name?: string | null;
             /**
              * @description The one value PostHog accepts from clients; it does not change the row limits here.
              * @example posthog_ai
@@ -2961,19 +2961,6 @@ export interface components {
         DraftSql: {
             /** @example SELECT toStartOfDay(timestamp) AS day, count() FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day ASC LIMIT 100 */
             sql: string;
-        };
-        /** @description A `force_cache` query found no cached result (Hedgerow keeps none) and did not run. */
-        CacheMissResponse: {
-            /**
-             * @description Null; no result is cached.
-             * @example null
-             */
-            cache_key: string | null;
-            /**
-             * @description Null; nothing runs.
-             * @example null
-             */
-            query_status: Record<string, never> | null;
         };
         /** @description The wrapper of a query status. */
         QueryStatusResponse: {
@@ -5782,16 +5769,13 @@ export interface operations {
             };
         };
         responses: {
-            /**
-             * @description The query's rows; with `refresh` `force_cache`, the cache miss; for an asynchronous query whose
-             *     status exists and is complete, that status.
-             */
+            /** @description The query's rows; for an asynchronous query whose status exists and is complete, that status. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             /** @description The query is queued to run asynchronously (or was already); its status. */
@@ -5901,13 +5885,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows (or the status of its finished asynchronous run, or a cache miss). */
+            /** @description The query's rows (or the status of its finished asynchronous run). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             /** @description The query is queued to run asynchronously (or was already); its status. */
@@ -7725,16 +7709,13 @@ export interface operations {
             };
         };
         responses: {
-            /**
-             * @description The query's rows; with `refresh` `force_cache`, the cache miss; for an asynchronous query whose
-             *     status exists and is complete, that status.
-             */
+            /** @description The query's rows; for an asynchronous query whose status exists and is complete, that status. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             /** @description The query is queued to run asynchronously (or was already); its status. */
@@ -7784,13 +7765,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The query's rows (or the status of its finished asynchronous run, or a cache miss). */
+            /** @description The query's rows (or the status of its finished asynchronous run). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["CacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             /** @description The query is queued to run asynchronously (or was already); its status. */

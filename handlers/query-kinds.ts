@@ -5,20 +5,19 @@
 import { errors } from '../db/core/errors.js';
 import { draftSql } from '../db/queries/query/draft-sql.js';
 import { runQueryNode } from '../db/queries/query/run.js';
-import { cacheMiss, executionModeOf, submitAsyncQuery } from './query-status.js';
+import { executionModeOf, submitAsyncQuery } from './query-status.js';
 import { environmentOf, type AppDeps, type Handler, type HandlerInput, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
 
 /**
  * The answer to a query request: by its execution mode (handlers/query-status.ts) queued to run asynchronously,
- * a cache miss, or the rows of the query run now, by its kind (the spec's discriminator has let only the kinds
+ * or the rows of the query run now, by its kind (the spec's discriminator has let only the kinds
  * that run through).
  */
 export async function answerQuery(deps: AppDeps, state: RequestState, body: QueryRequest) {
   const mode = executionModeOf(body);
   if (mode === 'async' || mode === 'force_async') return submitAsyncQuery(deps, state, body, mode === 'force_async');
-  if (mode === 'cache_only') return cacheMiss();
   const result = await runQueryNode(deps.reader, environmentOf(state).environment, body.query, deps.config.queryTimeoutMs);
   return { status: 200 as const, body: { ...result, query_status: null } };
 }

@@ -13,22 +13,20 @@ import { environmentOf, type AppDeps, type Handler, type RequestBody, type Reque
 type QueryRequest = RequestBody<'environments_query_create'>;
 
 /**
- * How a query request runs, from `refresh` (or the legacy `async`) as PostHog maps them to execution modes, with
- * no cache: every mode that may use a cached result misses it.
+ * How a query request runs, as PostHog maps `refresh` and the legacy `async` to execution modes, with no cache:
+ * `async: true` wins over `refresh`, and the cache-only modes (`force_cache`, `false`, none), which PostHog
+ * upgrades to computing when nothing is cached, run now, as does every mode that blocks on a cache miss.
  */
-export type ExecutionMode = 'now' | 'async' | 'force_async' | 'cache_only';
+export type ExecutionMode = 'now' | 'async' | 'force_async';
 
 export function executionModeOf(request: Pick<QueryRequest, 'refresh' | 'async'>): ExecutionMode {
+  if (request.async === true) return 'async';
   switch (request.refresh) {
     case 'async':
     case 'lazy_async':
       return 'async';
     case 'force_async':
       return 'force_async';
-    case 'force_cache':
-      return 'cache_only';
-    case undefined:
-      return request.async === true ? 'async' : 'now';
     default:
       return 'now';
   }
@@ -56,7 +54,7 @@ export async function submitAsyncQuery(
   body: QueryRequest,
   force: boolean,
 ): Promise<{ status: 200 | 202; body: { query_status: QueryStatus } }> {
-  if (body.client_query_id !== undefined && !isStorableQueryId(body.client_query_id)) {
+  if (typeof body.client_query_id === 'string' && !isStorableQueryId(body.client_query_id)) {
     throw errors.validation('A query id cannot contain the NUL character.', 'client_query_id');
   }
   const jobs = queryJobs(deps);
@@ -73,11 +71,6 @@ export async function submitAsyncQuery(
     jobs.dequeue,
   );
   return { status: status.complete ? 200 : 202, body: { query_status: status } };
-}
-
-/** PostHog's answer to a force_cache query that finds nothing cached. */
-export function cacheMiss() {
-  return { status: 200 as const, body: { cache_key: null, query_status: null } };
 }
 
 function notFound(id: string, teamId: number) {

@@ -338,6 +338,20 @@ describe('query: EventsQuery', function () {
       expect(node.body).to.deep.equal({ type: 'validation_error', code: 'unknown_field', detail: 'Unknown field "fixedProperties".', attr: 'query__fixedProperties' });
     });
 
+    it('a query that is not an object is a 400 naming it, on …/query/ and on …/query/<Kind>/', async () => {
+      for (const query of [null, 'select 1', [], 5, true]) {
+        for (const target of [path, `/api/environments/${team}/query/HogQLQuery/`]) {
+          const response = await client.post(target, { query });
+          expect(response.body, `${JSON.stringify(query)} to ${target}`).to.deep.equal({
+            type: 'validation_error',
+            code: 'invalid_input',
+            detail: 'Expected a dictionary of items.',
+            attr: 'query',
+          });
+        }
+      }
+    });
+
     it("PostHog's other QueryRequest fields are accepted", async () => {
       const response = await client.post(path, {
         query: { kind: 'EventsQuery', select: ['count()'], ...WINDOW },

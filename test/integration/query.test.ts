@@ -310,8 +310,8 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     expect(identified).to.equal(false);
   });
 
-  it('a refresh mode that computes now answers synchronously, async: true notwithstanding (asynchronous runs: query-async.test.ts)', async () => {
-    const response = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events limit 1' }, async: true, refresh: 'force_blocking', client_query_id: 'abc' });
+  it('a refresh mode that computes now answers synchronously (asynchronous runs: query-async.test.ts)', async () => {
+    const response = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events limit 1' }, async: false, refresh: 'force_blocking', client_query_id: 'abc' });
     expect(response.status).to.equal(200);
     expect(response.body.results).to.deep.equal([[1]]);
     expect(response.body.query_status).to.equal(null);
