@@ -19,12 +19,7 @@
  * hand-written query: the floor runs the same code behind a bare server, so http/floor is what Hedgerow's own
  * server adds, while http/hand also counts the HTTP round trip that no server can avoid.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
@@ -37,9 +32,9 @@ import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
+import { percentile, startProcess, stopProcess, timed, type Started } from './_processes.js';
 import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The PostgreSQL server the benchmark database is made on (the tests' harness, test/helpers/postgres.ts). */
 const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_ADMIN_URL);
 const PAGE = 100;
@@ -169,57 +164,6 @@ function decodeCursor(cursor: string): Keyset {
   return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Keyset;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Timing
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-interface Started {
-  child: ChildProcess;
-  base: string;
-}
-
-/**
- * Starts a server process and waits for it to print `listening on <base URL>`. Its output goes to a file, not
- * to a pipe: reading a line the server logs for each request would wake this process in the middle of the
- * measurements.
- */
-async function startProcess(name: string, command: string, args: string[], env: Record<string, string>): Promise<Started> {
-  const logPath = join(tmpdir(), `hedgerow-bench-${name}-${randomBytes(4).toString('hex')}.log`);
-  const log = openSync(logPath, 'w');
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
-  closeSync(log);
-  const output = () => readFileSync(logPath, 'utf8').slice(0, 20_000);
-  try {
-    return await new Promise<Started>((resolve, reject) => {
-      const exited = (code: number | null) => reject(new Error(`${name} exited with ${code}:\n${output()}`));
-      child.once('exit', exited);
-      child.once('error', reject);
-      const started = Date.now();
-      const poll = setInterval(() => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
-        if (match || Date.now() - started > 60_000) {
-          clearInterval(poll);
-          child.off('exit', exited);
-          if (match) resolve({ child, base: match[1]! });
-          else reject(new Error(`${name} did not start:\n${output()}`));
-        }
-      }, 50);
-    });
-  } finally {
-    rmSync(logPath, { force: true }); // the process keeps writing to the unlinked file
-  }
-}
-
 /** Hedgerow, built and started as `npm start` does it (`build` is where it was built). */
 function startServer(url: string, build: { command: string; args: string[] }): Promise<Started> {
   return startProcess('server', build.command, build.args, {
@@ -234,13 +178,6 @@ function startServer(url: string, build: { command: string; args: string[] }): P
 function startFloor(url: string): Promise<Started> {
   const script = fileURLToPath(new URL('./_listing-floor-server.ts', import.meta.url));
   return startProcess('floor', process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', script], { DATABASE_URL: url });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -410,8 +347,8 @@ export async function run(args: string[]): Promise<void> {
     );
   } finally {
     for (const agent of agents) agent.destroy();
-    if (server) await stopServer(server.child);
-    if (floor) await stopServer(floor.child);
+    if (server) await stopProcess(server.child);
+    if (floor) await stopProcess(floor.child);
     build?.remove();
     await hand.end().catch(() => undefined);
     await reader.destroy();
