@@ -398,6 +398,38 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     }
   });
 
+  describe('grouping by a property', () => {
+    let grouping: HttpClient;
+    let groupingPath: string;
+
+    before(async () => {
+      const account = await newAccount(testDb(), { scopes: ['query:read'] });
+      grouping = server.http.withKey(account.key);
+      groupingPath = `/api/environments/${account.environment.id}/query/`;
+      const plan: Record<string, unknown>[] = [{ plan: 1 }, { plan: '1' }, { plan: null }, {}, { plan: 'pro' }, { plan: { tier: 2 } }];
+      await insertEvents(
+        testDb(),
+        account.environment.id,
+        plan.map((properties, index) => ({ event: 'tick', distinct_id: `d${index}`, timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, index)), properties })),
+      );
+    });
+
+    it('groups by its text, as PostHog reads properties: 1 and "1" are one group, a JSON null and a missing key another', async () => {
+      const query = 'select properties.plan as plan, count() as n from events group by plan having plan is null or plan != {skip} order by plan';
+      const response = await grouping.post(groupingPath, { query: { kind: 'HogQLQuery', query, values: { skip: 'pro' } } });
+      expect(response.status).to.equal(200);
+      expect(response.body.types).to.deep.equal([
+        ['plan', 'Nullable(String)'],
+        ['n', 'Int64'],
+      ]);
+      expect(response.body.results).to.deep.equal([
+        ['1', 2],
+        ['{"tier": 2}', 1],
+        [null, 2],
+      ]);
+    });
+  });
+
   describe('row limits', () => {
     let limited: HttpClient;
     let limitedPath: string;

@@ -37,7 +37,7 @@ describe('unit: HogQL SELECT compiler', () => {
       ],
       [
         'select properties.$browser as b, count() from events group by b having count() > 1',
-        'select (e.properties -> $1::text) as c0, count(*) as c1 from events e where e.team_id = $2::int group by (e.properties -> $1::text) having (count(*) > $3::bigint) limit 101 offset 0',
+        'select (e.properties ->> $1::text) as c0, count(*) as c1 from events e where e.team_id = $2::int group by (e.properties ->> $1::text) having (count(*) > $3::bigint) limit 101 offset 0',
       ],
       [
         'select properties.email from persons',
