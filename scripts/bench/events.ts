@@ -24,14 +24,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
-import { bootstrap } from '../../db/queries/bootstrap.js';
 import { listEvents } from '../../db/queries/events/listing.js';
 import type { EventListRequest } from '../../db/queries/events/request.js';
 import { parseEventJson } from '../../db/queries/events/shape.js';
-import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
-import type { EnvironmentRow } from '../../db/rows.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
+import { benchEnvironment } from './_environment.js';
 import { percentile, startProcess, stopProcess, timed, type Started } from './_processes.js';
 import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
 
@@ -195,16 +193,7 @@ export async function run(args: string[]): Promise<void> {
   const agents: http.Agent[] = [];
   try {
     await migrateLatest(db);
-    let environment = (await db('environments').orderBy('id').first()) as EnvironmentRow | undefined;
-    let key: string;
-    if (!environment) {
-      const first = await bootstrap(db, { email: 'bench@hedgerow.local', organizationName: 'Bench', projectName: 'Bench' });
-      key = first.personal_api_key;
-      environment = (await db('environments').where({ id: first.project_id }).first()) as EnvironmentRow;
-    } else {
-      const user = (await db('users').orderBy('id').first()) as { id: number };
-      key = (await createPersonalApiKey(db, { userId: user.id, label: 'bench', scopes: ['*'] })).key;
-    }
+    const { environment, key } = await benchEnvironment(db);
     const teamId = environment.id;
     const [{ count }] = (await db('events').where({ team_id: teamId }).count('* as count')) as [{ count: string }];
     if (Number(count) === 0) {
