@@ -197,6 +197,25 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
     });
 
+    it('the results are answered as the text stored, not parsed and written again: its spacing and its integers as they are', async () => {
+      await submit({ refresh: 'async', client_query_id: 'stored-text' });
+      const done = await pollUntilDone('stored-text');
+      expect(done.status).to.equal(200);
+      // Text that a parse and a serialisation would change: spaces, an escape, and an integer beyond 2^53.
+      const stored = '{ "results": [[12345678901234567891, "caf\\u00e9"]],  "columns": ["n", "s"] }';
+      await db('query_statuses').where({ team_id: team, id: 'stored-text' }).update({ results: db.raw('?::json', [stored]) });
+      const expected = `"results":${stored},`;
+      const read = await client.get(statusPath('stored-text'));
+      expect(read.status).to.equal(200);
+      expect(read.text).to.contain(expected);
+      expect(read.body.query_status.results.columns).to.deep.equal(['n', 's']);
+      // A submit that finds the status answers it the same way.
+      const again = await submit({ refresh: 'async', client_query_id: 'stored-text' });
+      expect(again.status).to.equal(200);
+      expect(again.text).to.equal(read.text);
+      expect(JSON.parse(read.text)).to.deep.equal({ query_status: { ...done.body.query_status, results: JSON.parse(stored) } });
+    });
+
     it('an EventsQuery, also sent to …/query/EventsQuery/, runs asynchronously and answers what it answers at once', async () => {
       const query = { kind: 'EventsQuery', select: ['event', 'count()'], after: 'all', orderBy: ['event'] };
       const response = await client.post(`/api/environments/${team}/query/EventsQuery/`, { query, refresh: 'async', client_query_id: 'events-by-name' });

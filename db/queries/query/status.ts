@@ -28,7 +28,15 @@ export function isStorableQueryId(id: string): boolean {
   return !id.includes('\u0000');
 }
 
-/** The status as the API shows it (PostHog's QueryStatus). */
+/**
+ * JSON as a status stores it, to be written out as it is: a run's results (up to the synchronous answer's cap of
+ * rows, megabytes of text) are not parsed and serialised again on every read of the status.
+ */
+export class StoredJson {
+  constructor(readonly text: string) {}
+}
+
+/** The status as the API shows it (PostHog's QueryStatus), its results as stored. */
 export interface QueryStatus {
   id: string;
   team_id: number;
@@ -36,7 +44,7 @@ export interface QueryStatus {
   complete: boolean;
   error: boolean;
   error_message: string | null;
-  results: unknown;
+  results: StoredJson | null;
   start_time: string | null;
   pickup_time: string | null;
   end_time: string | null;
@@ -66,7 +74,8 @@ interface StatusRow {
   labels: string[] | null;
 }
 
-// results as text: read back with the exact parser, so that integers beyond 2^53 stay as the query answered them.
+// results as text, as stored (the column is json, so the text is the one written), so that integers beyond 2^53
+// stay as the query answered them.
 const STATUS_COLUMNS = `id, team_id, query_async, complete, error, error_message, results::text as results_text, start_time,
   pickup_time, end_time, expiration_time, task_id, insight_id, dashboard_id, labels`;
 
@@ -80,7 +89,7 @@ function statusOf(row: StatusRow): QueryStatus {
     complete: row.complete,
     error: row.error,
     error_message: row.error_message,
-    results: row.results_text === null ? null : parseJson(row.results_text, MAX_JSON_DEPTH),
+    results: row.results_text === null ? null : new StoredJson(row.results_text),
     start_time: iso(row.start_time),
     pickup_time: iso(row.pickup_time),
     end_time: iso(row.end_time),
