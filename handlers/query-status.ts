@@ -72,7 +72,8 @@ export async function submitAsyncQuery(
   force: boolean,
 ): Promise<{ status: 200 | 202; body: JsonText<{ query_status: ReturnType<typeof statusObject> }> }> {
   if (body.client_query_id !== undefined && !isStorableQueryId(body.client_query_id)) {
-    throw errors.validation('A query id cannot contain the NUL character.', 'client_query_id');
+    const what = body.client_query_id.includes('\u0000') ? 'the NUL character' : 'a lone surrogate (text that is not well-formed UTF-16)';
+    throw errors.validation(`A query id cannot contain ${what}.`, 'client_query_id');
   }
   const jobs = queryJobs(deps);
   const status = await submitQuery(

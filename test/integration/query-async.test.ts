@@ -332,6 +332,32 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect((await client.delete(statusPath('%00'))).status).to.equal(204);
     });
 
+    it('an id with a lone surrogate is refused (PostgreSQL would store \\ud800 and \\udfff both as U+FFFD); a pair is an id', async () => {
+      for (const id of ['\ud800', 'a\udfffb', '\ud83d']) {
+        const refused = await submit({ refresh: 'async', client_query_id: id });
+        expect(refused.status, JSON.stringify(id)).to.equal(400);
+        expect(refused.body).to.deep.equal({
+          type: 'validation_error',
+          code: 'invalid_input',
+          detail: 'A query id cannot contain a lone surrogate (text that is not well-formed UTF-16).',
+          attr: 'client_query_id',
+        });
+      }
+      expect(await statusRow('\uFFFD')).to.equal(undefined);
+      expect(await statusRow('a\uFFFDb')).to.equal(undefined);
+      // A path cannot carry a lone surrogate: its UTF-8 bytes are not UTF-8, and the path is found by no route.
+      for (const response of [await client.get(statusPath('%ED%A0%80')), await client.delete(statusPath('%ED%A0%80'))]) {
+        expect(response.status).to.equal(404);
+        expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
+      }
+
+      const pair = await submit({ refresh: 'async', client_query_id: 'smile-\ud83d\ude00' });
+      expect(pair.status).to.equal(202);
+      expect(pair.body.query_status.id).to.equal('smile-\ud83d\ude00');
+      expect((await pollUntilDone('smile-\ud83d\ude00')).status).to.equal(200);
+      expect((await statusRow('smile-\ud83d\ude00')).complete).to.equal(true);
+    });
+
     it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
       const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS);
       expect(response.status).to.equal(202);

@@ -23,9 +23,16 @@ export const QUERY_SUBMITTED = 'query';
 export const CANCELLED_MESSAGE = 'Query cancelled';
 export const RUNNER_STOPPED_MESSAGE = 'The process running the query stopped before the query finished.';
 
-/** Whether a status may have this id: PostgreSQL text cannot hold NUL. */
+// Text that is not well-formed UTF-16 (String.prototype.isWellFormed, which lib ES2023 does not type): in a `u`
+// regex a surrogate pair is one code point, so only a lone surrogate is of the category Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a status may have this id: PostgreSQL text cannot hold NUL, and stores a lone surrogate as U+FFFD, so
+ * that two such ids would name one status.
+ */
 export function isStorableQueryId(id: string): boolean {
-  return !id.includes('\u0000');
+  return !id.includes('\u0000') && !LONE_SURROGATE.test(id);
 }
 
 /**
