@@ -95,9 +95,10 @@ describe('query: asynchronous runs, their status and cancel', function () {
   describe('with an engine running', () => {
     let engine: RunningEngine | null = null;
 
-    const start = async () => {
+    const start = async (queryMaintenanceEveryMs?: number) => {
       engine = await startEngine(
         {
+          ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
           databaseUrl: databaseUrl(name),
           concurrency: 1,
           leaseMs: 60_000,
@@ -116,7 +117,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       engine = null;
     };
 
-    before(start);
+    before(() => start());
     after(stop);
 
     const pollUntilDone = (id: string) =>
@@ -390,6 +391,34 @@ describe('query: asynchronous runs, their status and cancel', function () {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await client.delete(statusPath('endless'))).status).to.equal(204);
       expect((await client.get(statusPath('endless'))).body).to.deep.equal(status.body);
+    });
+
+    it('a running query keeps its status past its 20 minutes: the engine renews it until the query ends', async () => {
+      await stop();
+      await start(200);
+      try {
+        expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS)).status).to.equal(202);
+        await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
+        // As if it had been picked up 20 minutes ago: its status would expire within the second.
+        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        const running = await client.get(statusPath('long-running'));
+        expect(running.status).to.equal(202);
+        expect(running.body.query_status).to.include({ complete: false, error: false });
+        expect(ms(running.body.query_status.expiration_time)).to.be.within(Date.now() + TWENTY_MINUTES - 5_000, Date.now() + TWENTY_MINUTES);
+
+        // Still cancellable; once complete, its status is no longer renewed.
+        expect((await client.delete(statusPath('long-running'))).status).to.equal(204);
+        const cancelled = await client.get(statusPath('long-running'));
+        expect(cancelled.body.query_status).to.include({ complete: true, error_message: 'Query cancelled' });
+        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '300 milliseconds'`) });
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        expect((await client.get(statusPath('long-running'))).status).to.equal(404);
+        expect(await statusRow('long-running')).to.equal(undefined);
+      } finally {
+        await stop();
+        await start();
+      }
     });
 
     it('DELETE of a queued query: its job is cancelled and it never runs; of a finished one: nothing changes', async () => {

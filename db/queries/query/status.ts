@@ -284,6 +284,29 @@ export async function finishQuery(db: Db, teamId: number, id: string, jobId: str
   return (result.rowCount ?? 0) > 0;
 }
 
+/** A run a runner has picked up and not yet finished. */
+export interface RunningQuery {
+  teamId: number;
+  id: string;
+  jobId: string;
+}
+
+/**
+ * Keeps the statuses of the runs in flight alive (20 minutes from now): a query may run longer than a status
+ * lives, and its status must still be read and cancelled until it finishes. Only a run still the status's own and
+ * not complete is renewed.
+ */
+export async function renewRunningQueries(db: Db, runs: readonly RunningQuery[]): Promise<number> {
+  if (runs.length === 0) return 0;
+  const result = await db.raw(
+    `update query_statuses s set expiration_time = now() + ${STATUS_TTL}
+     from unnest(?::int[], ?::text[], ?::text[]) as r(team_id, id, task_id)
+     where s.team_id = r.team_id and s.id = r.id and s.task_id = r.task_id and not s.complete and s.expiration_time > now()`,
+    [runs.map((run) => run.teamId), runs.map((run) => run.id), runs.map((run) => run.jobId)],
+  );
+  return result.rowCount ?? 0;
+}
+
 /** Deletes expired statuses, a batch at a time; how many were deleted. */
 export async function deleteExpiredQueryStatuses(db: Db, batchSize = 1000): Promise<number> {
   let deleted = 0;
