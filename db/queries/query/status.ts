@@ -5,7 +5,8 @@
  *
  * A runner's every write is conditioned on the row still naming its job (task_id) and not being complete, so that
  * a cancel, a forced resubmission or the detection of a dead runner always wins over a runner that comes later.
- * Statuses expire 20 minutes after their last write, as PostHog's do; an expired one is as good as gone.
+ * Statuses expire 20 minutes after their last write, as PostHog's do (a running query's is renewed by its runner);
+ * an expired one is as good as gone.
  */
 import type { Knex } from 'knex';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
