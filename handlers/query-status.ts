@@ -6,9 +6,11 @@
  */
 import { uuidv7 } from '../db/core/uuid.js';
 import { errors } from '../db/core/errors.js';
-import { cancelQuery, isStorableQueryId, readQueryStatus, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
+import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
+import { parseJson, stringifyExact } from '../db/core/exact-json.js';
+import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
 import { JOB_SCHEMA, QUERY_QUEUE, QueryJobs } from './jobs/queries.js';
-import { environmentOf, type AppDeps, type Handler, type RequestBody, type RequestState } from './types.js';
+import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
 
@@ -32,6 +34,19 @@ export function executionModeOf(request: Pick<QueryRequest, 'refresh' | 'async'>
   }
 }
 
+/** The status as the spec shows it: `{"query_status": …}`, its results written out as they are stored. */
+function statusBody(status: QueryStatus): string {
+  const fields = Object.entries(status).map(
+    ([name, value]) => `${JSON.stringify(name)}:${value instanceof StoredJson ? value.text : stringifyExact(value)}`,
+  );
+  return `{"query_status":{${fields.join(',')}}}`;
+}
+
+/** The status as an object, its results parsed: for the answers that are not written from text. */
+function statusObject(status: QueryStatus) {
+  return { ...status, results: status.results === null ? null : parseJson(status.results.text, MAX_JSON_DEPTH) };
+}
+
 const jobsByTimeout = new Map<number, QueryJobs>();
 
 function queryJobs(deps: AppDeps): QueryJobs {
@@ -53,9 +68,10 @@ export async function submitAsyncQuery(
   state: RequestState,
   body: QueryRequest,
   force: boolean,
-): Promise<{ status: 200 | 202; body: { query_status: QueryStatus } }> {
+): Promise<{ status: 200 | 202; body: JsonText<{ query_status: ReturnType<typeof statusObject> }> }> {
   if (typeof body.client_query_id === 'string' && !isStorableQueryId(body.client_query_id)) {
-    throw errors.validation('A query id cannot contain the NUL character.', 'client_query_id');
+    const what = body.client_query_id.includes('\u0000') ? 'the NUL character' : 'a lone surrogate (text that is not well-formed UTF-16)';
+    throw errors.validation(`A query id cannot contain ${what}.`, 'client_query_id');
   }
   const jobs = queryJobs(deps);
   const status = await submitQuery(
@@ -70,7 +86,7 @@ export async function submitAsyncQuery(
     jobs.enqueue,
     jobs.dequeue,
   );
-  return { status: status.complete ? 200 : 202, body: { query_status: status } };
+  return { status: status.complete ? 200 : 202, body: jsonText(statusBody(status)) };
 }
 
 function notFound(id: string, teamId: number) {
@@ -82,11 +98,11 @@ export const environments_query_retrieve: Handler<'environments_query_retrieve'>
   // No status can have an id PostgreSQL cannot store.
   const status = !isStorableQueryId(params.id) ? null : await readQueryStatus(deps.db, teamId, params.id, JOB_SCHEMA, QUERY_QUEUE);
   if (!status) throw notFound(params.id, teamId);
-  if (!status.complete) return { status: 202, body: { query_status: status } };
-  if (!status.error) return { status: 200, body: { query_status: status } };
+  if (!status.complete) return { status: 202, body: jsonText(statusBody(status)) };
+  if (!status.error) return { status: 200, body: jsonText(statusBody(status)) };
   // PostHog answers a failure without a message to show (a server error) with a 500.
   if (status.error_message === null) throw errors.server();
-  return { status: 400, body: { query_status: status } };
+  return { status: 400, body: { query_status: statusObject(status) } };
 };
 
 export const environments_query_destroy: Handler<'environments_query_destroy'> = async ({ params, state, deps }) => {

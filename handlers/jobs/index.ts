@@ -20,6 +20,8 @@ export interface EngineSettings {
   statementTimeoutMs: number;
   /** Asynchronous queries' statement timeout. */
   queryTimeoutMs: number;
+  /** How often the statuses of running queries are renewed and expired ones deleted (tests shorten it). */
+  queryMaintenanceEveryMs?: number;
 }
 
 /**
@@ -51,7 +53,12 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     poolMax: enginePoolSize(settings.concurrency),
     deadlines: { connectTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs },
   });
-  const queryRunner = new QueryRunner({ db, logger: logger.child({ room: 'queries' }), timeoutMs: settings.queryTimeoutMs });
+  const queryRunner = new QueryRunner({
+    db,
+    logger: logger.child({ room: 'queries' }),
+    timeoutMs: settings.queryTimeoutMs,
+    ...(settings.queryMaintenanceEveryMs !== undefined ? { maintenanceEveryMs: settings.queryMaintenanceEveryMs } : {}),
+  });
   const engine = new Engine({
     db,
     logger: logger.child({ room: 'batch-exports' }),

@@ -20,10 +20,12 @@ import {
   forgetRunnerSession,
   pickUpQuery,
   recordRunnerSession,
+  renewRunningQueries,
   RUNNER_SESSION_SQL,
   RUNNER_STOPPED_MESSAGE,
   type DequeueQuery,
   type EnqueueQuery,
+  type RunningQuery,
 } from '../../db/queries/query/status.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 
@@ -33,8 +35,11 @@ export const JOB_SCHEMA = 'pgboss';
 /** Queries one engine process runs at once (each on a read-only session of its own). */
 export const ASYNC_QUERY_CONCURRENCY = 2;
 
-/** How often an engine deletes expired statuses. */
-const CLEANUP_EVERY_MS = 60_000;
+/**
+ * How often an engine renews the statuses of the queries it runs and deletes expired statuses: well within a
+ * status's 20 minutes, so that a query running longer keeps its status.
+ */
+const MAINTENANCE_EVERY_MS = 60_000;
 
 /**
  * How often PostgreSQL checks that the runner of a statement is still connected: a runner killed mid-statement
@@ -104,9 +109,12 @@ export interface QueryRunnerOptions {
   logger: Logger;
   timeoutMs: number;
   concurrency?: number;
+  /** How often the statuses in flight are renewed and the expired ones deleted (MAINTENANCE_EVERY_MS). */
+  maintenanceEveryMs?: number;
 }
 
 interface Flight {
+  run: RunningQuery;
   session: { pid: number; backendStart: string } | null;
 }
 
@@ -118,7 +126,7 @@ export class QueryRunner {
   private readonly reader: ReadDb;
   private readonly workerIds: string[] = [];
   private readonly inFlight = new Set<Flight>();
-  private cleanupTimer: NodeJS.Timeout | null = null;
+  private maintenanceTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private boss: PgBoss | null = null;
 
@@ -141,9 +149,9 @@ export class QueryRunner {
     for (let n = 0; n < this.concurrency; n += 1) {
       this.workerIds.push(await boss.work<QueryJobData>(QUERY_QUEUE, polling, ([job]) => this.run(job!)));
     }
-    this.cleanupTimer = setInterval(() => void this.cleanup(), CLEANUP_EVERY_MS);
-    this.cleanupTimer.unref();
-    await this.cleanup();
+    this.maintenanceTimer = setInterval(() => void this.maintain(), this.options.maintenanceEveryMs ?? MAINTENANCE_EVERY_MS);
+    this.maintenanceTimer.unref();
+    await this.maintain();
   }
 
   /** A query was submitted: idle workers look for it now. */
@@ -157,7 +165,7 @@ export class QueryRunner {
    */
   async beginStop(): Promise<void> {
     this.stopping = true;
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
     await Promise.all(
       [...this.inFlight].map(async (flight) => {
         if (!flight.session) return;
@@ -172,7 +180,13 @@ export class QueryRunner {
     await this.reader.destroy();
   }
 
-  private async cleanup(): Promise<void> {
+  private async maintain(): Promise<void> {
+    try {
+      // Renewed first: a status about to expire while its query runs is never deleted.
+      await renewRunningQueries(this.options.db, [...this.inFlight].map((flight) => flight.run));
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not renew the statuses of running queries');
+    }
     try {
       await deleteExpiredQueryStatuses(this.options.db);
     } catch (error) {
@@ -185,7 +199,7 @@ export class QueryRunner {
     const picked = await pickUpQuery(db, job.id);
     if (!picked) return;
     const { teamId, id: queryId } = picked;
-    const flight: Flight = { session: null };
+    const flight: Flight = { run: { teamId, id: queryId, jobId: job.id }, session: null };
     this.inFlight.add(flight);
     try {
       const environment = await db<EnvironmentRow>('environments').where({ id: teamId }).first();

@@ -95,9 +95,10 @@ describe('query: asynchronous runs, their status and cancel', function () {
   describe('with an engine running', () => {
     let engine: RunningEngine | null = null;
 
-    const start = async () => {
+    const start = async (queryMaintenanceEveryMs?: number) => {
       engine = await startEngine(
         {
+          ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
           databaseUrl: databaseUrl(name),
           concurrency: 1,
           leaseMs: 60_000,
@@ -116,7 +117,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       engine = null;
     };
 
-    before(start);
+    before(() => start());
     after(stop);
 
     const pollUntilDone = (id: string) =>
@@ -195,6 +196,25 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect(row.query).to.deep.equal({ kind: 'HogQLQuery', query: COUNT_BY_EVENT });
       // The session is recorded only while its statement runs: back in its pool, it may run another query.
       expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
+    });
+
+    it('the results are answered as the text stored, not parsed and written again: its spacing and its integers as they are', async () => {
+      await submit({ refresh: 'async', client_query_id: 'stored-text' });
+      const done = await pollUntilDone('stored-text');
+      expect(done.status).to.equal(200);
+      // Text that a parse and a serialisation would change: spaces, an escape, and an integer beyond 2^53.
+      const stored = '{ "results": [[12345678901234567891, "caf\\u00e9"]],  "columns": ["n", "s"] }';
+      await db('query_statuses').where({ team_id: team, id: 'stored-text' }).update({ results: db.raw('?::json', [stored]) });
+      const expected = `"results":${stored},`;
+      const read = await client.get(statusPath('stored-text'));
+      expect(read.status).to.equal(200);
+      expect(read.text).to.contain(expected);
+      expect(read.body.query_status.results.columns).to.deep.equal(['n', 's']);
+      // A submit that finds the status answers it the same way.
+      const again = await submit({ refresh: 'async', client_query_id: 'stored-text' });
+      expect(again.status).to.equal(200);
+      expect(again.text).to.equal(read.text);
+      expect(JSON.parse(read.text)).to.deep.equal({ query_status: { ...done.body.query_status, results: JSON.parse(stored) } });
     });
 
     it('an EventsQuery, also sent to …/query/EventsQuery/, runs asynchronously and answers what it answers at once', async () => {
@@ -313,6 +333,32 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect((await client.delete(statusPath('%00'))).status).to.equal(204);
     });
 
+    it('an id with a lone surrogate is refused (PostgreSQL would store \\ud800 and \\udfff both as U+FFFD); a pair is an id', async () => {
+      for (const id of ['\ud800', 'a\udfffb', '\ud83d']) {
+        const refused = await submit({ refresh: 'async', client_query_id: id });
+        expect(refused.status, JSON.stringify(id)).to.equal(400);
+        expect(refused.body).to.deep.equal({
+          type: 'validation_error',
+          code: 'invalid_input',
+          detail: 'A query id cannot contain a lone surrogate (text that is not well-formed UTF-16).',
+          attr: 'client_query_id',
+        });
+      }
+      expect(await statusRow('\uFFFD')).to.equal(undefined);
+      expect(await statusRow('a\uFFFDb')).to.equal(undefined);
+      // A path cannot carry a lone surrogate: its UTF-8 bytes are not UTF-8, and the path is found by no route.
+      for (const response of [await client.get(statusPath('%ED%A0%80')), await client.delete(statusPath('%ED%A0%80'))]) {
+        expect(response.status).to.equal(404);
+        expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
+      }
+
+      const pair = await submit({ refresh: 'async', client_query_id: 'smile-\ud83d\ude00' });
+      expect(pair.status).to.equal(202);
+      expect(pair.body.query_status.id).to.equal('smile-\ud83d\ude00');
+      expect((await pollUntilDone('smile-\ud83d\ude00')).status).to.equal(200);
+      expect((await statusRow('smile-\ud83d\ude00')).complete).to.equal(true);
+    });
+
     it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
       const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS);
       expect(response.status).to.equal(202);
@@ -345,6 +391,34 @@ describe('query: asynchronous runs, their status and cancel', function () {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await client.delete(statusPath('endless'))).status).to.equal(204);
       expect((await client.get(statusPath('endless'))).body).to.deep.equal(status.body);
+    });
+
+    it('a running query keeps its status past its 20 minutes: the engine renews it until the query ends', async () => {
+      await stop();
+      await start(200);
+      try {
+        expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS)).status).to.equal(202);
+        await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
+        // As if it had been picked up 20 minutes ago: its status would expire within the second.
+        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        const running = await client.get(statusPath('long-running'));
+        expect(running.status).to.equal(202);
+        expect(running.body.query_status).to.include({ complete: false, error: false });
+        expect(ms(running.body.query_status.expiration_time)).to.be.within(Date.now() + TWENTY_MINUTES - 5_000, Date.now() + TWENTY_MINUTES);
+
+        // Still cancellable; once complete, its status is no longer renewed.
+        expect((await client.delete(statusPath('long-running'))).status).to.equal(204);
+        const cancelled = await client.get(statusPath('long-running'));
+        expect(cancelled.body.query_status).to.include({ complete: true, error_message: 'Query cancelled' });
+        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '300 milliseconds'`) });
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        expect((await client.get(statusPath('long-running'))).status).to.equal(404);
+        expect(await statusRow('long-running')).to.equal(undefined);
+      } finally {
+        await stop();
+        await start();
+      }
     });
 
     it('DELETE of a queued query: its job is cancelled and it never runs; of a finished one: nothing changes', async () => {

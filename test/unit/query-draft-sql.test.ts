@@ -44,3 +44,28 @@ describe('unit: draft_sql rules', () => {
     });
   }
 });
+
+describe('unit: draft_sql with a large vocabulary', () => {
+  // A key is found by where it is said, not by a test of every key at every "by": these prompts are answered
+  // as the rules say with the largest vocabulary the endpoint reads.
+  const keys = Array.from({ length: 5000 }, (_, index) => `key_${String(index).padStart(4, '0')}`);
+  const names = Array.from({ length: 1000 }, (_, index) => `${'a '.repeat(10)}${index}`);
+
+  it('"count by by … by key 4999 by plans" with 5,000 property keys', () => {
+    const prompt = `count${' by'.repeat(120)} key 4999 by plans`;
+    expect(prompt.length).to.be.at.most(400);
+    const tree = draftTree(prompt, { eventNames: [], propertyKeys: [...keys, 'plan', '$plan'] });
+    expect(printQuery(tree!)).to.equal(
+      'SELECT properties.key_4999, properties.$plan, count() FROM events GROUP BY properties.key_4999, properties.$plan ORDER BY count() DESC, properties.key_4999 ASC, properties.$plan ASC LIMIT 100',
+    );
+  });
+
+  it('1,000 event names that share their first ten words, and a prompt of those words', () => {
+    const prompt = `${'a '.repeat(150)}a a a a a a a a a a 999s and a a a a a a a a a a 7`;
+    expect(prompt.length).to.be.at.most(400);
+    const tree = draftTree(prompt, { eventNames: names, propertyKeys: keys });
+    expect(printQuery(tree!)).to.equal(
+      "SELECT event, distinct_id, timestamp FROM events WHERE event IN ('a a a a a a a a a a 7', 'a a a a a a a a a a 999') ORDER BY timestamp DESC LIMIT 100",
+    );
+  });
+});

@@ -58,35 +58,137 @@ function words(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** Where `phrase` appears in `prompt` at a word not yet used (a plural `s` on its last word allowed), or -1. */
-function find(prompt: readonly string[], used: readonly boolean[], phrase: readonly string[], from = 0): number {
-  if (phrase.length === 0) return -1;
-  for (let start = from; start + phrase.length <= prompt.length; start += 1) {
-    const matches = phrase.every((word, offset) => {
-      const candidate = prompt[start + offset]!;
-      const last = offset === phrase.length - 1;
-      return !used[start + offset] && (candidate === word || (last && candidate === `${word}s`));
-    });
-    if (matches) return start;
+/** A name or key as words, and those words joined by single spaces, as the prompt's text is. */
+interface Phrase {
+  parts: string[];
+  text: string;
+}
+
+function phraseOf(text: string): Phrase {
+  const parts = words(text);
+  return { parts, text: parts.join(' ') };
+}
+
+/**
+ * The prompt's words and which of them a rule has used. A phrase is found through an index of the prompt's spans of
+ * its length by their text, and whether a span is free is read from a running count of used words: with a thousand
+ * event names and thousands of property keys, finding each costs a lookup, whatever the prompt.
+ */
+class Prompt {
+  readonly words: string[];
+  private readonly used: boolean[];
+  /** usedBefore[i]: how many of the first i words are used. */
+  private usedBefore: number[];
+  /** For each length asked for, where each span of that many words starts, by the span's text. */
+  private readonly spans = new Map<number, Map<string, number[]>>();
+
+  constructor(prompt: string) {
+    this.words = words(prompt);
+    this.used = this.words.map(() => false);
+    this.usedBefore = this.words.map(() => 0).concat(0);
   }
-  return -1;
-}
 
-function take(used: boolean[], start: number, length: number): void {
-  for (let index = start; index < start + length; index += 1) used[index] = true;
-}
+  get length(): number {
+    return this.words.length;
+  }
 
-/** The first of `phrases` found; its words are marked used. */
-function takeAny(prompt: readonly string[], used: boolean[], phrases: readonly string[]): boolean {
-  for (const phrase of phrases) {
-    const parts = phrase.split(' ');
-    const at = find(prompt, used, parts);
-    if (at >= 0) {
-      take(used, at, parts.length);
-      return true;
+  isUsed(index: number): boolean {
+    return this.used[index]!;
+  }
+
+  isFree(start: number, length: number): boolean {
+    return this.usedBefore[start + length]! === this.usedBefore[start]!;
+  }
+
+  /** The text of `length` words from `start` (which must be within the prompt). */
+  span(start: number, length: number): string {
+    return this.words.slice(start, start + length).join(' ');
+  }
+
+  private spansOf(length: number): Map<string, number[]> {
+    let spans = this.spans.get(length);
+    if (!spans) {
+      spans = new Map();
+      for (let start = 0; start + length <= this.words.length; start += 1) {
+        const text = this.span(start, length);
+        const starts = spans.get(text);
+        if (starts) starts.push(start);
+        else spans.set(text, [start]);
+      }
+      this.spans.set(length, spans);
     }
+    return spans;
   }
-  return false;
+
+  /** Where the phrase is said at words not yet used (a plural `s` on its last word allowed), or -1. */
+  find(phrase: Phrase): number {
+    const length = phrase.parts.length;
+    if (length === 0 || length > this.words.length) return -1;
+    const spans = this.spansOf(length);
+    const firstFree = (starts: number[] | undefined) => starts?.find((start) => this.isFree(start, length)) ?? -1;
+    const exact = firstFree(spans.get(phrase.text));
+    const plural = firstFree(spans.get(`${phrase.text}s`));
+    return exact < 0 ? plural : plural < 0 ? exact : Math.min(exact, plural);
+  }
+
+  take(start: number, length: number): void {
+    for (let index = start; index < start + length; index += 1) this.used[index] = true;
+    let count = 0;
+    this.usedBefore = [0];
+    for (const used of this.used) this.usedBefore.push((count += used ? 1 : 0));
+  }
+
+  /** The first of `phrases` found; its words are marked used. */
+  takeAny(phrases: readonly string[]): boolean {
+    for (const text of phrases) {
+      const phrase = phraseOf(text);
+      const at = this.find(phrase);
+      if (at >= 0) {
+        this.take(at, phrase.parts.length);
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** String order as `localeCompare`'s, from one collator rather than one per comparison. */
+const collate = new Intl.Collator().compare;
+
+/**
+ * Property keys by their words, for finding the key said at a position of the prompt with one lookup per length of
+ * key rather than a test of every key. Of keys with the same words (`$browser`, `browser`), the first in the
+ * key's order is kept.
+ */
+class KeyIndex {
+  private readonly byText = new Map<string, string>();
+  /** The word counts of the keys, longest first: the longest key said at a position is its breakdown. */
+  private readonly lengths: number[];
+
+  constructor(keys: readonly string[]) {
+    const lengths = new Set<number>();
+    for (const key of keys) {
+      const { parts, text } = phraseOf(key);
+      if (parts.length === 0) continue;
+      const known = this.byText.get(text);
+      if (known === undefined || collate(key, known) < 0) this.byText.set(text, key);
+      lengths.add(parts.length);
+    }
+    this.lengths = [...lengths].sort((a, b) => b - a);
+  }
+
+  /** The longest key said at free words from `start` (a plural `s` on its last word allowed), and its length. */
+  saidAt(prompt: Prompt, start: number): { key: string; length: number } | null {
+    for (const length of this.lengths) {
+      if (start + length > prompt.length || !prompt.isFree(start, length)) continue;
+      const text = prompt.span(start, length);
+      const exact = this.byText.get(text);
+      const singular = text.endsWith('s') ? this.byText.get(text.slice(0, -1)) : undefined;
+      const key = exact === undefined ? singular : singular === undefined || collate(exact, singular) <= 0 ? exact : singular;
+      if (key !== undefined) return { key, length };
+    }
+    return null;
+  }
 }
 
 const BUCKETS: readonly { unit: 'hour' | 'day' | 'week' | 'month'; fn: string; phrases: string[] }[] = [
@@ -103,20 +205,21 @@ const call = (name: string, ...args: Expr[]): Expr => ({ kind: 'call', name, arg
 const column = (expr: Expr, alias: string | null = null): SelectColumn => ({ star: false, expr, alias });
 
 /** `timestamp >= now() - INTERVAL n unit` from "last n units" / "last unit", or `today`; null without one. */
-function period(prompt: readonly string[], used: boolean[]): Expr | null {
-  for (let index = 0; index < prompt.length; index += 1) {
-    if (used[index] || (prompt[index] !== 'last' && prompt[index] !== 'past')) continue;
-    const amount = prompt[index + 1] !== undefined && /^\d{1,4}$/.test(prompt[index + 1]!) ? Number(prompt[index + 1]) : null;
-    const unitWord = prompt[index + (amount === null ? 1 : 2)];
+function period(prompt: Prompt): Expr | null {
+  const said = prompt.words;
+  for (let index = 0; index < said.length; index += 1) {
+    if (prompt.isUsed(index) || (said[index] !== 'last' && said[index] !== 'past')) continue;
+    const amount = said[index + 1] !== undefined && /^\d{1,4}$/.test(said[index + 1]!) ? Number(said[index + 1]) : null;
+    const unitWord = said[index + (amount === null ? 1 : 2)];
     const unit = unitWord === undefined ? undefined : ownEntry(PERIOD_UNITS, unitWord.replace(/s$/, ''));
     if (!unit || (amount !== null && amount < 1)) continue;
-    take(used, index, amount === null ? 2 : 3);
+    prompt.take(index, amount === null ? 2 : 3);
     const since: Expr = { kind: 'arithmetic', op: '-', left: call('now'), right: { kind: 'interval', amount: { kind: 'constant', value: amount ?? 1 }, unit } };
     return { kind: 'compare', op: '>=', left: field('timestamp'), right: since };
   }
-  const today = find(prompt, used, ['today']);
+  const today = prompt.find(phraseOf('today'));
   if (today >= 0) {
-    take(used, today, 1);
+    prompt.take(today, 1);
     return { kind: 'compare', op: '>=', left: field('timestamp'), right: call('toStartOfDay', call('now')) };
   }
   return null;
@@ -124,42 +227,38 @@ function period(prompt: readonly string[], used: boolean[]): Expr | null {
 
 /** The draft's SELECT tree, or null when no rule finds a word of the prompt. */
 export function draftTree(prompt: string, vocabulary: DraftVocabulary): SelectQuery | null {
-  const said = words(prompt);
-  const used = said.map(() => false);
+  const said = new Prompt(prompt);
   const conditions: Expr[] = [];
 
   // Longest names first, so that "sign up completed" is not read as "sign up".
   const names = vocabulary.eventNames
-    .map((name) => ({ name, parts: words(name) }))
-    .filter((entry) => entry.parts.length > 0)
-    .sort((a, b) => b.parts.length - a.parts.length || a.name.localeCompare(b.name));
+    .map((name) => ({ name, phrase: phraseOf(name) }))
+    .filter((entry) => entry.phrase.parts.length > 0)
+    .sort((a, b) => b.phrase.parts.length - a.phrase.parts.length || collate(a.name, b.name));
   const events: string[] = [];
-  for (const { name, parts } of names) {
-    const at = find(said, used, parts);
+  for (const { name, phrase } of names) {
+    const at = said.find(phrase);
     if (at >= 0) {
-      take(used, at, parts.length);
+      said.take(at, phrase.parts.length);
       events.push(name);
     }
   }
   if (events.length === 1) conditions.push({ kind: 'compare', op: '=', left: field('event'), right: { kind: 'constant', value: events[0]! } });
   if (events.length > 1) conditions.push({ kind: 'in', negated: false, expr: field('event'), list: events.map((value) => ({ kind: 'constant', value })) });
 
-  const unique = takeAny(said, used, ['unique users', 'unique people', 'unique persons', 'unique visitors', 'distinct users']);
-  const counted = takeAny(said, used, ['how many', 'number of', 'count']);
-  const bucket = BUCKETS.find((candidate) => takeAny(said, used, candidate.phrases)) ?? null;
-  const since = period(said, used);
+  const unique = said.takeAny(['unique users', 'unique people', 'unique persons', 'unique visitors', 'distinct users']);
+  const counted = said.takeAny(['how many', 'number of', 'count']);
+  const bucket = BUCKETS.find((candidate) => said.takeAny(candidate.phrases)) ?? null;
+  const since = period(said);
   if (since) conditions.push(since);
 
-  const keys = vocabulary.propertyKeys
-    .map((key) => ({ key, parts: words(key) }))
-    .filter((entry) => entry.parts.length > 0)
-    .sort((a, b) => b.parts.length - a.parts.length || a.key.localeCompare(b.key));
+  const keys = new KeyIndex(vocabulary.propertyKeys);
   const breakdowns: Expr[] = [];
   for (let index = 0; index < said.length; index += 1) {
-    if (used[index] || (said[index] !== 'by' && said[index] !== 'per')) continue;
-    const match = keys.find(({ parts }) => find(said, used, parts, index + 1) === index + 1);
+    if (said.isUsed(index) || (said.words[index] !== 'by' && said.words[index] !== 'per')) continue;
+    const match = keys.saidAt(said, index + 1);
     if (!match) continue;
-    take(used, index, match.parts.length + 1);
+    said.take(index, match.length + 1);
     breakdowns.push(field('properties', match.key));
   }
 

@@ -5,7 +5,8 @@
  *
  * A runner's every write is conditioned on the row still naming its job (task_id) and not being complete, so that
  * a cancel, a forced resubmission or the detection of a dead runner always wins over a runner that comes later.
- * Statuses expire 20 minutes after their last write, as PostHog's do; an expired one is as good as gone.
+ * Statuses expire 20 minutes after their last write, as PostHog's do (a running query's is renewed by its runner);
+ * an expired one is as good as gone.
  */
 import type { Knex } from 'knex';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
@@ -23,12 +24,27 @@ export const QUERY_SUBMITTED = 'query';
 export const CANCELLED_MESSAGE = 'Query cancelled';
 export const RUNNER_STOPPED_MESSAGE = 'The process running the query stopped before the query finished.';
 
-/** Whether a status may have this id: PostgreSQL text cannot hold NUL. */
+// Text that is not well-formed UTF-16 (String.prototype.isWellFormed, which lib ES2023 does not type): in a `u`
+// regex a surrogate pair is one code point, so only a lone surrogate is of the category Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a status may have this id: PostgreSQL text cannot hold NUL, and stores a lone surrogate as U+FFFD, so
+ * that two such ids would name one status.
+ */
 export function isStorableQueryId(id: string): boolean {
-  return !id.includes('\u0000');
+  return !id.includes('\u0000') && !LONE_SURROGATE.test(id);
 }
 
-/** The status as the API shows it (PostHog's QueryStatus). */
+/**
+ * JSON as a status stores it, to be written out as it is: a run's results (up to the synchronous answer's cap of
+ * rows, megabytes of text) are not parsed and serialised again on every read of the status.
+ */
+export class StoredJson {
+  constructor(readonly text: string) {}
+}
+
+/** The status as the API shows it (PostHog's QueryStatus), its results as stored. */
 export interface QueryStatus {
   id: string;
   team_id: number;
@@ -36,7 +52,7 @@ export interface QueryStatus {
   complete: boolean;
   error: boolean;
   error_message: string | null;
-  results: unknown;
+  results: StoredJson | null;
   start_time: string | null;
   pickup_time: string | null;
   end_time: string | null;
@@ -66,7 +82,8 @@ interface StatusRow {
   labels: string[] | null;
 }
 
-// results as text: read back with the exact parser, so that integers beyond 2^53 stay as the query answered them.
+// results as text, as stored (the column is json, so the text is the one written), so that integers beyond 2^53
+// stay as the query answered them.
 const STATUS_COLUMNS = `id, team_id, query_async, complete, error, error_message, results::text as results_text, start_time,
   pickup_time, end_time, expiration_time, task_id, insight_id, dashboard_id, labels`;
 
@@ -80,7 +97,7 @@ function statusOf(row: StatusRow): QueryStatus {
     complete: row.complete,
     error: row.error,
     error_message: row.error_message,
-    results: row.results_text === null ? null : parseJson(row.results_text, MAX_JSON_DEPTH),
+    results: row.results_text === null ? null : new StoredJson(row.results_text),
     start_time: iso(row.start_time),
     pickup_time: iso(row.pickup_time),
     end_time: iso(row.end_time),
@@ -266,6 +283,29 @@ export async function finishQuery(db: Db, teamId: number, id: string, jobId: str
     [failed, failed && outcome.errorMessage !== null ? cleanText(outcome.errorMessage) : null, failed ? null : stringifyExact(outcome.results), teamId, id, jobId],
   );
   return (result.rowCount ?? 0) > 0;
+}
+
+/** A run a runner has picked up and not yet finished. */
+export interface RunningQuery {
+  teamId: number;
+  id: string;
+  jobId: string;
+}
+
+/**
+ * Keeps the statuses of the runs in flight alive (20 minutes from now): a query may run longer than a status
+ * lives, and its status must still be read and cancelled until it finishes. Only a run still the status's own and
+ * not complete is renewed.
+ */
+export async function renewRunningQueries(db: Db, runs: readonly RunningQuery[]): Promise<number> {
+  if (runs.length === 0) return 0;
+  const result = await db.raw(
+    `update query_statuses s set expiration_time = now() + ${STATUS_TTL}
+     from unnest(?::int[], ?::text[], ?::text[]) as r(team_id, id, task_id)
+     where s.team_id = r.team_id and s.id = r.id and s.task_id = r.task_id and not s.complete and s.expiration_time > now()`,
+    [runs.map((run) => run.teamId), runs.map((run) => run.id), runs.map((run) => run.jobId)],
+  );
+  return result.rowCount ?? 0;
 }
 
 /** Deletes expired statuses, a batch at a time; how many were deleted. */
