@@ -241,6 +241,20 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect((await statusRow('events-by-name')).query).to.deep.equal(query);
     });
 
+    it('submits of one id at once (a client retrying) make one status: each answers it, none fails', async () => {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => submit({ refresh: 'async', client_query_id: 'retried' })));
+      expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 202)).to.deep.equal([]);
+      expect(new Set(answers.map((answer) => answer.body.query_status.task_id)).size).to.equal(1);
+      expect(await db('query_statuses').where({ team_id: team, id: 'retried' }).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+
+      const forced = await Promise.all(Array.from({ length: 4 }, () => submit({ refresh: 'force_async', client_query_id: 'retried' })));
+      expect(forced.map((answer) => answer.status)).to.deep.equal([202, 202, 202, 202]);
+      const [row] = await db('query_statuses').where({ team_id: team, id: 'retried' });
+      // The last forced submit's run is the one the status names.
+      expect(forced.map((answer) => answer.body.query_status.task_id)).to.include(row.task_id);
+      expect((await pollUntilDone('retried')).status).to.equal(200);
+    });
+
     it('a status that exists is answered as it is without running again, unless force_async', async () => {
       const first = await submit({ refresh: 'async', client_query_id: 'reused' });
       const done = await pollUntilDone('reused');

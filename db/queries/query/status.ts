@@ -110,6 +110,12 @@ function statusOf(row: StatusRow): QueryStatus {
   };
 }
 
+/**
+ * First key of the advisory locks that serialise submits of one query id (ASCII "HgQs"); the second is a hash of
+ * the environment and the id. Capture's locks have a class of their own (db/queries/ingestion.ts).
+ */
+const QUERY_SUBMIT_LOCK_CLASS = 0x48675173;
+
 /** Enqueues the run's job (id `jobId`) inside the transaction that makes its status. */
 export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number }) => Promise<void>;
 
@@ -133,6 +139,9 @@ export interface SubmittedQuery {
  */
 export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: EnqueueQuery, dequeue: DequeueQuery): Promise<QueryStatus> {
   return db.transaction(async (trx) => {
+    // Two submits of one id (a client's retry) take turns, so that the second finds the first one's status rather
+    // than a key it cannot insert: `for update` below locks only a row that exists.
+    await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [QUERY_SUBMIT_LOCK_CLASS, `${submitted.teamId}:${submitted.id}`]);
     const key = { team_id: submitted.teamId, id: submitted.id };
     await trx('query_statuses').where(key).andWhereRaw('expiration_time <= now()').delete();
     const [existing] = (await trx.raw(
