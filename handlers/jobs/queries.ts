@@ -15,6 +15,7 @@ import { createReadDb, type Db, type ReadDb } from '../../db/pg/client.js';
 import { jobExecutorOf } from '../../db/queries/batch-exports/runs.js';
 import { runQueryNode, type QueryNode } from '../../db/queries/query/run.js';
 import {
+  cancelRunnerStatement,
   deleteExpiredQueryStatuses,
   finishQuery,
   forgetRunnerSession,
@@ -27,7 +28,6 @@ import {
   type EnqueueQuery,
   type RunningQuery,
 } from '../../db/queries/query/status.js';
-import type { EnvironmentRow } from '../../db/rows.js';
 
 export const QUERY_QUEUE = 'query-run';
 export const JOB_SCHEMA = 'pgboss';
@@ -169,9 +169,7 @@ export class QueryRunner {
     await Promise.all(
       [...this.inFlight].map(async (flight) => {
         if (!flight.session) return;
-        await this.options.db
-          .raw('select pg_cancel_backend(pid) from pg_stat_activity where pid = ? and backend_start = ?::timestamptz', [flight.session.pid, flight.session.backendStart])
-          .catch(() => undefined);
+        await cancelRunnerStatement(this.options.db, { runner_pid: flight.session.pid, runner_backend_start: flight.session.backendStart }).catch(() => undefined);
       }),
     );
   }
@@ -198,13 +196,10 @@ export class QueryRunner {
     const { db, logger, timeoutMs } = this.options;
     const picked = await pickUpQuery(db, job.id);
     if (!picked) return;
-    const { teamId, id: queryId } = picked;
+    const { teamId, id: queryId, environment } = picked;
     const flight: Flight = { run: { teamId, id: queryId, jobId: job.id }, session: null };
     this.inFlight.add(flight);
     try {
-      const environment = await db<EnvironmentRow>('environments').where({ id: teamId }).first();
-      // The environment was deleted meanwhile, and its statuses with it.
-      if (!environment) return;
       // The node as the submit's validation let it through (a HogQLQuery or an EventsQuery).
       const node = picked.query as QueryNode;
       const result = await runQueryNode(this.reader, environment, node, timeoutMs, {
@@ -213,6 +208,8 @@ export class QueryRunner {
           const recorded = { pid: session!.pid, backendStart: session!.backend_start };
           if (this.stopping || !(await recordRunnerSession(db, teamId, queryId, job.id, recorded))) throw new RunTakenAway();
           flight.session = recorded;
+          // A stop that began while the session was being recorded did not see it: this run stops here.
+          if (this.stopping) throw new RunTakenAway();
         },
         onEnd: async () => {
           if (!flight.session) return;

@@ -241,6 +241,25 @@ describe('query: EventsQuery', function () {
     expect(huge.body).to.include({ limit: 50_000, hasMore: false });
   });
 
+  it('`*` and `person` keep the digits of integers past 2^53 in their properties', async () => {
+    const account = await newAccount(testDb(), { scopes: ['query:read'] });
+    const environment = account.environment.id;
+    await insertPerson(testDb(), environment, { distinctIds: ['big'] });
+    const [uuid] = await insertEvents(testDb(), environment, [{ event: 'order', distinct_id: 'big', timestamp: '2024-01-01T00:00:00Z' }]);
+    // Written as SQL text: capture stores them so, JavaScript numbers cannot.
+    await testDb().raw(`update events set properties = '{"order_id": 1234567890123456789}' where uuid = ?`, [uuid!]);
+    await testDb().raw(`update persons set properties = '{"name": 12345678901234567891}' where team_id = ?`, [environment]);
+    // The answer's text, straight from the server (a proxy in between could parse and round it).
+    const response = await fetch(new URL(`/api/environments/${environment}/query/`, server.directUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { kind: 'EventsQuery', select: ['*', 'person'], after: 'all' } }),
+    });
+    expect(response.status).to.equal(200);
+    const text = await response.text();
+    expect(text).to.include('"order_id":1234567890123456789').and.include('"name":12345678901234567891');
+  });
+
   describe('the time window defaults', () => {
     let recent: HttpClient;
     let recentPath: string;

@@ -6,6 +6,8 @@
  * statement's WHERE. Answered as PostHog answers an EventsQuery: rows, the select strings as columns, type
  * names, and a page (`hasMore`, `limit`, `offset`) always.
  */
+import { parseJson } from '../../core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
 import type { Expr } from '../../hogql/ast.js';
@@ -245,7 +247,8 @@ function compiled(input: EventsQueryInput, environment: EnvironmentRow, now: Dat
 
 /** A JSON text column (the event's or person's properties) as the object it holds. */
 function parsed(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
+  // Exactly, as every stored JSON is read: an integer past 2^53 keeps its digits.
+  return typeof value === 'string' ? parseJson(value, MAX_JSON_DEPTH) : value;
 }
 
 export async function runEventsQuery(

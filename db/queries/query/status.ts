@@ -13,6 +13,7 @@ import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { parseJson, stringifyExact } from '../../core/exact-json.js';
 import { cleanText } from '../../core/jsonb-text.js';
 import type { Db } from '../../pg/client.js';
+import type { EnvironmentRow } from '../../rows.js';
 import { ENGINE_CHANNEL } from '../batch-exports/notify.js';
 
 /** How long a status lives after its last write (PostHog's). */
@@ -167,7 +168,7 @@ export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: En
   });
 }
 
-interface RunnerSession {
+export interface RunnerSession {
   runner_pid: number | null;
   runner_backend_start: string | null;
 }
@@ -176,7 +177,7 @@ interface RunnerSession {
  * Cancels the statement of the session that runs a query, if that very session is still there: the pid is
  * matched with its backend_start, so that a pid PostgreSQL has since given to another session is never hit.
  */
-async function cancelRunnerStatement(db: Knex | Knex.Transaction, session: RunnerSession): Promise<void> {
+export async function cancelRunnerStatement(db: Knex | Knex.Transaction, session: RunnerSession): Promise<void> {
   if (session.runner_pid === null || session.runner_backend_start === null) return;
   await db.raw('select pg_cancel_backend(pid) from pg_stat_activity where pid = ? and backend_start = ?::timestamptz', [
     session.runner_pid,
@@ -240,6 +241,7 @@ export interface PickedUpQuery {
   teamId: number;
   id: string;
   query: unknown;
+  environment: EnvironmentRow;
 }
 
 /**
@@ -253,7 +255,11 @@ export async function pickUpQuery(db: Db, jobId: string): Promise<PickedUpQuery 
      returning team_id, id, query::text as query_text`,
     [jobId],
   )).rows as Array<{ team_id: number; id: string; query_text: string }>;
-  return row ? { teamId: row.team_id, id: row.id, query: parseJson(row.query_text, MAX_JSON_DEPTH) } : null;
+  if (!row) return null;
+  const environment = await db<EnvironmentRow>('environments').where({ id: row.team_id }).first();
+  // The environment was deleted meanwhile, and its statuses with it.
+  if (!environment) return null;
+  return { teamId: row.team_id, id: row.id, query: parseJson(row.query_text, MAX_JSON_DEPTH), environment };
 }
 
 /** The session the statement runs on, as pg_stat_activity knows it (backend_start as text: microseconds kept). */
