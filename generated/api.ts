@@ -812,15 +812,17 @@ export interface paths {
         /**
          * Draft a SQL query
          * @description (Experimental) Drafts a HogQL query from the words of `prompt`, without a language model: by fixed
-         *     rules over the words and the environment's own event names and property keys (those of its events),
+         *     rules over the words and the environment's own event names (up to 1,000, by name) and property keys
+         *     (up to 5,000, those of its latest 10,000 events),
          *     the same prompt over the same data always drafting the same query. The draft always parses and runs
          *     on `POST .../query/`. The contract shows no scope; Hedgerow asks for `query:read`.
          *
          *     **Rules**, each applied when its words appear (case does not matter; punctuation separates words):
          *     - an event name of the environment (the longest names first; a name may span several words, `$` is
          *       optional: `pageview` is `$pageview`) -> `WHERE event = '<name>'` (several: `event IN (...)`);
-         *     - `count` or `how many` -> `count()`;
-         *     - `unique users`, `unique people`, `distinct users` -> `uniq(distinct_id)` (instead of `count()`);
+         *     - `count`, `how many` or `number of` -> `count()`;
+         *     - `unique users`, `unique people`, `unique persons`, `unique visitors`, `distinct users` ->
+         *       `uniq(distinct_id)` (instead of `count()`);
          *     - `per day`, `daily`, `by day`, `each day` -> `toStartOfDay(timestamp) AS day`, grouped and ordered by
          *       it; likewise `per hour`/`hourly`, `per week`/`weekly`, `per month`/`monthly`;
          *     - `by <key>` or `per <key>` where `<key>` is one of the environment's event property keys (`$`
@@ -2601,7 +2603,7 @@ export interface components {
             labels: string[] | null;
             query_progress: components["schemas"]["QueryProgress"];
         };
-        /** @description How far a running query has got; null unless progress was asked for while it runs. */
+        /** @description How far a running query has got, as PostHog reports it from ClickHouse; Hedgerow does not measure it, and it is always null. */
         QueryProgress: {
             /** @example 1048576 */
             bytes_read: number;
@@ -2629,7 +2631,8 @@ export interface components {
              */
             client_query_id?: string | null;
             /**
-             * @description The execution mode: `async`, `lazy_async` and `force_async` run the query asynchronously (202);
+             * @description The execution mode: `async`, `lazy_async` and `force_async` run the query asynchronously (202, or
+             *     200 when its status exists and is complete);
              *     any other value, or none, runs it now.
              * @example blocking
              */
@@ -2796,7 +2799,7 @@ export interface components {
              */
             offset?: number;
             /**
-             * @description Always null; the query ran synchronously.
+             * @description Always null in a query's response (also when it is the `results` of an asynchronous run's status).
              * @example null
              */
             query_status: Record<string, never> | null;
@@ -2950,7 +2953,7 @@ export interface components {
             /** @example 0 */
             offset: number;
             /**
-             * @description Always null; the query ran synchronously.
+             * @description Always null in a query's response (also when it is the `results` of an asynchronous run's status).
              * @example null
              */
             query_status: Record<string, never> | null;
