@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { ApiError, errors } from '../../db/core/errors.js';
 import { createReadDb, type Db, type ReadDb } from '../../db/pg/client.js';
 import { jobExecutorOf } from '../../db/queries/batch-exports/runs.js';
-import { runQueryNode, type QueryNode } from '../../db/queries/query/run.js';
+import { runQueryNode, type QueryKindNode } from '../../db/queries/query/run.js';
 import {
   cancelRunnerStatement,
   deleteExpiredQueryStatuses,
@@ -201,7 +201,7 @@ export class QueryRunner {
     this.inFlight.add(flight);
     try {
       // The node as the submit's validation let it through (a HogQLQuery or an EventsQuery).
-      const node = picked.query as QueryNode;
+      const node = picked.query as QueryKindNode;
       const result = await runQueryNode(this.reader, environment, node, timeoutMs, {
         onStart: async (read) => {
           const [session] = (await read<{ pid: number; backend_start: string }>(RUNNER_SESSION_SQL, [])).rows;

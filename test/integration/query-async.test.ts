@@ -509,6 +509,24 @@ describe('query: asynchronous runs, their status and cancel', function () {
       }
     });
 
+    it('a status that failed without a message to show (a server error in its run) answers 500, as PostHog', async () => {
+      await db('query_statuses').insert({
+        team_id: team,
+        id: 'server-error',
+        query: { kind: 'HogQLQuery', query: 'select 1' },
+        start_time: db.fn.now(),
+        pickup_time: db.fn.now(),
+        end_time: db.fn.now(),
+        expiration_time: db.raw(`now() + interval '20 minutes'`),
+        complete: true,
+        error: true,
+        error_message: null,
+      });
+      const response = await client.get(statusPath('server-error'));
+      expect(response.status).to.equal(500);
+      expect(response.body).to.deep.equal({ type: 'server_error', code: 'server_error', detail: 'A server error occurred.', attr: null });
+    });
+
     it('another environment can neither read nor cancel a status; scopes: query:read', async () => {
       await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS);
       await waitFor('the runner session', async () => (await statusRow('private'))?.runner_pid);

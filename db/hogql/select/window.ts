@@ -68,7 +68,7 @@ function valueAt(name: string, sqlName: 'first_value' | 'last_value'): WindowFun
   };
 }
 
-/** sum, avg, min, max over a window: numbers as exact numerics (a property read as a number). */
+/** sum, avg, min, max over a window: sum and avg of numbers (as floats); min and max of what orders as it is, else of numbers. */
 function aggregate(name: string, sqlName: 'sum' | 'avg' | 'min' | 'max'): WindowFunction {
   return {
     name,

@@ -7,9 +7,9 @@ import { runEventsQuery, type EventsQueryInput } from './events-query.js';
 import type { SessionHook } from './execute.js';
 import { runHogQLQuery, type HogQLQueryInput } from './hogql-query.js';
 
-export type QueryNode = ({ kind: 'HogQLQuery' } & HogQLQueryInput) | EventsQueryInput;
+export type QueryKindNode = ({ kind: 'HogQLQuery' } & HogQLQueryInput) | EventsQueryInput;
 
-export function runQueryNode(reader: ReadDb, environment: EnvironmentRow, node: QueryNode, timeoutMs: number, session?: SessionHook) {
+export function runQueryNode(reader: ReadDb, environment: EnvironmentRow, node: QueryKindNode, timeoutMs: number, session?: SessionHook) {
   return node.kind === 'EventsQuery'
     ? runEventsQuery(reader, environment, node, timeoutMs, session ? { session } : {})
     : runHogQLQuery(reader, environment, node, timeoutMs, undefined, session);
