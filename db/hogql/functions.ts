@@ -7,7 +7,7 @@ import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
-import { coerce, jsonKey, timezoneParam, typed, unifiedType, type HogQLType, type Typed } from './types.js';
+import { coerce, jsonKey, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
 
 export interface FunctionDef {
   name: string;
@@ -56,8 +56,7 @@ function startOf(name: string, field: 'hour' | 'day'): FunctionDef {
     compile: (c, args) => {
       const at = to(c, arg(args, 0), 'datetime');
       // A datetime given a zone by toTimeZone() starts its hours and days there.
-      const zone = at.zone ? param(at.zone, 'text') : timezoneParam(c.scope);
-      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${zone})`, 'datetime', at.nullable, at.aggregate);
+      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${wallClockZone(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
     },
   };
 }

@@ -58,6 +58,11 @@ export function timezoneParam(scope: Scope): Fragment {
   return param(scope.timezone, 'text');
 }
 
+/** Where a datetime's wall clock (its hours, days, months) is read: the zone toTimeZone() gave it, or the project's. */
+export function wallClockZone(value: Typed, scope: Scope): Fragment {
+  return value.zone ? param(value.zone, 'text') : timezoneParam(scope);
+}
+
 /** A literal as a typed parameter. */
 export function constant(value: ConstantValue): Typed {
   if (value === null) return { sql: keyword('null'), type: 'null', nullable: true, aggregate: false, constant: null };
@@ -210,7 +215,7 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
     case 'date':
       switch (value.type) {
         case 'datetime':
-          return keep(sql`((${value.sql}) at time zone ${timezoneParam(scope)})::date`);
+          return keep(sql`((${value.sql}) at time zone ${wallClockZone(value, scope)})::date`);
         case 'string':
           if (typeof c === 'string') {
             const parsed = parseIsoDateTime(c);

@@ -20,7 +20,16 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const { query } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: HogQLQueryInput };
+    // A body that is not the request the benchmark sends is the client's mistake: a 400, not a dead server.
+    let query: HogQLQueryInput;
+    try {
+      query = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: HogQLQueryInput }).query;
+      if (typeof query !== 'object' || query === null || typeof query.query !== 'string') throw new Error('no query.query text');
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`The body must be {"query": {"query": <HogQL text>}}: ${String(error)}`);
+      return;
+    }
     runHogQLQuery(reader, environment, query, TIMEOUT_MS)
       .then((result) => {
         const body = Buffer.from(JSON.stringify({ ...result, query_status: null }));

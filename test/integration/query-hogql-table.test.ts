@@ -205,6 +205,31 @@ const CASES: Case[] = [
       "select toHour(toTimeZone(timestamp, 'Asia/Tokyo')), toDayOfWeek(toTimeZone(timestamp, 'Asia/Tokyo')), formatDateTime(toTimeZone(timestamp, 'Asia/Tokyo'), '%F %T'), toTimeZone(timestamp, 'Asia/Tokyo'), toStartOfDay(toTimeZone(timestamp, 'Asia/Tokyo')), dateTrunc('day', toTimeZone(timestamp, 'Asia/Tokyo')) from events where distinct_id = 'alice' and event = 'purchase'",
     rows: [[8, 5, '2024-01-05 08:15:00', '2024-01-04T23:15:00.000Z', '2024-01-04T15:00:00.000Z', '2024-01-04T15:00:00.000Z']],
   },
+  // The project is in UTC: each value below is on the other side of a day, week or month boundary in Tokyo.
+  {
+    name: 'toTimeZone: dates, weeks and months start on the wall clock of the zone',
+    query:
+      "select toDate(toTimeZone(timestamp, 'Asia/Tokyo')), toStartOfMonth(toTimeZone(toDateTime('2024-01-31T20:00:00Z'), 'Asia/Tokyo')), toStartOfWeek(toTimeZone(toDateTime('2024-01-06T20:00:00Z'), 'Asia/Tokyo')), toStartOfMonth(toDateTime('2024-01-31T20:00:00Z')) from events where distinct_id = 'alice' and event = 'purchase'",
+    rows: [['2024-01-05', '2024-02-01', '2024-01-07', '2024-01-01']],
+  },
+  {
+    name: 'toTimeZone: dateAdd and dateSub keep the zone',
+    query:
+      "select toHour(dateAdd('hour', 1, toTimeZone(timestamp, 'Asia/Tokyo'))), toDate(dateSub('minute', 15, toTimeZone(timestamp, 'Asia/Tokyo'))), dateAdd('hour', 1, toTimeZone(timestamp, 'Asia/Tokyo')) from events where distinct_id = 'alice' and event = 'purchase'",
+    rows: [[9, '2024-01-05', '2024-01-05T00:15:00.000Z']],
+  },
+  {
+    name: 'toTimeZone: a subquery column keeps the zone',
+    query:
+      "select toHour(t), toDate(t), t from (select toTimeZone(timestamp, 'Asia/Tokyo') as t from events where distinct_id = 'alice' and event = 'purchase')",
+    rows: [[8, '2024-01-05', '2024-01-04T23:15:00.000Z']],
+  },
+  {
+    name: 'toTimeZone: a UNION ALL column whose parts share the zone keeps it',
+    query:
+      "select toHour(t) from (select toTimeZone(timestamp, 'Asia/Tokyo') as t from events where event = 'signup' union all select toTimeZone(timestamp, 'Asia/Tokyo') from events where event = 'purchase' and distinct_id = 'bob') order by t",
+    rows: [[21], [17]],
+  },
   {
     name: 'extract: the first group, the whole match, or empty',
     query: "select extract(properties.url, 'utm=([a-z]+)'), extract(properties.url, 'x\\.test'), extract(properties.url, 'zzz') from events where properties.url is not null",

@@ -225,7 +225,8 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
   if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
   const value = source.core.values[index]!;
   const column = columnReference(`${source.alias}.c${index}`, value.sql.weight);
-  if (rest.length === 0) return typed(column, value.type, value.nullable || (source.outer ?? false));
+  // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
+  if (rest.length === 0) return { ...typed(column, value.type, value.nullable || (source.outer ?? false)), zone: value.zone };
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
 }
@@ -506,7 +507,13 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
     sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
     values: first.values.map((value, index) => {
       const typedPart = parts.find((part) => part.values[index]!.type !== 'null') ?? first;
-      return { ...typedPart.values[index]!, nullable: parts.some((part) => part.values[index]!.nullable) };
+      // A zone only when every part's datetimes have it: otherwise no one wall clock reads them all.
+      const zones = new Set(parts.filter((part) => part.values[index]!.type !== 'null').map((part) => part.values[index]!.zone));
+      return {
+        ...typedPart.values[index]!,
+        nullable: parts.some((part) => part.values[index]!.nullable),
+        zone: zones.size === 1 ? [...zones][0] : undefined,
+      };
     }),
     names: first.names,
     arrays: first.arrays,

@@ -9,7 +9,7 @@ import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { coerce, jsonKey, timezoneParam, typed, type HogQLType, type Scope, type Typed } from '../types.js';
+import { coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 /** Functions whose value is a list: the response shows it as a JSON array, typed Array(…). */
 export const ARRAY_FUNCTIONS = new Set(['grouparray', 'splitbychar']);
@@ -37,11 +37,6 @@ function unitOf(expr: Expr, fn: string, units: readonly string[]): string {
 /** `alias` compiles as `target` does (uniqExact is uniq): the target's checks and errors apply. */
 function alias(name: string, target: string, minArgs: number, maxArgs: number): FunctionDef {
   return { name, minArgs, maxArgs, compile: (c, args) => c.call(target, args) };
-}
-
-/** Where a datetime's wall clock is read: the zone toTimeZone() gave it, or the project's. */
-function zoneOf(value: Typed, scope: Scope): Fragment {
-  return value.zone ? param(value.zone, 'text') : timezoneParam(scope);
 }
 
 /** A timezone name constant, checked against the IANA names the runtime knows, so that PostgreSQL never refuses it. */
@@ -177,7 +172,7 @@ function datePart(name: string, field: string): FunctionDef {
     maxArgs: 1,
     compile: (c, args) => {
       const at = to(c, arg(args, 0), 'datetime');
-      return typed(sql`extract(${keyword(field)} from (${at.sql} at time zone ${zoneOf(at, c.scope)}))::bigint`, 'int', at.nullable, at.aggregate);
+      return typed(sql`extract(${keyword(field)} from (${at.sql} at time zone ${wallClockZone(at, c.scope)}))::bigint`, 'int', at.nullable, at.aggregate);
     },
   };
 }
@@ -253,7 +248,8 @@ function dateShift(name: string, sign: '+' | '-'): FunctionDef {
       if (moment.type === 'date') {
         return typed(sql`((${shifted}) at time zone ${timezoneParam(c.scope)})::date`, 'date', nullable, aggregate);
       }
-      return typed(shifted, 'datetime', nullable, aggregate);
+      // The same instant moved: a zone toTimeZone() gave it stays where its wall clock is read.
+      return { ...typed(shifted, 'datetime', nullable, aggregate), zone: at.zone };
     },
   };
 }
@@ -318,7 +314,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const unit = unitOf(arg(args, 0), 'dateTrunc', DATE_TRUNC_UNITS);
       const at = to(c, arg(args, 1), 'datetime');
-      return typed(sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${zoneOf(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      return typed(sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${wallClockZone(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
     },
   },
   {
@@ -339,7 +335,7 @@ const DEFINITIONS: FunctionDef[] = [
       const format = arg(args, 1);
       if (format.kind !== 'constant' || typeof format.value !== 'string') throw new HogQLError('The format of formatDateTime() must be a string constant.');
       const at = to(c, arg(args, 0), 'datetime');
-      const zone = args.length > 2 ? param(timezoneName(arg(args, 2), 'formatDateTime'), 'text') : zoneOf(at, c.scope);
+      const zone = args.length > 2 ? param(timezoneName(arg(args, 2), 'formatDateTime'), 'text') : wallClockZone(at, c.scope);
       const pattern = param(toCharPattern(format.value), 'text');
       return typed(sql`to_char(${at.sql} at time zone ${zone}, ${pattern})`, 'string', at.nullable, at.aggregate);
     },
