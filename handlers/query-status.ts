@@ -9,7 +9,7 @@ import { errors } from '../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
 import { parseJson, stringifyExact } from '../db/core/exact-json.js';
 import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
-import { JOB_SCHEMA, QUERY_QUEUE, QueryJobs } from './jobs/queries.js';
+import { JOB_SCHEMA, QUERY_QUEUE } from './jobs/queries.js';
 import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
@@ -47,18 +47,6 @@ function statusObject(status: QueryStatus) {
   return { ...status, results: status.results === null ? null : parseJson(status.results.text, MAX_JSON_DEPTH) };
 }
 
-const jobsByTimeout = new Map<number, QueryJobs>();
-
-function queryJobs(deps: AppDeps): QueryJobs {
-  const timeoutMs = deps.config.queryTimeoutMs;
-  let jobs = jobsByTimeout.get(timeoutMs);
-  if (!jobs) {
-    jobs = new QueryJobs(timeoutMs);
-    jobsByTimeout.set(timeoutMs, jobs);
-  }
-  return jobs;
-}
-
 /**
  * Queues the query (or finds its status, when one exists for the id and the run is not forced): 202 with its
  * status while it is not complete, 200 once it is, as PostHog answers.
@@ -73,7 +61,7 @@ export async function submitAsyncQuery(
     const what = body.client_query_id.includes('\u0000') ? 'the NUL character' : 'a lone surrogate (text that is not well-formed UTF-16)';
     throw errors.validation(`A query id cannot contain ${what}.`, 'client_query_id');
   }
-  const jobs = queryJobs(deps);
+  const jobs = deps.queryJobs;
   const status = await submitQuery(
     deps.db,
     {
@@ -106,6 +94,6 @@ export const environments_query_retrieve: Handler<'environments_query_retrieve'>
 };
 
 export const environments_query_destroy: Handler<'environments_query_destroy'> = async ({ params, state, deps }) => {
-  if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, queryJobs(deps).dequeue);
+  if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, deps.queryJobs.dequeue);
   return { status: 204 };
 };

@@ -15,6 +15,7 @@ import type { Config } from './server/config.js';
 import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
 import type { SupervisorLink } from './server/supervisor-link.js';
+import type { QueryJobs } from './jobs/queries.js';
 
 export type OperationId = keyof operations;
 
@@ -86,6 +87,8 @@ export interface BaseDeps {
 export interface AppDeps extends BaseDeps {
   reader: ReadDb;
   access: AccessCache;
+  /** Writes and cancels asynchronous queries' jobs inside the API's own transactions. */
+  queryJobs: QueryJobs;
 }
 
 /** Who is calling and which of their resources the path names, resolved before the handler runs. */

@@ -13,6 +13,7 @@ import { renderProcessMetrics } from '../capture/metrics.js';
 import { createCaptureServices, type CaptureServices } from '../capture/services.js';
 import { ApiError, errors } from '../../db/core/errors.js';
 import { registry } from '../index.js';
+import { QueryJobs } from '../jobs/queries.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { pathCanonicalizer } from '../openapi/router.js';
 import { createOpenApiBackend, type DispatchRequest } from './openapi-backend.js';
@@ -143,7 +144,7 @@ export class HedgerowApp extends Koa {
 export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
   const access = AccessCache.forDb(base.db, base.logger);
   await access.start();
-  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs), access };
+  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs), access, queryJobs: new QueryJobs(base.config.queryTimeoutMs) };
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);
   const validators = new SpecValidators(api.definition);
