@@ -2691,8 +2691,8 @@ export interface components {
          *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
          *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,
          *     `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
-         *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `toTimeZone` (later date functions read the wall clock
-         *     of that zone), `formatDateTime` (ClickHouse codes `%Y %y %m %d %H %I %h %i %S %s %f %F %D %T %R %j %u
+         *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `toTimeZone` (later date functions and a nested query's
+         *     column read the wall clock of that zone; the value is still shown in UTC), `formatDateTime` (ClickHouse codes `%Y %y %m %d %H %I %h %i %S %s %f %F %D %T %R %j %u
          *     %V %Q %p %a %b %W %M %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
          *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`, `extract` (a regular
          *     expression's first group, or its match), `JSONExtractString`, `JSONExtractInt`, `JSONExtractFloat`,
