@@ -15,26 +15,12 @@ import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.j
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
+import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const QUERY_TIMEOUT_MS = 30_000;
 const COUNT_BY_EVENT = 'select event, count() as c from events group by event order by c desc, event';
-// 5^12 rows joined (the environment's five events, twelve times): runs until it is cancelled.
-const ENDLESS = `select count() from events a ${'bcdfghijklm'
-  .split('')
-  .map((alias) => `join events ${alias} on 1 = 1`)
-  .join(' ')}`;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const TWENTY_MINUTES = 20 * 60_000;
 const ms = (iso: unknown) => new Date(iso as string).getTime();
 
@@ -384,7 +370,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
     });
 
     it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
-      const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS);
+      const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS_QUERY);
       expect(response.status).to.equal(202);
       const row = await waitFor('the runner session', async () => {
         const found = await db.raw(
@@ -421,7 +407,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       await stop();
       await start(200);
       try {
-        expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS)).status).to.equal(202);
+        expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS_QUERY)).status).to.equal(202);
         await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
         // As if it had been picked up 20 minutes ago: its status would expire within the second.
         await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
@@ -538,7 +524,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
     });
 
     it('another environment can neither read nor cancel a status; scopes: query:read', async () => {
-      await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS);
+      await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS_QUERY);
       await waitFor('the runner session', async () => (await statusRow('private'))?.runner_pid);
       const outsider = server.http.withKey(other.key);
       const theirs = `/api/environments/${other.environment.id}/query/private/`;

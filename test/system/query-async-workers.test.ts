@@ -13,23 +13,12 @@ import { newAccount } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startExportWorkerProcess, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { insertEvents } from '../helpers/seed-events.js';
+import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// 5^12 rows joined (five events, twelve times): runs until it is cancelled.
-const ENDLESS = `select count() from events a ${'bcdfghijklm'
-  .split('')
-  .map((alias) => `join events ${alias} on 1 = 1`)
-  .join(' ')}`;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** How long a process started by the test may take to start and answer (it builds and migrates first). */
+const PROCESS_WAIT_MS = 30_000;
 
 describe('asynchronous queries in server and worker processes', function () {
   this.timeout(180_000);
@@ -72,7 +61,7 @@ describe('asynchronous queries in server and worker processes', function () {
 
   /** Submits the endless query and waits until a worker's session runs its statement; that session's pid. */
   const startEndless = async (id: string): Promise<number> => {
-    const response = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: ENDLESS }, refresh: 'async', client_query_id: id });
+    const response = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
     expect(response.status).to.equal(202);
     return waitFor(`query ${id} to run`, async () => {
       const found = await db.raw(
@@ -81,7 +70,7 @@ describe('asynchronous queries in server and worker processes', function () {
         [team, id],
       );
       return (found.rows[0] as { runner_pid: number } | undefined)?.runner_pid;
-    });
+    }, PROCESS_WAIT_MS);
   };
 
   const sessionGone = (pid: number) =>
@@ -103,12 +92,12 @@ describe('asynchronous queries in server and worker processes', function () {
         });
         if (submitted.status === 503) return null;
         return submitted;
-      });
+      }, PROCESS_WAIT_MS);
       expect(response.status).to.equal(202);
       const done = await waitFor('the query to finish', async () => {
         const status = await served.get(`/api/environments/${team}/query/served/`);
         return status.status !== 202 && status;
-      });
+      }, PROCESS_WAIT_MS);
       expect(done.status).to.equal(200);
       expect(done.body.query_status.results.results).to.deep.equal([[5]]);
     } finally {
