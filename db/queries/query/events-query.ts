@@ -6,6 +6,7 @@
  * statement's WHERE. Answered as PostHog answers an EventsQuery: rows, the select strings as columns, type
  * names, and a page (`hasMore`, `limit`, `offset`) always.
  */
+import type { components } from '../../../generated/api.js';
 import { parseJson } from '../../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { errors } from '../../core/errors.js';
@@ -25,20 +26,8 @@ import type { EnvironmentRow } from '../../rows.js';
 import { runCompiledSelect, seconds, type SessionHook } from './execute.js';
 import { DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS } from './hogql-query.js';
 
-export interface EventsQueryInput {
-  kind: 'EventsQuery';
-  select: string[];
-  where?: string[];
-  orderBy?: string[];
-  limit?: number;
-  offset?: number;
-  after?: string;
-  before?: string;
-  event?: string | null;
-  events?: string[];
-  properties?: unknown;
-  personId?: string;
-}
+/** The EventsQuery node as the spec defines it (and the request's validation has checked). */
+export type EventsQueryInput = components['schemas']['EventsQuery'];
 
 export interface EventsQueryResult {
   results: unknown[][];

@@ -9,6 +9,7 @@
  * an expired one is as good as gone.
  */
 import type { Knex } from 'knex';
+import type { components } from '../../../generated/api.js';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { parseJson, stringifyExact } from '../../core/exact-json.js';
 import { cleanText } from '../../core/jsonb-text.js';
@@ -46,24 +47,7 @@ export class StoredJson {
 }
 
 /** The status as the API shows it (PostHog's QueryStatus), its results as stored. */
-export interface QueryStatus {
-  id: string;
-  team_id: number;
-  query_async: boolean;
-  complete: boolean;
-  error: boolean;
-  error_message: string | null;
-  results: StoredJson | null;
-  start_time: string | null;
-  pickup_time: string | null;
-  end_time: string | null;
-  expiration_time: string | null;
-  task_id: string | null;
-  insight_id: number | null;
-  dashboard_id: number | null;
-  labels: string[] | null;
-  query_progress: null;
-}
+export type QueryStatus = Omit<components['schemas']['QueryStatus'], 'results'> & { results: StoredJson | null };
 
 interface StatusRow {
   id: string;
