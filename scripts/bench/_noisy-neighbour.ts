@@ -52,7 +52,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 /** Longest B waits for one asynchronous query before it is counted as not answered. */
 const ASYNC_DEADLINE_MS = 120_000;
 const B_PAUSE_MS = 50;
-const B_POLL_MS = 100;
+const B_POLL_MS = 50;
 const A_POLL_MS = 1000;
 /** Longest A honours a Retry-After: the round is short, and A must keep asking to saturate. */
 const MAX_RETRY_AFTER_MS = 10_000;
@@ -296,7 +296,7 @@ function saturate(port: number, tenant: Tenant, options: NoisyOptions): Saturati
       }
       if (stopped()) return;
       pending.delete(id);
-      asyncOutcomes.add(`complete ${status}`);
+      asyncOutcomes.add(status);
     }
   };
   const loops = [...Array.from({ length: options.aSync }, syncLoop), ...Array.from({ length: options.aAsync }, asyncLoop)];
@@ -406,7 +406,7 @@ export async function noisyNeighbourRound(build: { command: string; args: string
       `| B max, synchronous / asynchronous, ms | ${fixed(Math.max(...alone.sync))} / ${fixed(Math.max(...alone.async))} | ${fixed(Math.max(...beside.sync))} / ${fixed(Math.max(...beside.async))} |`,
       `| A synchronous (status × count) | | ${aLoad.syncStatuses} |`,
       `| A asynchronous submits (status × count) | | ${aLoad.asyncSubmits} |`,
-      `| A asynchronous, final status read (status × count) | | ${aLoad.asyncOutcomes} |`,
+      `| A asynchronous, status when complete (status × count; 0: the read failed) | | ${aLoad.asyncOutcomes} |`,
       '',
       '| process | pid | RSS idle, MB | peak B alone, MB | peak A saturating, MB | VmHWM, MB | target | verdict |',
       '| :-- | --: | --: | --: | --: | --: | --: | :-- |',
