@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- hostile [--round all|flood|noisy] [--duration 20] [--connections 50] [--noisy-duration 20]
- *  [--noisy-warmup 3] [--a-sync 16] [--a-async 10] [--a-events 25] [--b-events 100]`
+ *  [--noisy-warmup 3] [--a-sync 16] [--a-async 10] [--a-events 35] [--b-events 100]`
  *
  * Two rounds, each on a server of its own (`--round` runs one of them):
  *
@@ -28,7 +28,6 @@ import {
 } from '../../test/helpers/hostile.js';
 import { memoryOf, postgres, start, stop, type Child } from './capture.js';
 import { NOISY_DEFAULTS, noisyNeighbourRound, type NoisyOptions } from './_noisy-neighbour.js';
-
 
 const ROUNDS = ['all', 'flood', 'noisy'] as const;
 
