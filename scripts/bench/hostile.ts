@@ -1,12 +1,19 @@
 /**
- * `npm run bench -- hostile [--duration 20] [--connections 50]`
+ * `npm run bench -- hostile [--round all|flood|noisy] [--duration 20] [--connections 50] [--noisy-duration 20]
+ *  [--noisy-warmup 3] [--a-sync 16] [--a-async 10] [--a-events 35] [--b-events 100]`
  *
- * The server under the worst small inputs capture knows of (test/helpers/hostile.ts: gzips of a few tens of
+ * Two rounds, each on a server of its own (`--round` runs one of them):
+ *
+ * flood: the server under the worst small inputs capture knows of (test/helpers/hostile.ts: gzips of a few tens of
  * kilobytes that inflate to 25 MiB of empty events, with a valid key, a wrong one or none; one 25 MiB event;
  * gzip bombs), sent by `--connections` connections at once for `--duration` seconds, against the same server
  * idle. Measured side by side in one run: `/_health` latency (one probe every 20 ms, as a load balancer's would
  * be, on a connection of its own) and the server's resident memory (sampled every 100 ms, and its peak from
  * /proc). Targets: peak RSS under 512 MB, `/_health` p99 under 100 ms while attacked.
+ *
+ * noisy: one environment saturating its query shares beside another's steady trivial queries
+ * (scripts/bench/_noisy-neighbour.ts). Targets: the other's p99 at most twice its p99 alone, every process
+ * under 512 MB.
  */
 import http from 'node:http';
 import pg from 'pg';
@@ -20,22 +27,31 @@ import {
   type HostilePayload,
 } from '../../test/helpers/hostile.js';
 import { memoryOf, postgres, start, stop, type Child } from './capture.js';
+import { NOISY_DEFAULTS, noisyNeighbourRound, type NoisyOptions } from './_noisy-neighbour.js';
 
+const ROUNDS = ['all', 'flood', 'noisy'] as const;
 
-interface Options {
+interface Options extends NoisyOptions {
   duration: number;
   connections: number;
 }
 
-function parseOptions(args: string[]): Options {
-  const options: Options = { duration: 20, connections: 50 };
+function parseOptions(args: string[]): { options: Options; round: (typeof ROUNDS)[number] } {
+  const options: Options = { duration: 20, connections: 50, ...NOISY_DEFAULTS };
+  let round: (typeof ROUNDS)[number] = 'all';
   for (let index = 0; index < args.length; index += 2) {
-    const key = args[index]!.replace(/^--/, '') as keyof Options;
+    if (args[index] === '--round') {
+      const value = args[index + 1] as (typeof ROUNDS)[number];
+      if (!ROUNDS.includes(value)) throw new Error(`bad option --round ${value}: one of ${ROUNDS.join(', ')}`);
+      round = value;
+      continue;
+    }
+    const key = args[index]!.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof Options;
     const value = Number(args[index + 1]);
     if (!(key in options) || !Number.isFinite(value) || value <= 0) throw new Error(`bad option ${args[index]} ${args[index + 1]}`);
     options[key] = value;
   }
-  return options;
+  return { options, round };
 }
 
 function post(agent: http.Agent, port: number, payload: HostilePayload): Promise<number> {
@@ -84,16 +100,25 @@ function percentile(values: number[], p: number): number {
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
 export async function run(args: string[]): Promise<void> {
-  const options = parseOptions(args);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { options, round } = parseOptions(args);
+  const build = await privateBuild('bench');
+  try {
+    if (round !== 'noisy') await floodRound(build, options);
+    if (round === 'all') process.stdout.write('\n');
+    if (round !== 'flood') process.stdout.write(`${(await noisyNeighbourRound(build, options, log)).join('\n')}\n`);
+  } finally {
+    build.remove();
+  }
+}
+
+async function floodRound(build: { command: string; args: string[] }, options: Options): Promise<void> {
   const name = await postgres.createDatabase('hedgerow_bench');
   const databaseUrl = postgres.databaseUrl(name);
   let server: Child | null = null;
-  let removeBuild = () => undefined as void;
   try {
-    const build = await privateBuild('bench');
-    removeBuild = build.remove;
     server = await start(
       build.command,
       build.args,
@@ -181,7 +206,6 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     if (server) await stop(server).catch(() => undefined);
-    removeBuild();
     await postgres.dropDatabase(name);
   }
 }
