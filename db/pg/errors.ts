@@ -129,13 +129,9 @@ export function isQueryTimeout(error: unknown): boolean {
   return error instanceof ApiError && error.code === QUERY_TIMEOUT;
 }
 
-export function queryTimeout(timeoutMs: number): ApiError {
-  return new ApiError(
-    504,
-    'server_error',
-    QUERY_TIMEOUT,
-    `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
-  );
+/** `advice`: how to make the query shorter, in the words of the request it came from (the listing's by default). */
+export function queryTimeout(timeoutMs: number, advice = 'Narrow it with after and before, or more selective filters.'): ApiError {
+  return new ApiError(504, 'server_error', QUERY_TIMEOUT, `The query ran longer than ${timeoutMs} ms and was cancelled. ${advice}`);
 }
 
 /**

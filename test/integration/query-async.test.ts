@@ -82,7 +82,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
   describe('with an engine running', () => {
     let engine: RunningEngine | null = null;
 
-    const start = async (queryMaintenanceEveryMs?: number) => {
+    const start = async (queryMaintenanceEveryMs?: number, queryTimeoutMs = QUERY_TIMEOUT_MS) => {
       engine = await startEngine(
         {
           ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
@@ -94,7 +94,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
           noopDelayMs: 0,
           connectTimeoutMs: 5_000,
           statementTimeoutMs: 30_000,
-          queryTimeoutMs: QUERY_TIMEOUT_MS,
+          queryTimeoutMs,
           queryResultMaxBytes: RESULT_MAX_BYTES,
         },
         pino({ level: 'silent' }),
@@ -455,6 +455,25 @@ describe('query: asynchronous runs, their status and cancel', function () {
         await new Promise((resolve) => setTimeout(resolve, 800));
         expect((await client.get(statusPath('long-running'))).status).to.equal(404);
         expect(await statusRow('long-running')).to.equal(undefined);
+      } finally {
+        await stop();
+        await start();
+      }
+    });
+
+    it('a run past the query timeout is cancelled, and its status says that it timed out', async () => {
+      await stop();
+      await start(undefined, 500);
+      try {
+        expect((await submit({ refresh: 'async', client_query_id: 'timed-out' }, ENDLESS_QUERY)).status).to.equal(202);
+        const failed = await pollUntilDone('timed-out');
+        expect(failed.status).to.equal(400);
+        expect(failed.body.query_status).to.include({
+          complete: true,
+          error: true,
+          error_message: 'The query ran longer than 500 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+          results: null,
+        });
       } finally {
         await stop();
         await start();

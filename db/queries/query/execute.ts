@@ -12,6 +12,7 @@
  */
 import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
+import { isQueryTimeout, queryTimeout } from '../../pg/errors.js';
 import { onReadSession, type Reader } from '../../pg/read-session.js';
 import { outputValue } from '../../hogql/index.js';
 import type { CompiledSelect } from '../../hogql/select/index.js';
@@ -68,6 +69,7 @@ export async function runCompiledSelect(
       await session.onEnd();
     }
   }).catch((error: unknown) => {
+    if (isQueryTimeout(error)) throw queryTimeout(bounds.timeoutMs, TIMEOUT_ADVICE);
     // The one query error read-session names the listing's `select` for: here the query is one text.
     if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
       throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
@@ -81,6 +83,8 @@ export async function runCompiledSelect(
     throw error;
   });
 }
+
+const TIMEOUT_ADVICE = 'Narrow it with a condition on timestamp, a LIMIT, or fewer joins.';
 
 async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
   const rows: unknown[][] = [];
