@@ -116,6 +116,11 @@ export function cancelStatement(connection: unknown): void {
   socket.on('connect', () => socket.end(request));
 }
 
+/** Whether a connection was discarded (discardConnection, or by Knex for an error of its own). */
+export function isDiscarded(connection: unknown): boolean {
+  return (connection as PooledConnection).__knex__disposed !== undefined;
+}
+
 const requireCjs = createRequire(import.meta.url);
 /** Knex's PostgreSQL dialect (its `client: 'pg'`), to be extended. */
 const PgDialect = requireCjs('knex/lib/dialects/postgres/index.js') as typeof Knex.Client;

@@ -2,9 +2,8 @@
  * Read-only work on a session of the read pool (db/pg/client.ts createReadDb), bounded by one deadline for the
  * whole of it; what PostgreSQL refuses comes back translated (errors.ts translateQueryError).
  */
-import type { ClientBase } from 'pg';
-import Cursor from 'pg-cursor';
-import { cancelStatement, discardConnection, type ReadDb } from './client.js';
+import pg, { type ClientBase } from 'pg';
+import { cancelStatement, discardConnection, isDiscarded, type ReadDb } from './client.js';
 import { queryTimeout, translateQueryError } from './errors.js';
 import { runCachedStatement, type StatementOptions } from './prepared.js';
 import { runQuery } from './query.js';
@@ -12,22 +11,25 @@ import { runQuery } from './query.js';
 /**
  * Runs one statement: SQL text with `?` placeholders (and no other "?"), and its parameters. A session's
  * statements run one after another, prepared from their second use unless `prepare: false`, and without
- * parallel workers with `parallel: false` (db/pg/prepared.ts). `inBatches` reads a statement's rows through a
- * cursor instead (readInBatches).
+ * parallel workers with `parallel: false` (db/pg/prepared.ts). `eachRow` hands a statement's rows over one at a
+ * time instead of answering them all (streamRows).
  */
 export type Reader = (<Row = Record<string, unknown>>(
   text: string,
   params: readonly unknown[],
   options?: StatementOptions,
-) => Promise<{ rows: Row[] }>) & { inBatches: BatchReader };
+) => Promise<{ rows: Row[] }>) & { eachRow: RowReader };
 
 /**
- * Reads the rows of one statement (text with `$n` placeholders) through a cursor, `batchRows` at a time, each row
- * an array of its values in the statement's order. `onBatch` is handed every batch as it arrives; when it
- * answers false, the cursor is closed and the statement ends there. The deadline of the session's work covers
- * every batch: past it the statement is cancelled and the read rejects with the 504.
+ * Runs one statement (text with `$n` placeholders) and hands `onRow` each of its rows, an array of its values in
+ * the statement's order, as it arrives: none is kept here, so what a read holds is what `onRow` keeps. When
+ * `onRow` answers false, the statement is cancelled and the read ends there. The deadline of the session's work
+ * covers the rows too: past it the statement is cancelled and the read rejects with the 504.
+ *
+ * Why not a cursor fetched in batches: PostgreSQL runs a plan with parallel workers only when one Execute runs it
+ * to its end, and a scan of many events is then several times slower on a machine of a few cores.
  */
-export type BatchReader = (text: string, params: readonly unknown[], batchRows: number, onBatch: (rows: unknown[][]) => boolean) => Promise<void>;
+export type RowReader = (text: string, params: readonly unknown[], onRow: (row: unknown[]) => boolean) => Promise<void>;
 
 function positional(text: string): string {
   let index = 0;
@@ -62,92 +64,90 @@ export async function onReadSession<T>(
     await runQuery(session, `set statement_timeout = ${left}`);
     sessionTimeoutMs = left;
   };
-  let discarded = false;
   const read = async <Row>(text: string, params: readonly unknown[], options?: StatementOptions) => {
     await keepWithinPageDeadline();
     return { rows: (await runCachedStatement(connection, positional(text), [...params], options)) as Row[] };
   };
-  const inBatches: BatchReader = async (text, params, batchRows, onBatch) => {
+  const eachRow: RowReader = async (text, params, onRow) => {
     await keepWithinPageDeadline();
-    const deadline = started + timeoutMs;
     try {
-      await readInBatches(session, text, params, batchRows, deadline, onBatch);
+      await streamRows(session, text, params, started + timeoutMs, onRow);
     } catch (error) {
-      if (!(error instanceof DeadlinePassed)) throw error;
-      discarded = true;
-      throw queryTimeout(timeoutMs);
+      throw error instanceof DeadlinePassed ? queryTimeout(timeoutMs) : error;
     }
   };
   try {
-    return await work(Object.assign(read, { inBatches }));
+    return await work(Object.assign(read, { eachRow }));
   } catch (error) {
     throw translateQueryError(error, timeoutMs, dataErrorParameter);
   } finally {
-    if (sessionTimeoutMs !== timeoutMs && !discarded) {
+    if (sessionTimeoutMs !== timeoutMs && !isDiscarded(connection)) {
       await runQuery(session, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));
     }
     await reader.client.releaseConnection(connection);
   }
 }
 
-/** The deadline of a read passed while its cursor was open: its statement was cancelled and its session discarded. */
+/** The deadline of a read passed while its rows were coming: its statement was cancelled and its session discarded. */
 class DeadlinePassed extends Error {}
 
+/** What `pg` keeps of a statement it runs, beyond its types: how a row is parsed, and a parse failure. */
+interface PgStatement {
+  handleDataRow(message: { fields: unknown[] }): void;
+  _result: { parseRow(fields: unknown[]): unknown[] };
+  _canceledDueToError: unknown;
+}
+
 /**
- * readInBatches' side of BatchReader, with the deadline as a performance.now() time. The session's
- * statement_timeout bounds each fetch (PostgreSQL times every Execute of a portal on its own), not all of them
- * together, nor the time spent between fetches on the rows already read: a timer does. Past the deadline the
- * statement is cancelled (a cancel request, which needs no session of the pool) and the session is closed rather
- * than pooled again, without waiting for a database that may no longer answer.
+ * streamRows' side of RowReader, with the deadline as a performance.now() time. `pg` hands each row over as it
+ * is parsed and keeps none. The session's statement_timeout bounds the statement; a timer, and a look at the
+ * clock before each row, bound the time spent here on the rows as well. A statement abandoned (past the deadline,
+ * or when `onRow` asks) is cancelled by a cancel request, which needs no session of the pool, and its session is
+ * closed rather than pooled again: a cancel that arrives late would hit whatever the session ran next.
  */
-async function readInBatches(
-  session: ClientBase,
-  text: string,
-  params: readonly unknown[],
-  batchRows: number,
-  deadline: number,
-  onBatch: (rows: unknown[][]) => boolean,
-): Promise<void> {
-  if (performance.now() >= deadline) throw new DeadlinePassed();
-  const cursor = session.query(new Cursor<unknown[]>(text, [...params], { rowMode: 'array' }));
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+function streamRows(session: ClientBase, text: string, params: readonly unknown[], deadline: number, onRow: (row: unknown[]) => boolean): Promise<void> {
+  if (performance.now() >= deadline) return Promise.reject(new DeadlinePassed());
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    };
+    const abandon = (error: unknown) => {
       cancelStatement(session);
-      discardConnection(session, 'its statement outlived the deadline of its read');
-      reject(new DeadlinePassed());
-    }, Math.max(0, deadline - performance.now()));
-  });
-  // Whatever the pending fetch answers once the session is gone is not awaited by anyone.
-  const beforeDeadline = <T>(pending: Promise<T>) => {
-    pending.catch(() => undefined);
-    return Promise.race([pending, late]);
-  };
-  late.catch(() => undefined);
-  try {
-    for (;;) {
-      const rows = await beforeDeadline(cursor.read(batchRows));
-      if (rows.length === 0) return;
-      let wantsMore: boolean;
+      discardConnection(session, 'its statement was abandoned');
+      settle(error);
+    };
+    const timer = setTimeout(() => abandon(new DeadlinePassed()), Math.max(0, deadline - performance.now()));
+    // The callback is what `pg` calls once the statement has ended (and what clears its own answer deadline).
+    const config: pg.QueryArrayConfig = { text, values: [...params], rowMode: 'array' };
+    const query = new pg.Query(config, (error) => settle(error));
+    const statement = query as unknown as PgStatement;
+    statement.handleDataRow = (message) => {
+      if (settled || statement._canceledDueToError) return;
+      let row: unknown[];
       try {
-        wantsMore = onBatch(rows);
+        row = statement._result.parseRow(message.fields);
       } catch (error) {
-        await beforeDeadline(cursor.close()).catch(() => undefined);
-        throw error;
-      }
-      if (!wantsMore) {
-        await beforeDeadline(cursor.close());
+        // As `pg` does: the statement fails with this error once it ends.
+        statement._canceledDueToError = error;
         return;
       }
-      // A batch short of the size asked for is the last: the cursor has already closed its portal.
-      if (rows.length < batchRows) return;
-    }
-  } finally {
-    clearTimeout(timer);
-    // pg's own answer deadline (query_timeout) is set for every query it runs and cleared only by the query's
-    // callback, which a cursor never calls: cleared here, or it would fail the cursor long after it is done.
-    (cursor as unknown as { callback?: (error: Error | null) => void }).callback?.(null);
-  }
+      if (performance.now() >= deadline) {
+        abandon(new DeadlinePassed());
+        return;
+      }
+      try {
+        if (!onRow(row)) abandon(null);
+      } catch (error) {
+        abandon(error);
+      }
+    };
+    session.query(query);
+  });
 }
 
 /** How much of the page's timeout may already be spent before a statement runs with less than all of it. */

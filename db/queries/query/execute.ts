@@ -2,13 +2,14 @@
  * Running a compiled SELECT (db/hogql/select/) on a read-only session within the query timeout, with what
  * PostgreSQL finds wrong with the statement answered as a 400 about the query: shared by every query kind.
  *
- * The rows are read through a cursor, a batch at a time, and each is turned into the values the answer shows as
- * it arrives; the answer is held to a byte budget twice over:
+ * The rows are taken one at a time as they arrive (db/pg/read-session.ts RowReader), each turned at once into the
+ * values the answer shows, never all buffered first; the answer is held to a byte budget twice over:
  * - PostgreSQL counts the JSON of the rows it sends, and fails the statement with a recognisable error before
- *   sending the row that would take their total past the budget. No row nor batch, however large (one row of
- *   `groupArray(properties)` over millions of events), ever reaches this process past the budget.
- * - Here the JSON of each row as the answer shows it is counted, and the cursor closed once it passes the budget
- *   (an answer may show a row larger than PostgreSQL wrote it: an event's properties parsed into a dict).
+ *   sending the row that would take their total past the budget. No row, however large (one row of
+ *   `groupArray(properties)` over millions of events), nor any number of them ever reaches this process past
+ *   the budget.
+ * - Here the JSON of each row as the answer shows it is counted, and the statement stopped once it passes the
+ *   budget (an answer may show a row larger than PostgreSQL wrote it: an event's properties parsed into a dict).
  */
 import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
@@ -38,9 +39,6 @@ const MIB = 1024 * 1024;
 
 /** The answer's byte budget unless configured otherwise (HEDGEROW_QUERY_RESULT_MAX_MB). */
 export const DEFAULT_RESULT_MAX_BYTES = 20 * MIB;
-
-/** Rows fetched per round trip of the cursor. */
-export const RESULT_BATCH_ROWS = 1000;
 
 /** The rows of the page (at most `query.limit`, as the answer shows them) and whether more came after them. */
 export interface ReadRows {
@@ -93,21 +91,19 @@ async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, s
   let bytes = 2;
   let tooLarge = false;
   try {
-    await read.inBatches(withinBudget(query, maxBytes), query.params, RESULT_BATCH_ROWS, (batch) => {
-      for (const raw of batch) {
-        // The row past the page (a query without a LIMIT reads one more) only says that there are more.
-        if (rows.length === query.limit) {
-          more = true;
-          return false;
-        }
-        const row = shape(query.columns.map((column, index) => outputValue(column.type, raw[index])));
-        bytes += Buffer.byteLength(JSON.stringify(row)) + (rows.length > 0 ? 1 : 0);
-        if (bytes > maxBytes) {
-          tooLarge = true;
-          return false;
-        }
-        rows.push(row);
+    await read.eachRow(withinBudget(query, maxBytes), query.params, (raw) => {
+      // The row past the page (a query without a LIMIT reads one more) only says that there are more.
+      if (rows.length === query.limit) {
+        more = true;
+        return true;
       }
+      const row = shape(query.columns.map((column, index) => outputValue(column.type, raw[index])));
+      bytes += Buffer.byteLength(JSON.stringify(row)) + (rows.length > 0 ? 1 : 0);
+      if (bytes > maxBytes) {
+        tooLarge = true;
+        return false;
+      }
+      rows.push(row);
       return true;
     });
   } catch (error) {
@@ -125,7 +121,7 @@ const OVER_BUDGET_MARK = 'hedgerow: result over budget, bytes ';
  * The query, its rows counted as they leave PostgreSQL: the running total of each row's JSON (as row_to_json
  * writes it, less the column names it adds), and an error raised by the row that would take it past `maxBytes`,
  * so that the row is never sent. The total is a window sum over the rows in the order the query gives them,
- * which PostgreSQL computes row by row as the cursor fetches them. The error is a cast to integer of a text
+ * which PostgreSQL computes row by row as it sends them. The error is a cast to integer of a text
  * naming the total (a statement cannot raise an error of its own without a function; the text depends on the
  * row, so that the planner never computes it ahead). The rows come back as one record, so that the guard adds
  * no column to a select list that PostgreSQL limits.
