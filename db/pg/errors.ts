@@ -177,8 +177,7 @@ export function translateQueryError(error: unknown, timeoutMs: number, dataError
       return errors.validation(`A value in the query is not of the expected type: ${pg.message ?? ''}`.trim(), dataErrorParameter);
     case '54011':
       return errors.validation(`The query selects too many columns: at most ${MAX_SELECTED_COLUMNS} can be returned.`);
-    default:
-    {
+    default: {
       const translated = translatePgError(error);
       return translated !== error ? translated : (queryCausedError(pg, dataErrorParameter) ?? error);
     }

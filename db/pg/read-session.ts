@@ -27,7 +27,7 @@ export type Reader = (<Row = Record<string, unknown>>(
  * covers the rows too: past it the statement is cancelled and the read rejects with the 504.
  *
  * Why not a cursor fetched in batches: PostgreSQL runs a plan with parallel workers only when one Execute runs it
- * to its end, and a scan of many events is then several times slower on a machine of a few cores.
+ * to its end; fetched in batches, a scan of many events runs on one core.
  */
 export type RowReader = (text: string, params: readonly unknown[], onRow: (row: unknown[]) => boolean) => Promise<void>;
 
@@ -99,7 +99,7 @@ interface PgStatement {
 }
 
 /**
- * streamRows' side of RowReader, with the deadline as a performance.now() time. `pg` hands each row over as it
+ * What RowReader does, with the deadline as a performance.now() time. `pg` hands each row over as it
  * is parsed and keeps none. The session's statement_timeout bounds the statement; a timer, and a look at the
  * clock before each row, bound the time spent here on the rows as well. A statement abandoned (past the deadline,
  * or when `onRow` asks) is cancelled by a cancel request, which needs no session of the pool, and its session is
