@@ -704,6 +704,16 @@ export interface paths {
          *     An asynchronous query is checked when it runs: its errors are in its status. 503 when no job engine
          *     has ever started on the database.
          *
+         *     **Bounds.** An answer holds at most the server's answer budget of rows as JSON
+         *     (`HEDGEROW_QUERY_RESULT_MAX_MB`, 20 MB by default): a query whose result is larger is stopped and
+         *     answered 400 `The query's result is larger than 20 MB, the most one answer may hold. Add a LIMIT or
+         *     select fewer columns.`; an asynchronous run held to the same budget fails with that message. A query
+         *     not done within the query timeout (`HEDGEROW_QUERY_TIMEOUT_MS`: waiting for a database session,
+         *     running, and reading its rows) is cancelled and answered 504 `query_timeout`, without `Retry-After`.
+         *     Errors the query's text causes in the database (a value a function refuses, text that is not a
+         *     number, more columns than PostgreSQL returns, a subquery of several rows used as one value) are 400s
+         *     that name the problem.
+         *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
          */
@@ -737,7 +747,9 @@ export interface paths {
          *     stopped), and 500 in the error format when it failed without one (a server error). A query whose
          *     process died while running it is found so here: its status is then complete with that error. A status
          *     expires 20 minutes after its last change (`expiration_time`); unknown, expired and other
-         *     environments' queries are a 404 `Query <id> not found for team <environment id>`.
+         *     environments' queries are a 404 `Query <id> not found for team <environment id>`. A result larger than
+         *     the answer budget is never stored (the run fails with the synchronous 400's message), and `results`
+         *     is answered as stored, so that reading a status costs no more than its stored size.
          */
         get: operations["environments_query_retrieve"];
         put?: never;
@@ -1771,7 +1783,8 @@ export interface paths {
          * Run a query
          * @description (Experimental) The twin of `POST /api/environments/{project_id}/query/`, answering the same: runs a
          *     HogQL SELECT (`query.kind: HogQLQuery`) or an event listing (`query.kind: EventsQuery`) inside the
-         *     environment and answers its rows, now or asynchronously by `refresh`. The execution modes, and the
+         *     environment and answers its rows, now or asynchronously by `refresh`. The execution modes, the bounds
+         *     of an answer (its size and time: 400 past the answer budget, 504 past the query timeout), and the
          *     query language (with the `HogQLQuery` schema), are described there.
          */
         post: operations["query_create"];

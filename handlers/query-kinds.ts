@@ -18,7 +18,8 @@ type QueryRequest = RequestBody<'environments_query_create'>;
 export async function answerQuery(deps: AppDeps, state: RequestState, body: QueryRequest) {
   const mode = executionModeOf(body);
   if (mode === 'async' || mode === 'force_async') return submitAsyncQuery(deps, state, body, mode === 'force_async');
-  const result = await runQueryNode(deps.reader, environmentOf(state).environment, body.query, deps.config.queryTimeoutMs);
+  const bounds = { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes: deps.config.queryResultMaxBytes };
+  const result = await runQueryNode(deps.reader, environmentOf(state).environment, body.query, bounds);
   return { status: 200 as const, body: { ...result, query_status: null } };
 }
 

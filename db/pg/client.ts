@@ -10,6 +10,7 @@
  * reject as ApiError 503 (db/pg/errors.ts), from any Knex query and any pooled connection.
  */
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import type { ClientBase } from 'pg';
@@ -83,6 +84,41 @@ export function discardConnection(connection: unknown, reason: string): void {
   const pooled = connection as PooledConnection;
   pooled.__knex__disposed ??= reason;
   pooled.connection?.stream?.destroy();
+}
+
+/** What `pg` keeps of a session: where it connected, and the key PostgreSQL gave it to cancel its statements. */
+interface CancellableSession {
+  host?: string;
+  port?: number;
+  processID?: number | null;
+  secretKey?: number | null;
+}
+
+/** The CancelRequest code of PostgreSQL's protocol (1234 << 16 | 5678). */
+const CANCEL_REQUEST_CODE = 80877102;
+
+/**
+ * Asks PostgreSQL to cancel the statement a session is running, by a cancel request on a connection of its own:
+ * no session of a pool is needed, nor any wait for an answer (PostgreSQL sends none). Best effort: a failure to
+ * reach the server is ignored, as the session is discarded by the caller anyway.
+ */
+export function cancelStatement(connection: unknown): void {
+  const session = connection as CancellableSession;
+  if (typeof session.processID !== 'number' || typeof session.secretKey !== 'number' || !session.host || !session.port) return;
+  const request = Buffer.alloc(16);
+  request.writeInt32BE(16, 0);
+  request.writeInt32BE(CANCEL_REQUEST_CODE, 4);
+  request.writeInt32BE(session.processID, 8);
+  request.writeInt32BE(session.secretKey, 12);
+  const socket = session.host.startsWith('/') ? net.connect(`${session.host}/.s.PGSQL.${session.port}`) : net.connect(session.port, session.host);
+  socket.setTimeout(5_000, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.on('connect', () => socket.end(request));
+}
+
+/** Whether a connection was discarded (discardConnection, or by Knex for an error of its own). */
+export function isDiscarded(connection: unknown): boolean {
+  return (connection as PooledConnection).__knex__disposed !== undefined;
 }
 
 const requireCjs = createRequire(import.meta.url);

@@ -129,13 +129,9 @@ export function isQueryTimeout(error: unknown): boolean {
   return error instanceof ApiError && error.code === QUERY_TIMEOUT;
 }
 
-export function queryTimeout(timeoutMs: number): ApiError {
-  return new ApiError(
-    504,
-    'server_error',
-    QUERY_TIMEOUT,
-    `The query ran longer than ${timeoutMs} ms and was cancelled. Narrow it with after and before, or more selective filters.`,
-  );
+/** `advice`: how to make the query shorter, in the words of the request it came from (the listing's by default). */
+export function queryTimeout(timeoutMs: number, advice = 'Narrow it with after and before, or more selective filters.'): ApiError {
+  return new ApiError(504, 'server_error', QUERY_TIMEOUT, `The query ran longer than ${timeoutMs} ms and was cancelled. ${advice}`);
 }
 
 /**
@@ -177,7 +173,39 @@ export function translateQueryError(error: unknown, timeoutMs: number, dataError
     case '2201F':
     case '22019':
       return errors.validation(`A value in the query is not valid: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '22P02':
+      return errors.validation(`A value in the query is not of the expected type: ${pg.message ?? ''}`.trim(), dataErrorParameter);
+    case '54011':
+      return errors.validation(`The query selects too many columns: at most ${MAX_SELECTED_COLUMNS} can be returned.`);
+    default: {
+      const translated = translatePgError(error);
+      return translated !== error ? translated : (queryCausedError(pg, dataErrorParameter) ?? error);
+    }
+  }
+}
+
+/** PostgreSQL's limit on the entries of one select list (MaxTupleAttributeNumber). */
+const MAX_SELECTED_COLUMNS = 1664;
+
+/**
+ * The classes of errors that the text of a query causes, not the database's state: a 400 that names the problem
+ * in PostgreSQL's words. Data exceptions (22: a value a function refuses, a cast of text that is not a number,
+ * a number out of range), cardinality violations (21: a subquery that answers more than one row where one value
+ * is wanted), features a statement uses that are not supported (0A), and program limits (54: too complex, too
+ * many columns, too many arguments). The database's own trouble (connections, resources, a shutdown) is not here:
+ * a 503.
+ */
+function queryCausedError(pg: { code?: string; message?: string }, dataErrorParameter: string | null): ApiError | null {
+  const detail = (pg.message ?? '').trim();
+  switch (pg.code?.slice(0, 2)) {
+    case '22':
+      return errors.validation(`A value in the query is not valid: ${detail}`, dataErrorParameter);
+    case '21':
+    case '0A':
+      return errors.validation(`The query cannot run: ${detail}.`);
+    case '54':
+      return errors.validation(`The query exceeds a limit of the database: ${detail}.`);
     default:
-      return translatePgError(error);
+      return null;
   }
 }

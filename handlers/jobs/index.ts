@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { createDb, type Db } from '../../db/pg/client.js';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import { offsetClock } from './clock.js';
 import { defaultDestinations } from './destinations/index.js';
 import { Engine } from './engine.js';
@@ -20,6 +21,8 @@ export interface EngineSettings {
   statementTimeoutMs: number;
   /** Asynchronous queries' statement timeout. */
   queryTimeoutMs: number;
+  /** Asynchronous queries' answer budget (DEFAULT_RESULT_MAX_BYTES when not given). */
+  queryResultMaxBytes?: number;
   /** How often the statuses of running queries are renewed and expired ones deleted (tests shorten it). */
   queryMaintenanceEveryMs?: number;
 }
@@ -57,6 +60,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     db,
     logger: logger.child({ room: 'queries' }),
     timeoutMs: settings.queryTimeoutMs,
+    maxResultBytes: settings.queryResultMaxBytes ?? DEFAULT_RESULT_MAX_BYTES,
     ...(settings.queryMaintenanceEveryMs !== undefined ? { maintenanceEveryMs: settings.queryMaintenanceEveryMs } : {}),
   });
   const engine = new Engine({

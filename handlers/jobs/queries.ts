@@ -108,6 +108,8 @@ export interface QueryRunnerOptions {
   db: Db;
   logger: Logger;
   timeoutMs: number;
+  /** Bytes of rows an answer may hold; a larger result fails the run (db/queries/query/execute.ts). */
+  maxResultBytes: number;
   concurrency?: number;
   /** How often the statuses in flight are renewed and the expired ones deleted (MAINTENANCE_EVERY_MS). */
   maintenanceEveryMs?: number;
@@ -193,7 +195,7 @@ export class QueryRunner {
   }
 
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
-    const { db, logger, timeoutMs } = this.options;
+    const { db, logger, timeoutMs, maxResultBytes } = this.options;
     const picked = await pickUpQuery(db, job.id);
     if (!picked) return;
     const { teamId, id: queryId, environment } = picked;
@@ -202,7 +204,7 @@ export class QueryRunner {
     try {
       // The node as the submit's validation let it through (a HogQLQuery or an EventsQuery).
       const node = picked.query as QueryKindNode;
-      const result = await runQueryNode(this.reader, environment, node, timeoutMs, {
+      const result = await runQueryNode(this.reader, environment, node, { timeoutMs, maxResultBytes }, {
         onStart: async (read) => {
           const [session] = (await read<{ pid: number; backend_start: string }>(RUNNER_SESSION_SQL, [])).rows;
           const recorded = { pid: session!.pid, backendStart: session!.backend_start };

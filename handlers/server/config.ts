@@ -1,6 +1,8 @@
 /**
  * Configuration, read once from environment variables. Each has a default, listed in the README.
  */
+import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
+
 export interface Config {
   /** TCP port for the API and the capture endpoints. */
   port: number;
@@ -29,6 +31,8 @@ export interface Config {
   workers: number | undefined;
   /** Longest a query over stored events (the event listing) may run before it is cancelled, in milliseconds. */
   queryTimeoutMs: number;
+  /** Bytes of rows one query's answer may hold (synchronous or asynchronous); a larger one is refused with a 400. */
+  queryResultMaxBytes: number;
   /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
   dbConnectTimeoutMs: number;
   /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
@@ -50,6 +54,8 @@ export interface Config {
   /** Test-only: the NoOp destination takes this long before it completes a run. */
   noopDelayMs: number;
 }
+
+const MIB = 1024 * 1024;
 
 function integer(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -103,6 +109,7 @@ export function readConfig(): Config {
     instanceTag: process.env.HEDGEROW_INSTANCE_TAG || 'hedgerow',
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
+    queryResultMaxBytes: Math.max(1, integer('HEDGEROW_QUERY_RESULT_MAX_MB', DEFAULT_RESULT_MAX_BYTES / MIB)) * MIB,
     captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),

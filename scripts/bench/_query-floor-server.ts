@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import { createDb, createReadDb } from '../../db/pg/client.js';
 import { runHogQLQuery, type HogQLQueryInput } from '../../db/queries/query/hogql-query.js';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 
 const TIMEOUT_MS = Number(process.env.HEDGEROW_QUERY_TIMEOUT_MS ?? 15_000);
@@ -30,7 +31,7 @@ const server = createServer((req, res) => {
       res.end(`The body must be {"query": {"query": <HogQL text>}}: ${String(error)}`);
       return;
     }
-    runHogQLQuery(reader, environment, query, TIMEOUT_MS)
+    runHogQLQuery(reader, environment, query, { timeoutMs: TIMEOUT_MS, maxResultBytes: DEFAULT_RESULT_MAX_BYTES })
       .then((result) => {
         const body = Buffer.from(JSON.stringify({ ...result, query_status: null }));
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });

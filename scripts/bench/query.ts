@@ -24,6 +24,7 @@ import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { runHogQLQuery, type HogQLQueryInput } from '../../db/queries/query/hogql-query.js';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
 import { DEFAULT_ADMIN_URL, postgresServer } from '../../test/helpers/postgres.js';
@@ -37,6 +38,7 @@ const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_
  * can run past the server's default timeout, and a query cut short would measure nothing.
  */
 const TIMEOUT_MS = 300_000;
+const BOUNDS = { timeoutMs: TIMEOUT_MS, maxResultBytes: DEFAULT_RESULT_MAX_BYTES };
 const PERSONS = 85_000;
 const DAYS = 35;
 const WINDOW_DAYS = 30;
@@ -235,7 +237,7 @@ export async function run(args: string[]): Promise<void> {
 
     // The four ways must return the same rows, and some of them.
     for (const item of CASES) {
-      const viaDb = JSON.stringify((await runHogQLQuery(reader, environment, input(item), TIMEOUT_MS)).results);
+      const viaDb = JSON.stringify((await runHogQLQuery(reader, environment, input(item), BOUNDS)).results);
       const viaHand = JSON.stringify((await hand.query<Record<string, unknown>>(item.hand, handValues)).rows.map(item.shown));
       const viaHttp = JSON.stringify((JSON.parse(await post(path, payload(item))) as { results: unknown }).results);
       const viaFloor = JSON.stringify((JSON.parse(await postFloor(path, payload(item))) as { results: unknown }).results);
@@ -247,7 +249,7 @@ export async function run(args: string[]): Promise<void> {
 
     const ways = {
       hand: (item: Case) => hand.query(item.hand, handValues),
-      db: (item: Case) => runHogQLQuery(reader, environment!, input(item), TIMEOUT_MS),
+      db: (item: Case) => runHogQLQuery(reader, environment!, input(item), BOUNDS),
       floor: (item: Case) => postFloor(path, payload(item)),
       http: (item: Case) => post(path, payload(item)),
     };

@@ -20,6 +20,7 @@ import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const QUERY_TIMEOUT_MS = 30_000;
+const RESULT_MAX_BYTES = 1024 * 1024;
 const COUNT_BY_EVENT = 'select event, count() as c from events group by event order by c desc, event';
 const TWENTY_MINUTES = 20 * 60_000;
 const ms = (iso: unknown) => new Date(iso as string).getTime();
@@ -81,7 +82,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
   describe('with an engine running', () => {
     let engine: RunningEngine | null = null;
 
-    const start = async (queryMaintenanceEveryMs?: number) => {
+    const start = async (queryMaintenanceEveryMs?: number, queryTimeoutMs = QUERY_TIMEOUT_MS) => {
       engine = await startEngine(
         {
           ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
@@ -93,7 +94,8 @@ describe('query: asynchronous runs, their status and cancel', function () {
           noopDelayMs: 0,
           connectTimeoutMs: 5_000,
           statementTimeoutMs: 30_000,
-          queryTimeoutMs: QUERY_TIMEOUT_MS,
+          queryTimeoutMs,
+          queryResultMaxBytes: RESULT_MAX_BYTES,
         },
         pino({ level: 'silent' }),
       );
@@ -312,6 +314,34 @@ describe('query: asynchronous runs, their status and cancel', function () {
       expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: synchronous.body.detail, results: null });
     });
 
+    it('a result larger than the budget fails the run with the message of the synchronous 400, and nothing is stored', async () => {
+      const big = await newAccount(db, { scopes: ['query:read'] });
+      const filler = 'x'.repeat(10_000);
+      await insertEvents(
+        db,
+        big.environment.id,
+        Array.from({ length: 150 }, (_, index) => ({ event: 'big', distinct_id: `d${index}`, timestamp: '2024-01-01T00:00:00Z', properties: { filler } })),
+      );
+      const bigClient = server.http.withKey(big.key);
+      const bigPath = `/api/environments/${big.environment.id}/query/`;
+      const query = { kind: 'HogQLQuery', query: 'select properties from events limit 1000' };
+      const response = await bigClient.post(bigPath, { query, refresh: 'async', client_query_id: 'too-large' });
+      expect(response.status).to.equal(202);
+      const failed = await waitFor('the run to finish', async () => {
+        const status = await bigClient.get(`${bigPath}too-large/`);
+        return status.status !== 202 && status;
+      });
+      expect(failed.status).to.equal(400);
+      expect(failed.body.query_status).to.include({
+        complete: true,
+        error: true,
+        error_message: "The query's result is larger than 1 MB, the most one answer may hold. Add a LIMIT or select fewer columns.",
+        results: null,
+      });
+      const row = await db('query_statuses').where({ team_id: big.environment.id, id: 'too-large' }).first();
+      expect(row.results).to.equal(null);
+    });
+
     it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
       const query = 'select event from events where event = {name} -- \u0000';
       const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
@@ -425,6 +455,25 @@ describe('query: asynchronous runs, their status and cancel', function () {
         await new Promise((resolve) => setTimeout(resolve, 800));
         expect((await client.get(statusPath('long-running'))).status).to.equal(404);
         expect(await statusRow('long-running')).to.equal(undefined);
+      } finally {
+        await stop();
+        await start();
+      }
+    });
+
+    it('a run past the query timeout is cancelled, and its status says that it timed out', async () => {
+      await stop();
+      await start(undefined, 500);
+      try {
+        expect((await submit({ refresh: 'async', client_query_id: 'timed-out' }, ENDLESS_QUERY)).status).to.equal(202);
+        const failed = await pollUntilDone('timed-out');
+        expect(failed.status).to.equal(400);
+        expect(failed.body.query_status).to.include({
+          complete: true,
+          error: true,
+          error_message: 'The query ran longer than 500 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+          results: null,
+        });
       } finally {
         await stop();
         await start();

@@ -384,7 +384,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     });
   });
 
-  it('a query running past the statement timeout is cancelled: 504', async () => {
+  it('a query running past the statement timeout is cancelled: 504, not an outage (no Retry-After)', async () => {
     const slow = await startTestServer({ config: { queryTimeoutMs: 300 } });
     try {
       // 5^12 rows joined (the environment's five events, twelve times): minutes of work on any machine.
@@ -392,7 +392,13 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       const query = `select count() from events a ${joins}`;
       const response = await slow.http.withKey(key).post(path, { query: { kind: 'HogQLQuery', query } });
       expect(response.status).to.equal(504);
-      expect(response.body).to.include({ type: 'server_error', code: 'query_timeout' });
+      expect(response.body).to.deep.equal({
+        type: 'server_error',
+        code: 'query_timeout',
+        detail: 'The query ran longer than 300 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+        attr: null,
+      });
+      expect(response.headers.get('retry-after')).to.equal(null);
     } finally {
       await slow.close();
     }

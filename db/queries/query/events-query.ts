@@ -17,13 +17,12 @@ import { HogQLError, inParameter } from '../../hogql/errors.js';
 import { FUNCTIONS } from '../../hogql/functions.js';
 import { ownEntry } from '../../hogql/lookup.js';
 import { compilePropertyGroup, parsePropertyFilters } from '../../hogql/property-filters.js';
-import { outputValue } from '../../hogql/index.js';
 import { parseExpression, parseSelectItem } from '../../hogql/parser.js';
 import { compileSelect, type CompiledSelect, type SelectQuery } from '../../hogql/select/index.js';
 import { SELECT_FUNCTIONS } from '../../hogql/select/functions.js';
 import type { SelectColumn } from '../../hogql/select/parser.js';
 import type { EnvironmentRow } from '../../rows.js';
-import { runCompiledSelect, seconds, type SessionHook } from './execute.js';
+import { runCompiledSelect, seconds, type QueryBounds, type SessionHook } from './execute.js';
 import { DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS } from './hogql-query.js';
 
 /** The EventsQuery node as the spec defines it (and the request's validation has checked). */
@@ -244,7 +243,7 @@ export async function runEventsQuery(
   reader: ReadDb,
   environment: EnvironmentRow,
   input: EventsQueryInput,
-  timeoutMs: number,
+  bounds: QueryBounds,
   options: { now?: Date; session?: SessionHook } = {},
 ): Promise<EventsQueryResult> {
   const now = options.now ?? new Date();
@@ -252,12 +251,8 @@ export async function runEventsQuery(
   const { query, items } = compiled(input, environment, now);
   const { starts } = statementColumns(items);
   const compiledAt = performance.now();
-  const rows = await runCompiledSelect(reader, query, timeoutMs, options.session);
-  const more = rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  const results = page.map((row) => {
-    const values = query.columns.map((column, index) => outputValue(column.type, row[`c${index}`]));
-    return items.map((item, index) => {
+  const shape = (values: unknown[]) =>
+    items.map((item, index) => {
       const start = starts[index]!;
       if (item.kind === 'expr') return values[start];
       if (item.kind === 'star') {
@@ -269,7 +264,7 @@ export async function runEventsQuery(
       // A person is found when it has a created_at; an event's own person id without one is no person row.
       return createdAt === null ? { distinct_id: distinctId } : { uuid, created_at: createdAt, properties: parsed(properties) ?? {}, distinct_id: distinctId };
     });
-  });
+  const { rows: results, more } = await runCompiledSelect(reader, query, bounds, shape, options.session);
   const types = items.map((item, index) => {
     const start = starts[index]!;
     if (item.kind === 'expr') return query.columns[start]!.clickhouseType;

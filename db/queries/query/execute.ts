@@ -1,10 +1,21 @@
 /**
  * Running a compiled SELECT (db/hogql/select/) on a read-only session within the query timeout, with what
  * PostgreSQL finds wrong with the statement answered as a 400 about the query: shared by every query kind.
+ *
+ * The rows are taken one at a time as they arrive (db/pg/read-session.ts RowReader), each turned at once into the
+ * values the answer shows, never all buffered first; the answer is held to a byte budget twice over:
+ * - PostgreSQL counts the JSON of the rows it sends, and fails the statement with a recognisable error before
+ *   sending the row that would take their total past the budget. No row, however large (one row of
+ *   `groupArray(properties)` over millions of events), nor any number of them ever reaches this process past
+ *   the budget.
+ * - Here the JSON of each row as the answer shows it is counted, and the statement stopped once it passes the
+ *   budget (an answer may show a row larger than PostgreSQL wrote it: an event's properties parsed into a dict).
  */
 import { ApiError, errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
+import { isQueryTimeout, queryTimeout } from '../../pg/errors.js';
 import { onReadSession, type Reader } from '../../pg/read-session.js';
+import { outputValue } from '../../hogql/index.js';
 import type { CompiledSelect } from '../../hogql/select/index.js';
 
 /**
@@ -17,16 +28,37 @@ export interface SessionHook {
   onEnd(): Promise<void>;
 }
 
+/** What one query may cost: its time, waiting for a session and reading every row included, and its answer's size. */
+export interface QueryBounds {
+  timeoutMs: number;
+  /** Bytes of JSON the answer's rows may take. */
+  maxResultBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** The answer's byte budget unless configured otherwise (HEDGEROW_QUERY_RESULT_MAX_MB). */
+export const DEFAULT_RESULT_MAX_BYTES = 20 * MIB;
+
+/** The rows of the page (at most `query.limit`, as the answer shows them) and whether more came after them. */
+export interface ReadRows {
+  rows: unknown[][];
+  more: boolean;
+}
+
+/**
+ * Runs the query and answers its rows, each of them as `shape` makes it of the row's output values (the compiled
+ * columns' values as the response shows them).
+ */
 export async function runCompiledSelect(
   reader: ReadDb,
   query: CompiledSelect,
-  timeoutMs: number,
+  bounds: QueryBounds,
+  shape: (values: unknown[]) => unknown[] = (values) => values,
   session?: SessionHook,
-): Promise<Record<string, unknown>[]> {
-  // The text is already numbered ($n), so the session's `?` numbering leaves it as it is. Unnamed: each query
-  // is planned for its own values.
-  const run = async (read: Reader) => (await read(query.text, query.params, { prepare: false })).rows;
-  return onReadSession(reader, timeoutMs, async (read) => {
+): Promise<ReadRows> {
+  const run = (read: Reader) => readRows(read, query, bounds.maxResultBytes, shape);
+  return onReadSession(reader, bounds.timeoutMs, async (read) => {
     if (!session) return run(read);
     try {
       await session.onStart(read);
@@ -34,21 +66,91 @@ export async function runCompiledSelect(
     } finally {
       await session.onEnd();
     }
-  }).catch(
-    (error: unknown) => {
-      // The one query error read-session names the listing's `select` for: here the query is one text.
-      if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
-        throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
+  }).catch((error: unknown) => {
+    if (isQueryTimeout(error)) throw queryTimeout(bounds.timeoutMs, TIMEOUT_ADVICE);
+    // The one query error read-session names the listing's `select` for: here the query is one text.
+    if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
+      throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
+    }
+    // What PostgreSQL finds wrong with the statement a query compiled to (class 42) is the query's shape.
+    const code = (error as { code?: unknown }).code;
+    if (!(error instanceof ApiError) && code === '42P10') throw errors.validation('With DISTINCT, ORDER BY may only name selected expressions.');
+    if (!(error instanceof ApiError) && typeof code === 'string' && code.startsWith('42')) {
+      throw errors.validation(`The query cannot run: ${(error as Error).message}.`);
+    }
+    throw error;
+  });
+}
+
+const TIMEOUT_ADVICE = 'Narrow it with a condition on timestamp, a LIMIT, or fewer joins.';
+
+async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
+  const rows: unknown[][] = [];
+  let more = false;
+  // The answer's `results` array: its brackets, and a comma between rows.
+  let bytes = 2;
+  let tooLarge = false;
+  try {
+    await read.eachRow(withinBudget(query, maxBytes), query.params, (raw) => {
+      // The row past the page (a query without a LIMIT reads one more) only says that there are more.
+      if (rows.length === query.limit) {
+        more = true;
+        return true;
       }
-      // What PostgreSQL finds wrong with the statement a query compiled to (class 42) is the query's shape.
-      const code = (error as { code?: unknown }).code;
-      if (!(error instanceof ApiError) && code === '42P10') throw errors.validation('With DISTINCT, ORDER BY may only name selected expressions.');
-      if (!(error instanceof ApiError) && typeof code === 'string' && code.startsWith('42')) {
-        throw errors.validation(`The query cannot run: ${(error as Error).message}.`);
+      const row = shape(query.columns.map((column, index) => outputValue(column.type, raw[index])));
+      bytes += Buffer.byteLength(JSON.stringify(row)) + (rows.length > 0 ? 1 : 0);
+      if (bytes > maxBytes) {
+        tooLarge = true;
+        return false;
       }
-      throw error;
-    },
+      rows.push(row);
+      return true;
+    });
+  } catch (error) {
+    if (isOverBudget(error)) throw resultTooLarge(maxBytes);
+    throw error;
+  }
+  if (tooLarge) throw resultTooLarge(maxBytes);
+  return { rows, more };
+}
+
+/** The text PostgreSQL's error quotes when the rows it sent would pass the budget. */
+const OVER_BUDGET_MARK = 'hedgerow: result over budget, bytes ';
+
+/**
+ * The query, its rows counted as they leave PostgreSQL: the running total of each row's JSON (as row_to_json
+ * writes it, less the column names it adds), and an error raised by the row that would take it past `maxBytes`,
+ * so that the row is never sent. The total is a window sum over the rows in the order the query gives them,
+ * which PostgreSQL computes row by row as it sends them. The error is a cast to integer of a text
+ * naming the total (a statement cannot raise an error of its own without a function; the text depends on the
+ * row, so that the planner never computes it ahead). The rows come back as one record, so that the guard adds
+ * no column to a select list that PostgreSQL limits.
+ */
+function withinBudget(query: CompiledSelect, maxBytes: number): string {
+  const names = query.columns.map((_, index) => `c${index}`);
+  // row_to_json writes each value after `"cN":`; the answer's rows are arrays.
+  const namesBytes = names.reduce((sum, name) => sum + name.length + 3, 0);
+  const total = 'sum(octet_length(row_to_json(hedgerow_row)::text) - ' + namesBytes + ') over (rows between unbounded preceding and current row)';
+  const raise = `case when hedgerow_rows.total > ${Math.trunc(maxBytes)} then ('${OVER_BUDGET_MARK}' || hedgerow_rows.total)::int end`;
+  return (
+    `select ${names.map((name) => `(hedgerow_rows.hedgerow_row).${name}`).join(', ')} ` +
+    `from (select hedgerow_row, ${total} as total from (${query.text}) hedgerow_row) hedgerow_rows ` +
+    `where ${raise} is null`
   );
+}
+
+/** SQLSTATE invalid_text_representation, which the guard's cast raises. */
+const INVALID_TEXT_REPRESENTATION = '22P02';
+
+function isOverBudget(error: unknown): boolean {
+  const pg = error as { code?: unknown; message?: unknown };
+  return pg.code === INVALID_TEXT_REPRESENTATION && typeof pg.message === 'string' && pg.message.includes(OVER_BUDGET_MARK);
+}
+
+/** The 400 of an answer larger than its budget. */
+export function resultTooLarge(maxBytes: number): ApiError {
+  const size = maxBytes % MIB === 0 ? `${maxBytes / MIB} MB` : `${maxBytes} bytes`;
+  return errors.validation(`The query's result is larger than ${size}, the most one answer may hold. Add a LIMIT or select fewer columns.`);
 }
 
 /** Seconds with millisecond precision, as the responses' `timings` show them. */

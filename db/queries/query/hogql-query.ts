@@ -5,10 +5,10 @@
  */
 import { errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
-import { HogQLError, outputValue } from '../../hogql/index.js';
+import { HogQLError } from '../../hogql/index.js';
 import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
-import { runCompiledSelect, seconds, type SessionHook } from './execute.js';
+import { runCompiledSelect, seconds, type QueryBounds, type SessionHook } from './execute.js';
 
 /** Rows returned when the query has no LIMIT, as PostHog. */
 export const DEFAULT_RETURNED_ROWS = 100;
@@ -68,17 +68,14 @@ export async function runHogQLQuery(
   reader: ReadDb,
   environment: EnvironmentRow,
   input: HogQLQueryInput,
-  timeoutMs: number,
+  bounds: QueryBounds,
   limits: RowLimits = { defaultRows: DEFAULT_RETURNED_ROWS, maxRows: MAX_SELECT_RETURNED_ROWS },
   session?: SessionHook,
 ): Promise<HogQLQueryResult> {
   const started = performance.now();
   const query = compiledQuery(environment, input, limits);
   const compiledAt = performance.now();
-  const rows = await runCompiledSelect(reader, query, timeoutMs, session);
-  const more = query.paginated && rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  const results = page.map((row) => query.columns.map((column, index) => outputValue(column.type, row[`c${index}`])));
+  const { rows: results, more } = await runCompiledSelect(reader, query, bounds, undefined, session);
   const finished = performance.now();
   return {
     results,

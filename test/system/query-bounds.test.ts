@@ -1,0 +1,100 @@
+/**
+ * The server as `npm start` runs it, with its default answer budget (20 MB), asked for far more than that: 40
+ * copies of every event's properties over 50,000 events (about a gigabyte of answer), every event's properties
+ * in one row, the same as an EventsQuery, and the first asynchronously. Each is refused with the 400 that says
+ * to add a LIMIT, and no process of the server has grown anywhere near 512 MB on the way (the peak resident
+ * memory the kernel recorded for each, VmHWM).
+ */
+import { expect } from 'chai';
+import { readFile, readdir } from 'node:fs/promises';
+import { createDb, type Db } from '../../db/pg/client.js';
+import { migrateLatest } from '../../db/pg/migrate.js';
+import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
+import { newAccount } from '../helpers/fixtures.js';
+import { HttpClient } from '../helpers/http.js';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { waitFor } from '../helpers/wait.js';
+
+const EVENTS = 50_000;
+/** About 500 bytes of properties an event: 25 MB of properties in all, past the budget on its own. */
+const PROPERTIES = { $current_url: `https://example.test/${'p'.repeat(400)}`, $browser: 'Firefox', plan: 'pro', n: 1 };
+/** A bound well under the 512 MB the issue sets, far under the gigabytes an unbounded answer took. */
+const PEAK_RSS_BOUND_MB = 384;
+const TOO_LARGE = {
+  type: 'validation_error',
+  code: 'invalid_input',
+  detail: "The query's result is larger than 20 MB, the most one answer may hold. Add a LIMIT or select fewer columns.",
+  attr: null,
+};
+
+/** Peak and current resident memory (MB) of a process and of each of its descendants (Linux /proc). */
+async function memoryOfTree(pid: number): Promise<Array<{ pid: number; peakMb: number; rssMb: number }>> {
+  const found: Array<{ pid: number; peakMb: number; rssMb: number }> = [];
+  const visit = async (id: number) => {
+    const status = await readFile(`/proc/${id}/status`, 'utf8').catch(() => '');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    if (status) found.push({ pid: id, peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) });
+    for (const task of await readdir(`/proc/${id}/task`).catch(() => [] as string[])) {
+      const children = await readFile(`/proc/${id}/task/${task}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(' ').filter(Boolean)) await visit(Number(child));
+    }
+  };
+  await visit(pid);
+  return found;
+}
+
+describe('answers of bounded size from the server process', function () {
+  this.timeout(300_000);
+  let name: string;
+  let db: Db;
+  let server: ServerProcess;
+  let api: HttpClient;
+  let path: string;
+
+  before(async () => {
+    name = await createDatabase('hedgerow_query_bounds');
+    db = createDb(databaseUrl(name));
+    await migrateLatest(db);
+    const account = await newAccount(db, { scopes: ['query:read'] });
+    const timestamp = new Date(Date.UTC(2024, 0, 1));
+    await insertEvents(
+      db,
+      account.environment.id,
+      Array.from({ length: EVENTS }, (_, index) => ({ event: '$pageview', distinct_id: `d${index % 500}`, timestamp, properties: PROPERTIES })),
+    );
+    server = await startServerProcess({ DATABASE_URL: databaseUrl(name), HEDGEROW_WORKERS: '1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' });
+    api = new HttpClient(server.baseUrl, null).withKey(account.key);
+    path = `/api/environments/${account.environment.id}/query/`;
+  });
+
+  after(async () => {
+    if (server) await stopServerProcess(server);
+    await db.destroy();
+    await dropDatabase(name);
+  });
+
+  it('refuses answers past the budget with the 400, and no process grows near 512 MB', async () => {
+    const wide = `select ${Array.from({ length: 40 }, () => 'properties').join(', ')} from events limit 50000`;
+    for (const query of [{ kind: 'HogQLQuery', query: wide }, { kind: 'HogQLQuery', query: 'select groupArray(properties) from events' }, { kind: 'EventsQuery', select: ['*'], after: 'all', limit: 50_000 }]) {
+      const response = await api.post(path, { query });
+      expect([query, response.status, response.body]).to.deep.equal([query, 400, TOO_LARGE]);
+    }
+    // Asynchronously: the primary's engine runs it (it starts once the workers listen; 503 until then).
+    const submitted = await waitFor('the engine to start', async () => {
+      const response = await api.post(path, { query: { kind: 'HogQLQuery', query: wide }, refresh: 'async', client_query_id: 'wide' });
+      return response.status === 503 ? null : response;
+    }, 30_000);
+    expect(submitted.status).to.equal(202);
+    const failed = await waitFor('the run to finish', async () => {
+      const status = await api.get(`${path}wide/`);
+      return status.status !== 202 && status;
+    }, 60_000);
+    expect(failed.status).to.equal(400);
+    expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: TOO_LARGE.detail, results: null });
+
+    const processes = await memoryOfTree(server.child.pid!);
+    expect(processes.length).to.be.at.least(2);
+    for (const process of processes) expect(process.peakMb, `peak RSS of process ${process.pid}`).to.be.below(PEAK_RSS_BOUND_MB);
+  });
+});
