@@ -13,5 +13,6 @@ export function engineSettings(config: Config, databaseUrl: string): EngineSetti
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     queryTimeoutMs: config.queryTimeoutMs,
+    destinationAllowlist: config.destinationAllowlist,
   };
 }

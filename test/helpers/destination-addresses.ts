@@ -1,0 +1,28 @@
+/**
+ * What test destinations may reach: they all listen on loopback (s3rver, HTTP receivers, other databases of the
+ * test cluster), which the address policy refuses unless allowed, as an operator allows an internal warehouse.
+ */
+import { AddressPolicy, type HostResolver } from '../../db/destinations/address-policy.js';
+
+export const LOOPBACK_ALLOWLIST: readonly string[] = ['127.0.0.0/8', '::1'];
+
+/** The policy the destination tests run with: public addresses and loopback. */
+export const loopbackAddresses = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST });
+
+export interface FakeResolver extends HostResolver {
+  /** The names asked, in order. */
+  asked: string[];
+}
+
+/** A resolver that answers the names given and fails every other as the system's does (ENOTFOUND). */
+export function fakeResolver(answers: Record<string, readonly string[]>): FakeResolver {
+  const asked: string[] = [];
+  const resolve = (async (host: string) => {
+    asked.push(host);
+    const found = answers[host.toLowerCase()];
+    if (found) return [...found];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  }) as FakeResolver;
+  resolve.asked = asked;
+  return resolve;
+}
