@@ -19,7 +19,7 @@ export function fakeResolver(answers: Record<string, readonly string[]>): FakeRe
   const asked: string[] = [];
   const resolve = (async (host: string) => {
     asked.push(host);
-    const found = answers[host.toLowerCase()];
+    const found = answers[host.toLowerCase().replace(/\.$/, '')];
     if (found) return [...found];
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   }) as FakeResolver;

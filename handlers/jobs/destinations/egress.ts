@@ -113,12 +113,13 @@ const CONNECTION_CODES = new Set([
 
 /**
  * Whether the error is the network's or TLS's (no answer of the destination's protocol came back): refused,
- * reset, timed out, unreachable, a name that does not resolve, a handshake or certificate failure.
+ * reset, timed out, unreachable, a name that does not resolve, a handshake or certificate failure, an answer
+ * that is not HTTP.
  */
 export function isConnectionFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
     const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|ERR_CERT)/.test(code))) return true;
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|ERR_CERT|HPE_)/.test(code))) return true;
     if (current.name === 'TimeoutError' || /socket hang up|Client network socket disconnected/i.test(current.message)) return true;
   }
   return false;
