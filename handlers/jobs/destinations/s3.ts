@@ -265,6 +265,8 @@ export function classifyS3Error(error: unknown, config: Pick<S3Config, 'bucketNa
   const sdk = error as Error & SdkError;
   const status = sdk.$metadata?.httpStatusCode;
   if (status === undefined && isConnectionFailure(error)) return new Error(UNREACHABLE_MESSAGE, { cause: error });
+  // Not the SDK's (a failure reading the records, say): as it is.
+  if (sdk.$metadata === undefined) return error;
   const where = `bucket '${config.bucketName}'${config.endpointUrl ? ` at ${endpointOrigin(config.endpointUrl)}` : ''}`;
   const what = `${error.name}${status !== undefined ? ` (status ${status})` : ''}: ${excerpt(error.message)}`;
   if (RETRYABLE_S3_ERRORS.has(error.name)) return new Error(`S3 could not take the upload to ${where} now: ${what}`, { cause: error });
@@ -544,7 +546,8 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
       } catch (error) {
         await files.abort();
         // A pipeline stopped by the signal rejects with its own AbortError; the run reports the signal's reason.
-        throw classifyS3Error(signal.aborted ? (signal.reason ?? error) : error, config);
+        if (signal.aborted) throw signal.reason ?? error;
+        throw classifyS3Error(error, config);
       } finally {
         client.destroy();
         agents.destroy();
