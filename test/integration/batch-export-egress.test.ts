@@ -8,16 +8,19 @@
  * destination, through any alias, allowlist or not: finding 1's attack fails and leaves nothing behind.
  */
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import net from 'node:net';
+import pino from 'pino';
 import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import type { BatchExportRow } from '../../db/queries/batch-exports/rows.js';
+import { ManualClock } from '../../handlers/jobs/clock.js';
 import { UNREACHABLE_MESSAGE } from '../../handlers/jobs/destinations/egress.js';
 import { httpDestination } from '../../handlers/jobs/destinations/http.js';
 import { postgresDestination } from '../../handlers/jobs/destinations/postgres.js';
 import { s3Destination } from '../../handlers/jobs/destinations/s3.js';
 import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import { Engine } from '../../handlers/jobs/engine.js';
 import { latestErrorOf, LATEST_ERROR_CHARS } from '../../handlers/jobs/latest-error.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { createDatabase, dropDatabase, testDb } from '../helpers/database.js';
@@ -462,6 +465,59 @@ describe('batch export destinations: what they may reach', () => {
           await strictServer.close();
         }
       });
+    });
+  });
+
+  describe('a run of the engine', () => {
+    const schema = `pgboss_egress_${randomBytes(4).toString('hex')}`;
+    let engine: Engine | null = null;
+    let exportId: string | null = null;
+
+    after(async () => {
+      await engine?.stop();
+      if (exportId) await testDb()('batch_exports').where({ id: exportId }).update({ deleted: true });
+      await testDb().raw(`drop schema if exists ${schema} cascade`);
+    });
+
+    it('fails for good on a name resolving to a refused address, says so in latest_error, and connects nowhere', async function () {
+      this.timeout(30_000);
+      const local = await listener();
+      try {
+        exportId = randomUUID();
+        await testDb()('batch_exports').insert({
+          id: exportId,
+          team_id: account.environment.id,
+          name: 'to a name that resolves inside',
+          destination_type: 'Postgres',
+          destination_config: { user: 'postgres', password: 'hunter2-password', host: 'warehouse.example.com', port: local.port, database: 'warehouse' },
+          interval: 'hour',
+          created_at: new Date('2024-03-01T10:30:00Z'),
+        });
+        engine = new Engine({
+          db: testDb(),
+          logger: pino({ level: 'silent' }),
+          clock: new ManualClock(new Date('2024-03-01T11:10:00Z')),
+          destinations: { Postgres: postgresDestination },
+          addresses: new AddressPolicy({ resolve: fakeResolver(ANSWERS) }),
+          schema,
+          cron: false,
+          pollingIntervalSeconds: 0.5,
+          retry: { limit: 2, delaySeconds: 0, backoff: false },
+          straddlePollMs: 20,
+        });
+        await engine.start();
+        await engine.tick();
+        let run: { status: string; latest_error: string | null; attempts: number } | undefined;
+        for (let waited = 0; waited < 20_000; waited += 100) {
+          run = await testDb()('batch_export_runs').where({ batch_export_id: exportId }).first('status', 'latest_error', 'attempts');
+          if (run && run.status !== 'Starting' && run.status !== 'Running') break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(run).to.deep.equal({ status: 'Failed', latest_error: refusal('warehouse.example.com', 'resolves to', 'a loopback address'), attempts: 1 });
+        expect(local.connections()).to.equal(0);
+      } finally {
+        await local.close();
+      }
     });
   });
 
