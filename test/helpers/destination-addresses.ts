@@ -6,8 +6,6 @@ import { AddressPolicy, type HostResolver } from '../../db/destinations/address-
 
 export const LOOPBACK_ALLOWLIST: readonly string[] = ['127.0.0.0/8', '::1'];
 
-/** The policy the destination tests run with: public addresses and loopback. */
-export const loopbackAddresses = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST });
 
 export interface FakeResolver extends HostResolver {
   /** The names asked, in order. */
@@ -26,3 +24,14 @@ export function fakeResolver(answers: Record<string, readonly string[]>): FakeRe
   resolve.asked = asked;
   return resolve;
 }
+
+/**
+ * What tests resolve names with unless they say otherwise: `localhost` only, as /etc/hosts has it. Tests never
+ * ask the machine's DNS (its server is not on loopback), so names in tests are answered here or not at all.
+ */
+export function offlineResolver(): FakeResolver {
+  return fakeResolver({ localhost: ['127.0.0.1'] });
+}
+
+/** The policy the destination tests run with: public addresses and loopback, names resolved offline. */
+export const loopbackAddresses = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: offlineResolver() });

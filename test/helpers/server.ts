@@ -9,7 +9,7 @@ import { createApp } from '../../handlers/server/app.js';
 import { readConfig, type Config } from '../../handlers/server/config.js';
 import type { HostResolver } from '../../db/destinations/address-policy.js';
 import { testDb } from './database.js';
-import { LOOPBACK_ALLOWLIST } from './destination-addresses.js';
+import { LOOPBACK_ALLOWLIST, offlineResolver } from './destination-addresses.js';
 import { HttpClient } from './http.js';
 import { startPrism, type PrismProcess } from './prism.js';
 
@@ -28,7 +28,7 @@ export interface TestServerOptions {
   /** Another database than the run's (for example an unreachable one). */
   db?: Db;
   logger?: Logger;
-  /** How destination host names resolve when an export is written; the system's when not given. */
+  /** How destination host names resolve when an export is written; offline (only `localhost`) when not given. */
   destinationResolver?: HostResolver;
 }
 
@@ -39,7 +39,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db: options.db ?? testDb(),
     config,
     logger: options.logger ?? pino({ level: 'silent' }),
-    ...(options.destinationResolver ? { destinationResolver: options.destinationResolver } : {}),
+    destinationResolver: options.destinationResolver ?? offlineResolver(),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

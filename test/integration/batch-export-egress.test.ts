@@ -319,7 +319,7 @@ describe('batch export destinations: what they may reach', () => {
       await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
       try {
         const port = (redirecting.address() as net.AddressInfo).port;
-        const policy = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST });
+        const policy = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) });
         const failure = await failureOf(httpDestination.run(exportRun('HTTP', { url: `http://127.0.0.1:${port}/batch/`, token: 't' }, policy)));
         expect(failure).to.be.instanceOf(NonRetryableExportError);
         expect(failure.message).to.equal('NonRetryableResponseError (status: 307): moved');
@@ -332,7 +332,7 @@ describe('batch export destinations: what they may reach', () => {
     });
 
     describe('connection failures all read alike, and are retried', () => {
-      const allowed = () => new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST });
+      const allowed = () => new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) });
       const behaviours: ReadonlyArray<readonly [string, ((socket: net.Socket) => void) | 'closed']> = [
         ['a closed port', 'closed'],
         ['a port that resets the connection', (socket) => socket.resetAndDestroy()],
@@ -384,7 +384,7 @@ describe('batch export destinations: what they may reach', () => {
       it(`refuses it through ${host}, with loopback allowed, creating and writing nothing there`, async () => {
         const table = `own_${randomUUID().slice(0, 8)}`;
         const config = { user: 'postgres', password: '', host, port: 5432, database: ownName, table_name: table };
-        const policy = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST });
+        const policy = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) });
         const failure = await failureOf(postgresDestination.run(exportRun('Postgres', config, policy)));
         expect(failure).to.be.instanceOf(NonRetryableExportError);
         expect(failure.message).to.equal(OWN_DATABASE);
@@ -396,7 +396,7 @@ describe('batch export destinations: what they may reach', () => {
     it('still loads into another database of the same cluster', async () => {
       const table = `other_${randomUUID().slice(0, 8)}`;
       const config = { user: 'postgres', password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
-      const outcome = await postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST })));
+      const outcome = await postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) })));
       expect(outcome.recordsCompleted).to.equal(1);
     });
 
@@ -427,7 +427,7 @@ describe('batch export destinations: what they may reach', () => {
           run: runRow(row, WINDOW),
           selectBy: 'timestamp',
           db: testDb(),
-          addresses: new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST }),
+          addresses: new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) }),
           signal: new AbortController().signal,
           progress: async () => undefined,
         };
