@@ -287,6 +287,37 @@ describe('batch export destinations: what they may reach', () => {
       });
     }
 
+    // Every spelling of loopback, through each destination: the listener on 127.0.0.1 must see no connection.
+    const LOOPBACK_SPELLINGS: ReadonlyArray<readonly [string, string, 'is' | 'resolves to']> = [
+      ['0x7f000001', '127.0.0.1', 'is'],
+      ['2130706433', '127.0.0.1', 'is'],
+      ['0177.0.0.1', '127.0.0.1', 'is'],
+      ['127.1', '127.0.0.1', 'is'],
+      ['[::1]', '::1', 'is'],
+      ['[::ffff:127.0.0.1]', '::ffff:7f00:1', 'is'],
+      ['localhost', 'localhost', 'resolves to'],
+    ];
+    const spelledIn: ReadonlyArray<readonly [string, Destination, BatchExportRow['destination_type'], boolean, (host: string, port: number) => Record<string, unknown>]> = [
+      ['HTTP url', httpDestination, 'HTTP', true, (host, port) => ({ url: `http://${host}:${port}/batch/`, token: 't' })],
+      ['S3 endpoint_url', s3Destination, 'S3Compatible', true, (host, port) => s3(port, { endpoint_url: `http://${host}:${port}` })],
+      ['Postgres host', postgresDestination, 'Postgres', false, (host, port) => postgres(port, host)],
+    ];
+    for (const [field, destination, type, urlSpelled, config] of spelledIn) {
+      for (const [spelling, connected, verb] of LOOPBACK_SPELLINGS) {
+        it(`refuses ${spelling} as the ${field}, for good and before connecting`, async () => {
+          const local = await listener();
+          try {
+            const failure = await failureOf(destination.run(exportRun(type, config(spelling, local.port), strict())));
+            expect(failure).to.be.instanceOf(NonRetryableExportError);
+            expect(failure.message).to.equal(refusal(urlSpelled ? connected : spelling, verb, 'a loopback address'));
+            expect(local.connections()).to.equal(0);
+          } finally {
+            await local.close();
+          }
+        });
+      }
+    }
+
     it('admits a name the allowlist names, whatever it resolves to, and only that name', async () => {
       const received: string[] = [];
       const receiver: HttpServer = createHttpServer((request, response) => {
