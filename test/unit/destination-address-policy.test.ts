@@ -12,6 +12,7 @@ import {
   parseAllowlist,
   refusedClassOf,
 } from '../../db/destinations/address-policy.js';
+import { sameDatabase, type DatabaseIdentity } from '../../db/destinations/postgres.js';
 import { fakeResolver } from '../helpers/destination-addresses.js';
 
 const SUFFIX = " Destinations may reach public addresses only, unless the server's operator allows others.";
@@ -199,6 +200,24 @@ describe('destination address policy', () => {
       });
     }
   });
+});
+
+describe("a destination's identity against the server's own database", () => {
+  const own: DatabaseIdentity = { systemIdentifier: '7713367297749780594', startedAt: '2026-11-28 23:24:33.242022+00', databaseOid: '16384', databaseName: 'hedgerow' };
+  const cases: ReadonlyArray<readonly [string, Partial<DatabaseIdentity>, boolean]> = [
+    ['the same database', {}, true],
+    ['the same database, its identifier hidden from the destination role (the start time decides)', { systemIdentifier: null }, true],
+    ['another cluster whose database has the same oid and name', { systemIdentifier: '7713367297749780595', startedAt: '2026-11-20 10:00:00.000001+00' }, false],
+    ['another cluster, identifier hidden, started at another moment', { systemIdentifier: null, startedAt: '2026-11-28 23:24:33.242023+00' }, false],
+    ['another database of the same cluster', { databaseOid: '16385', databaseName: 'warehouse' }, false],
+    ['a database of the same name recreated (another oid)', { databaseOid: '16999' }, false],
+  ];
+  for (const [name, change, same] of cases) {
+    it(`${same ? 'is' : 'is not'} the server's own: ${name}`, () => {
+      expect(sameDatabase(own, { ...own, ...change })).to.equal(same);
+      expect(sameDatabase({ ...own, ...change }, own)).to.equal(same);
+    });
+  }
 });
 
 async function expectRejection(promise: Promise<unknown>, message: string): Promise<void> {
