@@ -3032,6 +3032,16 @@ export interface components {
          *     `has_self_signed_cert` (boolean). `HTTP` (events only): **`url`** (an http or https URL), **`token`**.
          *     `NoOp`: `arg`. Unknown keys, missing required keys (not on PATCH) and values of the wrong type answer 400
          *     with PostHog's messages; strings are read as integers or booleans where they can be.
+         *
+         *     What a destination may reach: public addresses only. An HTTP `url`, an S3 `endpoint_url` or a Postgres
+         *     `host` that is, or whose name resolves to, a loopback, private, link-local, carrier-grade NAT,
+         *     unspecified, multicast, broadcast, reserved or other special-purpose address (in any spelling: `127.1`,
+         *     `0x7f000001`, `[::ffff:127.0.0.1]`, `localhost`, ...) answers 400 with attr `destination`, unless the
+         *     server's operator allows it (`HEDGEROW_DESTINATION_ALLOWLIST`). A Postgres `host` that is a socket path or
+         *     a list of hosts is always refused. A name that does not resolve when the export is written is accepted;
+         *     every connection a run makes checks again the address it resolved to, and a refused one fails the run
+         *     (`latest_error` says so) before it connects. HTTP runs follow no redirects (a 3xx fails the run). A
+         *     Postgres destination that is the server's own database is refused by every run, whatever the allowlist.
          */
         BatchExportDestinationInput: {
             /** @example AwsS3 */
@@ -3064,7 +3074,12 @@ export interface components {
              * @example 1200
              */
             records_completed: number | null;
-            /** @example null */
+            /**
+             * @description Why the run's last attempt failed, in a few hundred characters at most and without the destination's
+             *     secrets: an error class and status as PostHog words them (`RetryableResponseError (status: 503)`), at
+             *     most a short excerpt of what the destination answered, and one message for every failure to connect.
+             * @example null
+             */
             latest_error: string | null;
             /**
              * Format: date-time

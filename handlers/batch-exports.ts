@@ -32,6 +32,7 @@ import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-
 import {
   adjustedBackfillStart,
   checkBackfillWindow,
+  checkDestinationAddresses,
   describeHogqlQuery,
   intervalOffset,
   offsetsOf,
@@ -40,6 +41,7 @@ import {
   validateFilters,
   validateTimezone,
 } from '../db/queries/batch-exports/validation.js';
+import type { AddressPolicy } from '../db/destinations/address-policy.js';
 import type { components } from '../generated/api.js';
 import { pageLinks, pageOf } from './pagination.js';
 import { environmentOf, organizationOf, principalOf, type Handler, type RequestState } from './types.js';
@@ -73,9 +75,10 @@ async function list(db: Db, scope: ExportScope, query: { limit?: number; offset?
   return { status: 200 as const, body: { count, ...pageLinks(ctx, page, count), results } };
 }
 
-async function create(db: Db, teamId: number, userId: number, body: CreateBody) {
+async function create(db: Db, addresses: AddressPolicy, teamId: number, userId: number, body: CreateBody) {
   const model = body.model ?? 'events';
   const destination = validateDestination(body.destination, model);
+  await checkDestinationAddresses(destination, addresses);
   const timezone = body.timezone === undefined ? 'UTC' : validateTimezone(body.timezone);
   const row = await createExport(db, {
     team_id: teamId,
@@ -98,7 +101,7 @@ async function create(db: Db, teamId: number, userId: number, body: CreateBody) 
   return { status: 201 as const, body: await answerExport(db, row) };
 }
 
-async function update(db: Db, row: BatchExportRow, body: PatchBody) {
+async function update(db: Db, addresses: AddressPolicy, row: BatchExportRow, body: PatchBody) {
   const model = body.model ?? row.model;
   const interval = body.interval ?? row.interval;
   const changes: ExportChanges = { name: body.name, model: body.model, interval: body.interval };
@@ -107,6 +110,7 @@ async function update(db: Db, row: BatchExportRow, body: PatchBody) {
       type: row.destination_type,
       config: row.destination_config,
     });
+    if (body.destination !== undefined) await checkDestinationAddresses(destination, addresses);
     changes.destination_type = destination.type;
     changes.destination_config = destination.config;
   }
@@ -171,7 +175,7 @@ export const batch_exports_create: Handler<'batch_exports_create'> = async ({ bo
       'required',
     );
   }
-  return create(deps.db, teamId, principalOf(state).user.id, body);
+  return create(deps.db, deps.destinationAddresses, teamId, principalOf(state).user.id, body);
 };
 
 export const batch_exports_retrieve: Handler<'batch_exports_retrieve'> = async ({ params, state, deps }) => ({
@@ -180,7 +184,7 @@ export const batch_exports_retrieve: Handler<'batch_exports_retrieve'> = async (
 });
 
 export const batch_exports_partial_update: Handler<'batch_exports_partial_update'> = async ({ params, body, state, deps }) =>
-  update(deps.db, await visibleExport(deps.db, organizationScope(state), params.id), body);
+  update(deps.db, deps.destinationAddresses, await visibleExport(deps.db, organizationScope(state), params.id), body);
 
 export const batch_exports_destroy: Handler<'batch_exports_destroy'> = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, organizationScope(state), params.id);
@@ -210,7 +214,7 @@ export const environments_batch_exports_list: Handler<'environments_batch_export
   list(deps.db, environmentScope(state), query, ctx);
 
 export const environments_batch_exports_create: Handler<'environments_batch_exports_create'> = async ({ body, state, deps }) =>
-  create(deps.db, environmentOf(state).environment.id, principalOf(state).user.id, body);
+  create(deps.db, deps.destinationAddresses, environmentOf(state).environment.id, principalOf(state).user.id, body);
 
 export const environments_batch_exports_retrieve: Handler<'environments_batch_exports_retrieve'> = async ({ params, state, deps }) => ({
   status: 200,
@@ -222,7 +226,7 @@ export const environments_batch_exports_partial_update: Handler<'environments_ba
   body,
   state,
   deps,
-}) => update(deps.db, await visibleExport(deps.db, environmentScope(state), params.id), body);
+}) => update(deps.db, deps.destinationAddresses, await visibleExport(deps.db, environmentScope(state), params.id), body);
 
 export const environments_batch_exports_destroy: Handler<'environments_batch_exports_destroy'> = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);

@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { AccessCache } from '../db/queries/access-cache.js';
+import type { AddressPolicy, HostResolver } from '../db/destinations/address-policy.js';
 import type { Db, ReadDb } from '../db/pg/client.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
@@ -78,6 +79,8 @@ export interface BaseDeps {
   config: Config;
   logger: Logger;
   supervisor?: SupervisorLink;
+  /** How destination host names resolve when an export is written (tests answer for names); the system's by default. */
+  destinationResolver?: HostResolver;
 }
 
 /**
@@ -89,6 +92,8 @@ export interface AppDeps extends BaseDeps {
   access: AccessCache;
   /** Writes and cancels asynchronous queries' jobs inside the API's own transactions. */
   queryJobs: QueryJobs;
+  /** What a batch export destination may reach: config.destinationAllowlist, with the resolver above. */
+  destinationAddresses: AddressPolicy;
 }
 
 /** Who is calling and which of their resources the path names, resolved before the handler runs. */

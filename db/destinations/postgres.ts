@@ -24,7 +24,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { isIP } from 'node:net';
 import { connectionStringOf, type Db } from '../pg/client.js';
+import { checkPostgresHostSpelling, type AddressPolicy } from './address-policy.js';
 import { EXPORT_READER_NAME, inlineRecordsQuery, type RecordsQuery } from '../queries/batch-exports/records.js';
 import type { BatchExportModel } from '../queries/batch-exports/rows.js';
 
@@ -107,18 +109,45 @@ export function permanentSqlState(error: unknown): string | null {
 /**
  * Connects as PostgreSQL's sslmode=prefer does: TLS when the server offers it (its certificate checked unless the
  * export says it is self-signed), in the clear when the server has no TLS.
+ *
+ * The host is resolved through the address policy and the connection made to an address it checked (never to
+ * the name, which could resolve again elsewhere), trying each in turn; TLS still verifies the certificate
+ * against the host name. A socket path or a list of hosts is refused before anything.
  */
-export async function connectDestination(config: PostgresDestinationConfig, connectTimeoutMs = 30_000): Promise<pg.Client> {
+export async function connectDestination(config: PostgresDestinationConfig, addresses: AddressPolicy, connectTimeoutMs = 30_000): Promise<pg.Client> {
+  checkPostgresHostSpelling(config.host);
+  const targets = await addresses.resolve(config.host);
+  let failure: unknown = new Error(`${config.host} resolved to no address`);
+  for (const target of targets) {
+    try {
+      return await connectTo(config, target.address, connectTimeoutMs);
+    } catch (error) {
+      // A PostgreSQL that answered (a bad password, no such database) is the answer; the next address is not asked.
+      if (isServerAnswer(error)) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+/** Whether the error is what a PostgreSQL server answered (it has a SQLSTATE), not a failure to reach one. */
+export function isServerAnswer(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
+}
+
+async function connectTo(config: PostgresDestinationConfig, address: string, connectTimeoutMs: number): Promise<pg.Client> {
+  const bare = config.host.startsWith('[') && config.host.endsWith(']') ? config.host.slice(1, -1) : config.host;
   const settings = {
     user: config.user,
     password: config.password,
-    host: config.host,
+    host: address,
     port: config.port,
     database: config.database,
     connectionTimeoutMillis: connectTimeoutMs,
     keepAlive: true,
   };
-  const secure = new pg.Client({ ...settings, ssl: { rejectUnauthorized: !config.hasSelfSignedCert } });
+  const servername = isIP(bare) === 0 ? { servername: bare } : {};
+  const secure = new pg.Client({ ...settings, ssl: { rejectUnauthorized: !config.hasSelfSignedCert, ...servername } });
   try {
     await secure.connect();
     return secure;
@@ -134,6 +163,72 @@ export async function connectDestination(config: PostgresDestinationConfig, conn
     throw error;
   }
   return plain;
+}
+
+/** What tells one database apart from every other: its cluster, and the database inside it. */
+export interface DatabaseIdentity {
+  /** pg_control_system()'s, where the role may read it (every role may, unless an administrator revoked it). */
+  systemIdentifier: string | null;
+  /** When the cluster's postmaster started, to the microsecond: a cluster's mark when the identifier is hidden. */
+  startedAt: string;
+  databaseOid: string;
+  databaseName: string;
+}
+
+const IDENTITY_SQL = `select pg_catalog.pg_postmaster_start_time()::text as started_at,
+                             pg_catalog.current_database()::text as database_name,
+                             (select d.oid::text from pg_catalog.pg_database d where d.datname = pg_catalog.current_database()) as database_oid,
+                             pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'execute') as can_read_identifier`;
+
+/** The identity of the database a session is connected to; every function is schema-qualified. */
+async function identityOf(query: (sql: string) => Promise<Array<Record<string, unknown>>>): Promise<DatabaseIdentity> {
+  const [row] = await query(IDENTITY_SQL);
+  let systemIdentifier: string | null = null;
+  if (row!.can_read_identifier === true) {
+    const [control] = await query('select system_identifier::text as system_identifier from pg_catalog.pg_control_system()');
+    systemIdentifier = (control?.system_identifier as string | undefined) ?? null;
+  }
+  return {
+    systemIdentifier,
+    startedAt: String(row!.started_at),
+    databaseOid: String(row!.database_oid),
+    databaseName: String(row!.database_name),
+  };
+}
+
+const ownIdentities = new WeakMap<Db, Promise<DatabaseIdentity>>();
+
+/** Hedgerow's own database's identity, read once per pool. */
+export function ownDatabaseIdentity(db: Db): Promise<DatabaseIdentity> {
+  let identity = ownIdentities.get(db);
+  if (!identity) {
+    identity = identityOf(async (sql) => (await db.raw(sql)).rows as Array<Record<string, unknown>>);
+    identity.catch(() => ownIdentities.delete(db));
+    ownIdentities.set(db, identity);
+  }
+  return identity;
+}
+
+/** Whether two identities are one database: the same cluster (by identifier when both show it) and database. */
+export function sameDatabase(one: DatabaseIdentity, other: DatabaseIdentity): boolean {
+  if (one.databaseOid !== other.databaseOid || one.databaseName !== other.databaseName) return false;
+  if (one.systemIdentifier !== null && other.systemIdentifier !== null) return one.systemIdentifier === other.systemIdentifier;
+  return one.startedAt === other.startedAt;
+}
+
+/**
+ * Refuses a destination that is Hedgerow's own database, by whatever address or name it was reached: an export
+ * writing there could write into any environment's tables. Runs on the connected session before anything is
+ * created or written; the allowlist does not change it.
+ */
+export async function refuseOwnDatabase(db: Db, destination: pg.Client): Promise<void> {
+  const [own, theirs] = await Promise.all([
+    ownDatabaseIdentity(db),
+    identityOf(async (sql) => (await destination.query(sql)).rows as Array<Record<string, unknown>>),
+  ]);
+  if (sameDatabase(own, theirs)) {
+    throw new PostgresDestinationError("The destination is this server's own database, which a batch export may never write to.");
+  }
 }
 
 export function quoteIdentifier(name: string): string {

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { AddressPolicy, DestinationAddressError } from '../../db/destinations/address-policy.js';
 import { connectionStringOf, type Db } from '../../db/pg/client.js';
 import {
   FINAL_STATUSES,
@@ -48,6 +49,7 @@ import { QUERY_SUBMITTED } from '../../db/queries/query/status.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
+import { latestErrorOf } from './latest-error.js';
 import type { QueryRunner } from './queries.js';
 import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
@@ -83,6 +85,8 @@ export interface EngineOptions {
   logger: Logger;
   clock?: Clock;
   destinations?: DestinationRegistry;
+  /** What destinations may connect to; public addresses only when not given. */
+  addresses?: AddressPolicy;
   /** pg-boss's schema in the app's database. */
   schema?: string;
   /** A Running run whose heartbeat is older than this is taken over by another worker. */
@@ -145,6 +149,7 @@ export class Engine {
   private readonly db: Db;
   private readonly logger: Logger;
   private readonly destinations: DestinationRegistry;
+  private readonly addresses: AddressPolicy;
   private readonly leaseMs: number;
   private readonly retry: RetryPolicy;
   private readonly options: EngineOptions;
@@ -165,6 +170,7 @@ export class Engine {
     this.logger = options.logger;
     this.clock = options.clock ?? systemClock;
     this.destinations = options.destinations ?? defaultDestinations();
+    this.addresses = options.addresses ?? new AddressPolicy();
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.jobSchema = options.schema ?? 'pgboss';
     this.retry = { limit: 10, delaySeconds: 10, backoff: true, ...options.retry };
@@ -467,6 +473,7 @@ export class Engine {
         run,
         selectBy,
         db: this.db,
+        addresses: this.addresses,
         signal,
         progress: (update) => this.beat(claimed, job.id, flight, update),
       });
@@ -481,8 +488,9 @@ export class Engine {
       }
       // Cancelled by the API (the row says so already) or taken over by another worker: nothing to record.
       if (flight.cause === 'cancelled') return 'final';
-      if (error instanceof NonRetryableExportError || error instanceof InvalidExportSettingsError) {
-        await finish('Failed', { latestError: error.message });
+      const latestError = latestErrorOf(error, batchExport.destination_config);
+      if (error instanceof NonRetryableExportError || error instanceof InvalidExportSettingsError || error instanceof DestinationAddressError) {
+        await finish('Failed', { latestError });
         return 'final';
       }
       if (!(error instanceof Error)) {
@@ -490,11 +498,11 @@ export class Engine {
         return 'final';
       }
       if (job.retryCount >= job.retryLimit) {
-        await finish('FailedRetryable', { latestError: error.message });
+        await finish('FailedRetryable', { latestError });
         return 'final';
       }
       this.logger.warn({ err: error, runId: run.id, attempt: job.retryCount + 1 }, 'batch export run failed; it will be retried');
-      if (await releaseRun(this.db, run.id, job.id, error.message, this.clock.now())) throw error;
+      if (await releaseRun(this.db, run.id, job.id, latestError, this.clock.now())) throw error;
       return 'final';
     }
   }

@@ -3,6 +3,7 @@
  * API's sessions), the clock, the destinations, and a stop that hands back the run in flight.
  */
 import type { Logger } from 'pino';
+import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import { offsetClock } from './clock.js';
@@ -25,6 +26,8 @@ export interface EngineSettings {
   queryResultMaxBytes?: number;
   /** How often the statuses of running queries are renewed and expired ones deleted (tests shorten it). */
   queryMaintenanceEveryMs?: number;
+  /** What destinations may reach besides public addresses (db/destinations/address-policy.ts); none when not given. */
+  destinationAllowlist?: readonly string[];
 }
 
 /**
@@ -69,6 +72,7 @@ export async function startEngine(settings: EngineSettings, logger: Logger): Pro
     clock: offsetClock(settings.clockOffsetMs),
     databaseClockShiftMs: settings.clockOffsetMs,
     destinations: defaultDestinations({ noopDelayMs: settings.noopDelayMs }),
+    addresses: new AddressPolicy({ allowlist: settings.destinationAllowlist ?? [] }),
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
     tickIntervalMs: settings.tickIntervalMs,

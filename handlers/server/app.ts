@@ -7,6 +7,7 @@ import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type S
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import { AccessCache } from '../../db/queries/access-cache.js';
+import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import { createReadDb, type ReadDb } from '../../db/pg/client.js';
 import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
 import { renderProcessMetrics } from '../capture/metrics.js';
@@ -144,7 +145,13 @@ export class HedgerowApp extends Koa {
 export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
   const access = AccessCache.forDb(base.db, base.logger);
   await access.start();
-  const deps: AppDeps = { ...base, reader: createReadDb(base.db, base.config.queryTimeoutMs), access, queryJobs: new QueryJobs(base.config.queryTimeoutMs) };
+  const deps: AppDeps = {
+    ...base,
+    reader: createReadDb(base.db, base.config.queryTimeoutMs),
+    access,
+    queryJobs: new QueryJobs(base.config.queryTimeoutMs),
+    destinationAddresses: new AddressPolicy({ allowlist: base.config.destinationAllowlist, resolve: base.destinationResolver }),
+  };
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);
   const validators = new SpecValidators(api.definition);

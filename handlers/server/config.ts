@@ -1,6 +1,7 @@
 /**
  * Configuration, read once from environment variables. Each has a default, listed in the README.
  */
+import { parseAllowlist } from '../../db/destinations/address-policy.js';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 
 export interface Config {
@@ -53,6 +54,11 @@ export interface Config {
   clockOffsetMs: number;
   /** Test-only: the NoOp destination takes this long before it completes a run. */
   noopDelayMs: number;
+  /**
+   * Host names, addresses and CIDR ranges that batch export destinations may reach besides public addresses
+   * (HEDGEROW_DESTINATION_ALLOWLIST, comma-separated; empty by default): an internal warehouse, or tests.
+   */
+  destinationAllowlist: readonly string[];
 }
 
 const MIB = 1024 * 1024;
@@ -98,6 +104,16 @@ function exportConcurrency(): number {
   return value;
 }
 
+function destinationAllowlist(): string[] {
+  const entries = (process.env.HEDGEROW_DESTINATION_ALLOWLIST ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  // Read now so that a mistyped entry stops the server instead of refusing a destination later.
+  parseAllowlist(entries);
+  return entries;
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
@@ -123,5 +139,6 @@ export function readConfig(): Config {
     exportTickIntervalMs: integer('HEDGEROW_EXPORT_TICK_INTERVAL_MS', 0),
     clockOffsetMs: signedInteger('HEDGEROW_CLOCK_OFFSET_MS', 0),
     noopDelayMs: integer('HEDGEROW_NOOP_DELAY_MS', 0),
+    destinationAllowlist: destinationAllowlist(),
   };
 }

@@ -14,5 +14,6 @@ export function engineSettings(config: Config, databaseUrl: string): EngineSetti
     statementTimeoutMs: config.dbStatementTimeoutMs,
     queryTimeoutMs: config.queryTimeoutMs,
     queryResultMaxBytes: config.queryResultMaxBytes,
+    destinationAllowlist: config.destinationAllowlist,
   };
 }

@@ -7,7 +7,9 @@ import pino, { type Logger } from 'pino';
 import type { Db } from '../../db/pg/client.js';
 import { createApp } from '../../handlers/server/app.js';
 import { readConfig, type Config } from '../../handlers/server/config.js';
+import type { HostResolver } from '../../db/destinations/address-policy.js';
 import { testDb } from './database.js';
+import { LOOPBACK_ALLOWLIST, offlineResolver } from './destination-addresses.js';
 import { HttpClient } from './http.js';
 import { startPrism, type PrismProcess } from './prism.js';
 
@@ -26,14 +28,18 @@ export interface TestServerOptions {
   /** Another database than the run's (for example an unreachable one). */
   db?: Db;
   logger?: Logger;
+  /** How destination host names resolve when an export is written; offline (only `localhost`) when not given. */
+  destinationResolver?: HostResolver;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const config: Config = { ...readConfig(), rateLimitPerMinute: 0, ...options.config };
+  // Test destinations (s3rver, HTTP receivers, other databases of the test cluster) listen on loopback.
+  const config: Config = { ...readConfig(), rateLimitPerMinute: 0, destinationAllowlist: LOOPBACK_ALLOWLIST, ...options.config };
   const app = await createApp({
     db: options.db ?? testDb(),
     config,
     logger: options.logger ?? pino({ level: 'silent' }),
+    destinationResolver: options.destinationResolver ?? offlineResolver(),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -14,6 +14,7 @@ import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/da
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
+import { loopbackAddresses } from '../helpers/destination-addresses.js';
 
 type Progress = Parameters<ExportRun['progress']>[0];
 
@@ -98,6 +99,7 @@ describe('batch export destination: Postgres', () => {
         run: run!,
         selectBy: options.selectBy ?? 'inserted_at',
         db,
+        addresses: loopbackAddresses,
         signal: controller.signal,
         progress: async (update) => {
           updates.push(update);
@@ -638,7 +640,7 @@ describe('batch export destination: Postgres', () => {
       const { exportRun: run } = await exportRun(baseConfig({ port }), { start: null, end: '2026-01-01T00:00:00Z' });
       const failure = await failureOf(postgresDestination.run(run));
       expect(failure).to.not.be.instanceOf(NonRetryableExportError);
-      expect((failure as NodeJS.ErrnoException).code).to.equal('ECONNREFUSED');
+      expect(failure.message).to.equal('ConnectionError: the destination could not be reached');
     });
 
     it('settings it cannot use end the run at once', async () => {

@@ -16,6 +16,7 @@ import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestS3, type TestS3 } from '../helpers/s3.js';
+import { loopbackAddresses } from '../helpers/destination-addresses.js';
 
 const WINDOW = { start: new Date('2026-01-01T10:00:00Z'), end: new Date('2026-01-01T11:00:00Z') };
 const INTERVAL = '2026-01-01T10:00:00+00:00-2026-01-01T11:00:00+00:00';
@@ -28,6 +29,7 @@ function exportRun(account: Account, config: Record<string, unknown>, progress: 
     run,
     selectBy: 'timestamp',
     db: testDb(),
+    addresses: loopbackAddresses,
     signal: new AbortController().signal,
     progress: async (update) => void progress.push(update as ExportOutcome),
   };

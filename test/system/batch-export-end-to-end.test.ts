@@ -15,6 +15,7 @@ import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { startTestS3, type TestS3 } from '../helpers/s3.js';
+import { LOOPBACK_ALLOWLIST } from '../helpers/destination-addresses.js';
 
 const HOUR = 3_600_000;
 
@@ -61,6 +62,8 @@ describe('batch exports end to end', function () {
       DATABASE_URL: databaseUrl(name),
       HEDGEROW_CLOCK_OFFSET_MS: String(HOUR),
       HEDGEROW_EXPORT_TICK_INTERVAL_MS: '300',
+      // s3rver listens on loopback.
+      HEDGEROW_DESTINATION_ALLOWLIST: LOOPBACK_ALLOWLIST.join(','),
     });
     api = new HttpClient(server.baseUrl, account.key);
   });

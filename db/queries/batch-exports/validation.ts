@@ -5,6 +5,7 @@
  * earliest data a backfill could start from is looked up by the caller and handed in.
  */
 import { errors } from '../../core/errors.js';
+import { checkPostgresHostSpelling, DestinationAddressError, type AddressPolicy } from '../../destinations/address-policy.js';
 import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelectItem } from '../../hogql/index.js';
 import { tokenize } from '../../hogql/parser.js';
 import {
@@ -244,6 +245,42 @@ export function validateDestination(
     if (typeof config.url === 'string') checkHttpUrl(config.url);
   }
   return { type, config };
+}
+
+/**
+ * The hosts a destination names, checked against the address policy (db/destinations/address-policy.ts): an HTTP
+ * URL's, an S3 endpoint's, a Postgres host. Runs after validateDestination, on the config it answered; a refused
+ * host is a 400 about the destination, as every other config field's is.
+ */
+export async function checkDestinationAddresses(destination: Destination, policy: AddressPolicy): Promise<void> {
+  const { type, config } = destination;
+  try {
+    if (type === 'HTTP' && typeof config.url === 'string') await policy.checkForWrite(new URL(config.url).hostname);
+    if (S3_TYPES.includes(type) && typeof config.endpoint_url === 'string' && config.endpoint_url !== '') {
+      await policy.checkForWrite(s3EndpointHost(config.endpoint_url));
+    }
+    if (type === 'Postgres' && typeof config.host === 'string') {
+      checkPostgresHostSpelling(config.host);
+      await policy.checkForWrite(config.host);
+    }
+  } catch (error) {
+    if (error instanceof DestinationAddressError) throw errors.validation(error.message, 'destination');
+    throw error;
+  }
+}
+
+/** An S3 endpoint's host; an endpoint that is no http(s) URL is refused (the SDK could not use it either). */
+function s3EndpointHost(endpointUrl: string): string {
+  let url: URL | null;
+  try {
+    url = new URL(endpointUrl);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw errors.validation(`Invalid S3 endpoint URL '${endpointUrl}': it must be an http or https URL`, 'destination');
+  }
+  return url.hostname;
 }
 
 /** The config as it may be answered: without the type's secrets. */

@@ -5,7 +5,10 @@
  * Exactly once rests on the receiver: every event keeps its uuid, and capture stores a uuid once, so a retried
  * run re-posting what an earlier attempt already delivered changes nothing.
  */
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { readExportRecords } from '../../../db/queries/batch-exports/records.js';
+import { addressRefusalIn, excerpt, guardedAgents, UNREACHABLE_MESSAGE, type GuardedAgents } from './egress.js';
 import { formatDatetime } from './files.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
@@ -71,48 +74,75 @@ function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<Expo
   );
 }
 
-/** How much of a response's body a run keeps (for its latest_error): the start is what says what went wrong. */
-const RESPONSE_TEXT_BYTES = 4096;
+/** How much of a response's body a run reads (its latest_error keeps a short excerpt of it). */
+const RESPONSE_TEXT_BYTES = 1024;
+
+/** A request's longest wait for the destination to answer or take more of the body. */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 /** The first RESPONSE_TEXT_BYTES of the body as text; the rest is not read. */
-async function responseStart(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+async function responseStart(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
   try {
-    while (size < RESPONSE_TEXT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+    for await (const chunk of response) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= RESPONSE_TEXT_BYTES) break;
     }
+  } catch {
+    // What arrived before the connection failed is all there is to quote.
   } finally {
-    await reader.cancel().catch(() => undefined);
+    response.destroy();
   }
-  const text = Buffer.concat(chunks).subarray(0, RESPONSE_TEXT_BYTES).toString('utf8');
-  return size > RESPONSE_TEXT_BYTES ? `${text}…` : text;
+  return Buffer.concat(chunks).subarray(0, RESPONSE_TEXT_BYTES).toString('utf8');
 }
 
-/** Posts one body; answers its size, or throws: retryable for 5xx, 429 and the network, final for other 4xx. */
-async function post(config: HttpConfig, events: string[], signal: AbortSignal): Promise<number> {
+/**
+ * One POST through the run's guarded agents. Redirects are not followed (node:http never does): a destination
+ * that answers 3xx fails the run like one that answers 4xx, so no redirect can lead a run elsewhere.
+ */
+function send(url: URL, body: string, agents: GuardedAgents, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        agent: url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent,
+        signal,
+        timeout: REQUEST_TIMEOUT_MS,
+      },
+      resolve,
+    );
+    request.on('timeout', () => request.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** Posts one body; answers its size, or throws: retryable for 5xx, 429 and the network, final for other answers. */
+async function post(config: HttpConfig, events: string[], agents: GuardedAgents, signal: AbortSignal): Promise<number> {
   const head = JSON.stringify({ api_key: config.token, historical_migration: true });
   const body = `${head.slice(0, -1)},"batch":[${events.join(',')}]}`;
-  let response: Response;
+  let response: IncomingMessage;
   try {
-    response = await fetch(config.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+    response = await send(new URL(config.url), body, agents, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;
-    throw new Error(`Could not post to ${config.url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : String(error)}`, {
-      cause: error,
-    });
+    const refused = addressRefusalIn(error);
+    if (refused) throw new NonRetryableExportError(refused.message);
+    throw new Error(UNREACHABLE_MESSAGE, { cause: error });
   }
-  const text = await responseStart(response);
-  if (response.status >= 500 || response.status === 429) {
-    throw new Error(`RetryableResponseError (status: ${response.status}): ${text}`);
+  const status = response.statusCode ?? 0;
+  if (status >= 200 && status < 300) {
+    response.destroy();
+    return Buffer.byteLength(body);
   }
-  if (response.status >= 400) throw new NonRetryableExportError(`NonRetryableResponseError (status: ${response.status}): ${text}`);
-  return Buffer.byteLength(body);
+  const text = excerpt(await responseStart(response));
+  const answer = (kind: string) => `${kind} (status: ${status})${text === '' ? '' : `: ${text}`}`;
+  if (status >= 500 || status === 429) throw new Error(answer('RetryableResponseError'));
+  throw new NonRetryableExportError(answer('NonRetryableResponseError'));
 }
 
 export function createHttpDestination(options: HttpDestinationOptions = {}): Destination {
@@ -125,6 +155,7 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
     async run(exportRun: ExportRun): Promise<ExportOutcome> {
       const config = readHttpConfig(exportRun.batchExport.destination_config);
       const { signal } = exportRun;
+      const agents = guardedAgents(exportRun.addresses);
       let pending: string[] = [];
       let pendingBytes = 0;
       let recordsCompleted = 0;
@@ -135,27 +166,31 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
 
       const flush = async () => {
         if (pending.length === 0) return;
-        bytesExported += await post(config, pending, signal);
+        bytesExported += await post(config, pending, agents, signal);
         recordsCompleted += pending.length;
         pending = [];
         pendingBytes = 0;
         await exportRun.progress({ recordsCompleted, bytesExported, cursor: pendingCursor });
       };
 
-      for await (const batch of records(exportRun, batchSize)) {
-        signal.throwIfAborted();
-        for (const record of batch) {
-          const event = JSON.stringify(batchEvent(record));
-          pending.push(event);
-          const at = record[cursorColumn];
-          if (at instanceof Date) pendingCursor = at.toISOString();
-          pendingBytes += Buffer.byteLength(event) + 1;
-          if (pending.length >= maxEvents || pendingBytes >= maxBytes) await flush();
+      try {
+        for await (const batch of records(exportRun, batchSize)) {
+          signal.throwIfAborted();
+          for (const record of batch) {
+            const event = JSON.stringify(batchEvent(record));
+            pending.push(event);
+            const at = record[cursorColumn];
+            if (at instanceof Date) pendingCursor = at.toISOString();
+            pendingBytes += Buffer.byteLength(event) + 1;
+            if (pending.length >= maxEvents || pendingBytes >= maxBytes) await flush();
+          }
         }
+        signal.throwIfAborted();
+        await flush();
+        return { recordsCompleted, bytesExported };
+      } finally {
+        agents.destroy();
       }
-      signal.throwIfAborted();
-      await flush();
-      return { recordsCompleted, bytesExported };
     },
   };
 }

@@ -7,17 +7,21 @@
  */
 import {
   connectDestination,
+  isServerAnswer,
   loadRun,
   permanentSqlState,
   PostgresDestinationError,
   postgresConfigOf,
+  refuseOwnDatabase,
 } from '../../../db/destinations/postgres.js';
+import { DestinationAddressError } from '../../../db/destinations/address-policy.js';
+import { isConnectionFailure, UNREACHABLE_MESSAGE } from './egress.js';
 import { exportRecordsQuery, InvalidExportSettingsError } from '../../../db/queries/batch-exports/records.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRun } from './types.js';
 
 function permanent(error: unknown): NonRetryableExportError | null {
   if (error instanceof NonRetryableExportError) return error;
-  if (error instanceof PostgresDestinationError || error instanceof InvalidExportSettingsError) {
+  if (error instanceof PostgresDestinationError || error instanceof InvalidExportSettingsError || error instanceof DestinationAddressError) {
     return new NonRetryableExportError(error.message, { cause: error });
   }
   const code = permanentSqlState(error);
@@ -26,6 +30,16 @@ function permanent(error: unknown): NonRetryableExportError | null {
     return new NonRetryableExportError(`The destination database refused the export (${code}): ${message}`, { cause: error });
   }
   return null;
+}
+
+/**
+ * A failure to connect as the run reports it: a refused address, or what a PostgreSQL that answered said (a
+ * SQLSTATE); anything else (refused, reset, timed out, a TLS failure, a port that speaks something else) is the
+ * one message of every connection failure (egress.ts).
+ */
+function connectionFailure(error: unknown): unknown {
+  if (error instanceof DestinationAddressError || error instanceof PostgresDestinationError) return error;
+  return isServerAnswer(error) ? error : new Error(UNREACHABLE_MESSAGE);
 }
 
 /**
@@ -47,10 +61,13 @@ async function run(exportRun: ExportRun): Promise<ExportOutcome> {
       { batchExport, start: runRow.data_interval_start, end: runRow.data_interval_end, selectBy: exportRun.selectBy },
       { ordered: false },
     );
-    const destination = await connectDestination(config);
+    const destination = await connectDestination(config, exportRun.addresses).catch((error: unknown) => {
+      throw connectionFailure(error);
+    });
     // An error of the connection while it idles (the server went away) surfaces through the statement that fails.
     destination.on('error', () => undefined);
     try {
+      await refuseOwnDatabase(exportRun.db, destination);
       const outcome = await loadRun(exportRun.db, destination, config, {
         batchExportId: batchExport.id,
         dataIntervalEnd: runRow.data_interval_end,
@@ -67,7 +84,10 @@ async function run(exportRun: ExportRun): Promise<ExportOutcome> {
     }
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;
-    throw withoutSecrets(permanent(error) ?? error, batchExport.destination_config);
+    const final = permanent(error);
+    // A connection lost midway is reported as every connection failure is (egress.ts).
+    if (!final && isConnectionFailure(error)) throw new Error(UNREACHABLE_MESSAGE);
+    throw withoutSecrets(final ?? error, batchExport.destination_config);
   }
 }
 

@@ -20,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { exportJsonLinesQuery, readExportRecords, readJsonLines, type RecordsQuery, type RecordsRequest } from '../../../db/queries/batch-exports/records.js';
 import type { BatchExportModel } from '../../../db/queries/batch-exports/rows.js';
 import { checkFileSpec, fileExtension, formatDatetime, RollingFileWriter, type FileCompression, type FileFormat } from './files.js';
+import { addressRefusalIn, excerpt, guardedAgents, isConnectionFailure, UNREACHABLE_MESSAGE, type GuardedAgents } from './egress.js';
 import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
@@ -204,7 +205,11 @@ export function manifestKey(request: Pick<KeyRequest, 'prefix' | 'start' | 'end'
   return joinKey(renderPrefix(request.prefix, interval, request.model), `${intervalText(request.start)}-${intervalText(request.end)}_manifest.json`);
 }
 
-export function createS3Client(config: S3Config): S3Client {
+/**
+ * A client whose every connection goes through the run's guarded agents: the endpoint's host, and the hosts the
+ * SDK derives from the region and a virtual-hosted bucket, are all checked before a socket connects.
+ */
+export function createS3Client(config: S3Config, agents: GuardedAgents): S3Client {
   const credentials =
     config.accessKeyId !== null && config.secretAccessKey !== null
       ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
@@ -215,7 +220,7 @@ export function createS3Client(config: S3Config): S3Client {
     ...(credentials ? { credentials } : {}),
     forcePathStyle: !config.useVirtualStyleAddressing,
     // A stalled connection fails the attempt (and the run is retried) instead of holding the run forever.
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, httpAgent: agents.httpAgent, httpsAgent: agents.httpsAgent },
   });
 }
 
@@ -232,12 +237,6 @@ const RETRYABLE_S3_ERRORS = new Set([
   'RequestTimeTooSkewed',
 ]);
 
-/**
- * Network failures that retrying cannot mend: nothing listens at the endpoint, or its name does not resolve
- * (PostHog's EndpointConnectionError, which ends the run Failed). Resets and timeouts are retried.
- */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
-
 interface SdkError {
   name?: string;
   code?: string;
@@ -245,23 +244,36 @@ interface SdkError {
   $metadata?: { httpStatusCode?: number };
 }
 
-/** An SDK failure as the engine should see it: NonRetryableExportError when retrying cannot help. */
+/** An endpoint as messages name it: its origin, never credentials a URL may carry. */
+function endpointOrigin(endpointUrl: string): string {
+  try {
+    return new URL(endpointUrl).origin;
+  } catch {
+    return 'the endpoint';
+  }
+}
+
+/**
+ * An SDK failure as the engine should see it: NonRetryableExportError when retrying cannot help. Connection
+ * failures are all one retryable message (egress.ts says why); what S3 answered is named by its error class and
+ * status, with a short excerpt of its message.
+ */
 export function classifyS3Error(error: unknown, config: Pick<S3Config, 'bucketName' | 'endpointUrl'>): unknown {
   if (!(error instanceof Error) || error instanceof NonRetryableExportError || error.name === 'AbortError') return error;
+  const refused = addressRefusalIn(error);
+  if (refused) return new NonRetryableExportError(refused.message);
   const sdk = error as Error & SdkError;
-  const where = `bucket '${config.bucketName}'${config.endpointUrl ? ` at ${config.endpointUrl}` : ''}`;
-  const code = sdk.code ?? (error.cause as SdkError | undefined)?.code;
-  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
-    return new NonRetryableExportError(`Could not connect to the S3 endpoint for ${where} (${code}): ${error.message}`, { cause: error });
-  }
-  if (RETRYABLE_S3_ERRORS.has(error.name)) return error;
   const status = sdk.$metadata?.httpStatusCode;
+  if (status === undefined && isConnectionFailure(error)) return new Error(UNREACHABLE_MESSAGE, { cause: error });
+  // Not the SDK's (a failure reading the records, say): as it is.
+  if (sdk.$metadata === undefined) return error;
+  const where = `bucket '${config.bucketName}'${config.endpointUrl ? ` at ${endpointOrigin(config.endpointUrl)}` : ''}`;
+  const what = `${error.name}${status !== undefined ? ` (status ${status})` : ''}: ${excerpt(error.message)}`;
+  if (RETRYABLE_S3_ERRORS.has(error.name)) return new Error(`S3 could not take the upload to ${where} now: ${what}`, { cause: error });
   if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
-    return new NonRetryableExportError(`S3 refused the upload to ${where}: ${error.name} (status ${status}): ${error.message}`, {
-      cause: error,
-    });
+    return new NonRetryableExportError(`S3 refused the upload to ${where}: ${what}`);
   }
-  return error;
+  return new Error(`The upload to ${where} failed: ${what}`, { cause: error });
 }
 
 export interface UploadTarget {
@@ -479,7 +491,8 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
       // Rendered before any work, so a bad prefix fails the run before anything is read.
       manifestKey(keyRequest);
       const maxFileBytes = config.maxFileSizeMb === null ? null : config.maxFileSizeMb * MIB;
-      const client = createS3Client(config);
+      const agents = guardedAgents(exportRun.addresses);
+      const client = createS3Client(config, agents);
       const keys: string[] = [];
       const files = new RollingFileWriter(
         { format: config.format, compression: config.compression, columns: fileColumns(exportRun) },
@@ -533,9 +546,11 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
       } catch (error) {
         await files.abort();
         // A pipeline stopped by the signal rejects with its own AbortError; the run reports the signal's reason.
-        throw classifyS3Error(signal.aborted ? (signal.reason ?? error) : error, config);
+        if (signal.aborted) throw signal.reason ?? error;
+        throw classifyS3Error(error, config);
       } finally {
         client.destroy();
+        agents.destroy();
       }
     },
   };

@@ -6,6 +6,7 @@
  * Postgres: an idempotent write; HTTP: event uuids, which capture deduplicates), because a run may be retried
  * after any point of a previous attempt, including a process killed mid-write.
  */
+import type { AddressPolicy } from '../../../db/destinations/address-policy.js';
 import type { Db } from '../../../db/pg/client.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../../db/queries/batch-exports/rows.js';
 
@@ -19,6 +20,8 @@ export interface ExportRun {
   selectBy: 'inserted_at' | 'timestamp';
   /** Hedgerow's own database, to read the records from. */
   db: Db;
+  /** What the run may connect to: every connection it makes is checked against it first. */
+  addresses: AddressPolicy;
   /** Aborted when the run is cancelled or its process shuts down; a destination stops and rejects soon after. */
   signal: AbortSignal;
   /** Records progress (and the cursor a retry may resume from); best effort, as PostHog's heartbeat. */
