@@ -85,6 +85,11 @@ export function discardConnection(connection: unknown, reason: string): void {
   pooled.connection?.stream?.destroy();
 }
 
+/** Whether the connection was discarded (discardConnection): nothing more can run on it. */
+export function isDiscarded(connection: unknown): boolean {
+  return (connection as PooledConnection).__knex__disposed !== undefined;
+}
+
 const requireCjs = createRequire(import.meta.url);
 /** Knex's PostgreSQL dialect (its `client: 'pg'`), to be extended. */
 const PgDialect = requireCjs('knex/lib/dialects/postgres/index.js') as typeof Knex.Client;

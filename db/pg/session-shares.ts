@@ -1,0 +1,143 @@
+/**
+ * Shares of a read pool between environments (db/pg/client.ts createReadDb): within one process, an environment
+ * holds at most all of the pool's sessions but one, so that another environment's read always finds a session
+ * however many slow reads the first one sends. An environment's reads past its share wait for one of its own
+ * sessions to come back (within their deadline, as any wait for a session: db/pg/read-session.ts), never in
+ * front of another environment's.
+ *
+ * The share is taken where a session is lent: `environmentReader` gives the pool as one environment sees it, to
+ * be handed to onReadSession (and sessionFreeNow) in place of the pool itself.
+ */
+import type { ClientBase } from 'pg';
+import type { ReadDb } from './client.js';
+
+/** Told of each session the environment is lent, before its work, and before the session goes back. */
+export interface LentSessionHooks {
+  /** May refuse the session by throwing: it goes back to the pool unused. */
+  lent(session: ClientBase): Promise<void>;
+  /** Must leave the session as it found it, or discard it (db/pg/client.ts discardConnection). */
+  returning(session: ClientBase): Promise<void>;
+}
+
+/** Sessions held by each environment, and the reads of each waiting for one of its own to come back. */
+class SessionShares {
+  private readonly held = new Map<number, number>();
+  private readonly waiting = new Map<number, Array<() => void>>();
+
+  constructor(readonly sessionsEach: number) {}
+
+  hasRoom(environmentId: number): boolean {
+    return (this.held.get(environmentId) ?? 0) < this.sessionsEach;
+  }
+
+  async take(environmentId: number): Promise<void> {
+    if (this.hasRoom(environmentId)) {
+      this.held.set(environmentId, (this.held.get(environmentId) ?? 0) + 1);
+      return;
+    }
+    // Woken by give(), which hands its share straight over: the count does not change.
+    await new Promise<void>((resolve) => {
+      const queue = this.waiting.get(environmentId) ?? [];
+      queue.push(resolve);
+      this.waiting.set(environmentId, queue);
+    });
+  }
+
+  give(environmentId: number): void {
+    const queue = this.waiting.get(environmentId);
+    const next = queue?.shift();
+    if (queue?.length === 0) this.waiting.delete(environmentId);
+    if (next) {
+      next();
+      return;
+    }
+    const count = (this.held.get(environmentId) ?? 1) - 1;
+    if (count <= 0) this.held.delete(environmentId);
+    else this.held.set(environmentId, count);
+  }
+
+  /** Sessions the environment holds now (tests). */
+  heldBy(environmentId: number): number {
+    return this.held.get(environmentId) ?? 0;
+  }
+}
+
+const sharesOfPool = new WeakMap<ReadDb, SessionShares>();
+
+function sharesOf(reader: ReadDb): SessionShares {
+  let shares = sharesOfPool.get(reader);
+  if (!shares) {
+    const poolMax = (reader.client.config as { pool?: { max?: number } }).pool?.max ?? 1;
+    shares = new SessionShares(Math.max(1, poolMax - 1));
+    sharesOfPool.set(reader, shares);
+  }
+  return shares;
+}
+
+/** How many sessions one environment may hold at once in the pool. */
+export function sessionsPerEnvironment(reader: ReadDb): number {
+  return sharesOf(reader).sessionsEach;
+}
+
+/** Sessions of the pool the environment holds now. */
+export function sessionsHeldBy(reader: ReadDb, environmentId: number): number {
+  return sharesOf(reader).heldBy(environmentId);
+}
+
+/** What sessionFreeNow reads of a pool in which the environment has no room left: nothing free. */
+const NO_ROOM = Object.freeze({
+  max: 0,
+  numFree: () => 0,
+  numUsed: () => 0,
+  numPendingAcquires: () => 0,
+  numPendingCreates: () => 0,
+});
+
+/**
+ * The pool as the environment sees it, for onReadSession and sessionFreeNow: each session it lends counts
+ * against the environment's share until it is back, and it is free now only when the share has room too (a
+ * read that takes a second session only when one is free then never waits on its own environment). With
+ * `hooks`, each session lent is handed to them first, and back to them before it returns.
+ */
+export function environmentReader(reader: ReadDb, environmentId: number, hooks?: LentSessionHooks): ReadDb {
+  const shares = sharesOf(reader);
+  const pool = reader.client;
+  const client = Object.create(pool as object, {
+    acquireConnection: {
+      value: async (): Promise<unknown> => {
+        await shares.take(environmentId);
+        let session: unknown;
+        try {
+          session = await pool.acquireConnection();
+        } catch (error) {
+          shares.give(environmentId);
+          throw error;
+        }
+        if (!hooks) return session;
+        try {
+          await hooks.lent(session as ClientBase);
+        } catch (error) {
+          await pool.releaseConnection(session).finally(() => shares.give(environmentId));
+          throw error;
+        }
+        return session;
+      },
+    },
+    releaseConnection: {
+      value: async (session: unknown): Promise<unknown> => {
+        try {
+          // (A hook that fails discards the session itself: it goes back all the same, never to be lent again.)
+          if (hooks) await hooks.returning(session as ClientBase).catch(() => undefined);
+          return await pool.releaseConnection(session);
+        } finally {
+          shares.give(environmentId);
+        }
+      },
+    },
+    pool: {
+      get: () => (shares.hasRoom(environmentId) ? (pool as unknown as { pool: unknown }).pool : NO_ROOM),
+    },
+  }) as ReadDb['client'];
+  // Only `client` differs: onReadSession and sessionFreeNow read nothing else of the pool.
+  return Object.create(reader as object, { client: { value: client } }) as ReadDb;
+}
