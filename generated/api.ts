@@ -704,6 +704,14 @@ export interface paths {
          *     An asynchronous query is checked when it runs: its errors are in its status. 503 when no job engine
          *     has ever started on the database.
          *
+         *     **Fair shares.** An environment runs at most `HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT` (default 3)
+         *     queries at once, across every Hedgerow process, and may have at most
+         *     `HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT` (default 10) asynchronous queries queued or running; past
+         *     either a 429 `throttled_error` with `Retry-After`, as PostHog answers a team over its concurrency
+         *     limit (a submit that finds its query's status is answered as it is). Asynchronous queries are run
+         *     by turns between environments, each environment's first before any one's second, and no environment
+         *     occupies every runner.
+         *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
          */
@@ -3935,6 +3943,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The environment already runs as many synchronous queries as it may
+         *     (`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT`, across every process), or has as many asynchronous
+         *     queries queued or running (`HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT`), as PostHog answers a team over
+         *     its concurrency limit; or the key sent more requests than its rate limit allows. Retry after
+         *     `Retry-After` seconds.
+         */
+        QueryTooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected error; the detail is generic and the cause is in the server log. */
         ServerError: {
             headers: {
@@ -5796,7 +5821,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -5912,7 +5937,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -7736,7 +7761,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -7792,7 +7817,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];

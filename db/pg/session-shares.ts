@@ -2,14 +2,15 @@
  * Shares of a read pool between environments (db/pg/client.ts createReadDb): within one process, an environment
  * holds at most all of the pool's sessions but one, so that another environment's read always finds a session
  * however many slow reads the first one sends. An environment's reads past its share wait for one of its own
- * sessions to come back (within their deadline, as any wait for a session: db/pg/read-session.ts), never in
- * front of another environment's.
+ * sessions to come back, never in front of another environment's, and as long as any read waits for a session
+ * of the pool (the connect timeout); past that, a 429.
  *
  * The share is taken where a session is lent: `environmentReader` gives the pool as one environment sees it, to
  * be handed to onReadSession (and sessionFreeNow) in place of the pool itself.
  */
 import type { ClientBase } from 'pg';
-import type { ReadDb } from './client.js';
+import { errors } from '../core/errors.js';
+import { deadlinesOf, type ReadDb } from './client.js';
 
 /** Told of each session the environment is lent, before its work, and before the session goes back. */
 export interface LentSessionHooks {
@@ -30,15 +31,26 @@ class SessionShares {
     return (this.held.get(environmentId) ?? 0) < this.sessionsEach;
   }
 
-  async take(environmentId: number): Promise<void> {
+  /** Takes a share, waiting at most `waitMs` for one of the environment's own to come back. */
+  async take(environmentId: number, waitMs: number): Promise<void> {
     if (this.hasRoom(environmentId)) {
       this.held.set(environmentId, (this.held.get(environmentId) ?? 0) + 1);
       return;
     }
     // Woken by give(), which hands its share straight over: the count does not change.
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const queue = this.waiting.get(environmentId) ?? [];
-      queue.push(resolve);
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const left = (this.waiting.get(environmentId) ?? []).filter((other) => other !== waiter);
+        if (left.length > 0) this.waiting.set(environmentId, left);
+        else this.waiting.delete(environmentId);
+        reject(tooManySessions(this.sessionsEach));
+      }, waitMs);
+      queue.push(waiter);
       this.waiting.set(environmentId, queue);
     });
   }
@@ -61,6 +73,20 @@ class SessionShares {
     return this.held.get(environmentId) ?? 0;
   }
 }
+
+/**
+ * An environment waited for one of its own sessions as long as anyone waits for a session of the pool: a 429
+ * (the database is there; this environment is using all of its share), not the 503 of an unavailable database.
+ */
+function tooManySessions(sessions: number) {
+  return errors.tooManyQueries(
+    `Exceeded maximum concurrency limit: ${sessions} database ${sessions === 1 ? 'session' : 'sessions'} at once for this environment. Retry when a read has finished.`,
+    SHARE_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** What that 429 suggests. */
+const SHARE_RETRY_AFTER_SECONDS = 1;
 
 const sharesOfPool = new WeakMap<ReadDb, SessionShares>();
 
@@ -105,7 +131,7 @@ export function environmentReader(reader: ReadDb, environmentId: number, hooks?:
   const client = Object.create(pool as object, {
     acquireConnection: {
       value: async (): Promise<unknown> => {
-        await shares.take(environmentId);
+        await shares.take(environmentId, deadlinesOf(reader).connectTimeoutMs);
         let session: unknown;
         try {
           session = await pool.acquireConnection();

@@ -7,7 +7,10 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import { createDb, type Db } from '../../db/pg/client.js';
+import { ApiError } from '../../db/core/errors.js';
+import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
+import { onReadSession, sessionFreeNow } from '../../db/pg/read-session.js';
+import { environmentReader, sessionsHeldBy, sessionsPerEnvironment } from '../../db/pg/session-shares.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { startEngine, type RunningEngine } from '../../handlers/jobs/index.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
@@ -214,6 +217,60 @@ describe('query: fair shares of the database between environments', function () 
         await Promise.all(saturating);
       } finally {
         await unlimited.close();
+      }
+    });
+  });
+
+  describe('a process’s read sessions (db/pg/session-shares.ts)', () => {
+    it('an environment holds all of the pool but one; past that it waits, then is a 429; another’s read goes first', async () => {
+      const shortWaits = createDb(databaseUrl(name), { deadlines: { connectTimeoutMs: 300 } });
+      const reader = createReadDb(shortWaits, 5_000, { poolMax: 2 });
+      try {
+        const readerA = environmentReader(reader, a.environment.id);
+        const readerB = environmentReader(reader, b.environment.id);
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let holds = false;
+        const holding = onReadSession(readerA, 5_000, async (read) => {
+          await read('select 1', []);
+          holds = true;
+          await gate;
+        });
+        await waitFor('A to hold its session', async () => holds);
+        expect(sessionsHeldBy(reader, a.environment.id)).to.equal(1);
+        expect(sessionsPerEnvironment(reader)).to.equal(1);
+        // A read that takes a second session only when one is free now does not take A's last.
+        expect(sessionFreeNow(readerA)).to.equal(false);
+        expect(sessionFreeNow(readerB)).to.equal(true);
+
+        const waiting = onReadSession(readerA, 5_000, (read) => read('select 1 as n', [])).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        const { rows } = await onReadSession(readerB, 5_000, (read) => read<{ n: number }>('select 2 as n', []));
+        expect(rows).to.deep.equal([{ n: 2 }]);
+        const refused = (await waiting) as ApiError;
+        expect(refused).to.be.instanceOf(ApiError);
+        expect(refused.status).to.equal(429);
+        expect(refused.headers).to.deep.equal({ 'Retry-After': '1' });
+        expect(refused.toBody()).to.deep.equal({
+          type: 'throttled_error',
+          code: 'throttled',
+          detail: 'Exceeded maximum concurrency limit: 1 database session at once for this environment. Retry when a read has finished.',
+          attr: null,
+        });
+
+        // One that waits less long than that gets A's session when it comes back.
+        const next = onReadSession(readerA, 5_000, (read) => read<{ n: number }>('select 3 as n', []));
+        release();
+        await holding;
+        expect((await next).rows).to.deep.equal([{ n: 3 }]);
+        expect(sessionsHeldBy(reader, a.environment.id)).to.equal(0);
+      } finally {
+        await reader.destroy();
+        await shortWaits.destroy();
       }
     });
   });
