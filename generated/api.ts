@@ -3932,7 +3932,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key sent more requests than its rate limit allows; retry after `Retry-After` seconds. */
+        /**
+         * @description The key sent more requests than its rate limit allows, or (operations that read events) the
+         *     environment already holds all of a process's database sessions it may and none came back in time;
+         *     retry after `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
