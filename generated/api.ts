@@ -714,6 +714,14 @@ export interface paths {
          *     number, more columns than PostgreSQL returns, a subquery of several rows used as one value) are 400s
          *     that name the problem.
          *
+         *     **Fair shares.** An environment runs at most `HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT` (default 3)
+         *     queries at once, across every Hedgerow process, and may have at most
+         *     `HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT` (default 10) asynchronous queries queued or running; past
+         *     either a 429 `throttled_error` with `Retry-After`, as PostHog answers a team over its concurrency
+         *     limit (a submit that finds its query's status is answered as it is). Asynchronous queries are run
+         *     by turns between environments, each environment's first before any one's second, and no environment
+         *     occupies every runner.
+         *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
          */
@@ -3952,8 +3960,29 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key sent more requests than its rate limit allows; retry after `Retry-After` seconds. */
+        /**
+         * @description The key sent more requests than its rate limit allows, or (operations that read events) the
+         *     environment already holds all of a process's database sessions it may and none came back in time;
+         *     retry after `Retry-After` seconds.
+         */
         TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The environment already runs as many synchronous queries as it may
+         *     (`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT`, across every process), or has as many asynchronous
+         *     queries queued or running (`HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT`), as PostHog answers a team over
+         *     its concurrency limit; or the key sent more requests than its rate limit allows. Retry after
+         *     `Retry-After` seconds.
+         */
+        QueryTooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
@@ -5824,7 +5853,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -5940,7 +5969,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -7764,7 +7793,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];
@@ -7820,7 +7849,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["QueryTimeout"];

@@ -9,7 +9,7 @@ import { errors } from '../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
 import { parseJson, stringifyExact } from '../db/core/exact-json.js';
 import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
-import { JOB_SCHEMA, QUERY_QUEUE } from './jobs/queries.js';
+import { QUERY_JOBS } from './jobs/queries.js';
 import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
@@ -70,9 +70,11 @@ export async function submitAsyncQuery(
       query: body.query,
       jobId: crypto.randomUUID(),
       force,
+      pendingLimit: deps.config.asyncQueriesPerEnvironment,
     },
     jobs.enqueue,
     jobs.dequeue,
+    QUERY_JOBS,
   );
   return { status: status.complete ? 200 : 202, body: jsonText(statusBody(status)) };
 }
@@ -84,7 +86,7 @@ function notFound(id: string, teamId: number) {
 export const environments_query_retrieve: Handler<'environments_query_retrieve'> = async ({ params, state, deps }) => {
   const teamId = environmentOf(state).environment.id;
   // No status can have an id PostgreSQL cannot store.
-  const status = !isStorableQueryId(params.id) ? null : await readQueryStatus(deps.db, teamId, params.id, JOB_SCHEMA, QUERY_QUEUE);
+  const status = !isStorableQueryId(params.id) ? null : await readQueryStatus(deps.db, teamId, params.id, QUERY_JOBS);
   if (!status) throw notFound(params.id, teamId);
   if (!status.complete) return { status: 202, body: jsonText(statusBody(status)) };
   if (!status.error) return { status: 200, body: jsonText(statusBody(status)) };

@@ -128,6 +128,12 @@ export const errors = {
       `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`,
       { headers: { 'Retry-After': String(retryAfterSeconds) } },
     ),
+  /**
+   * The environment already runs, or has waiting, as many queries as it may (PostHog answers its concurrency
+   * limits with a 429 too).
+   */
+  tooManyQueries: (detail: string, retryAfterSeconds: number) =>
+    new ApiError(429, 'throttled_error', 'throttled', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } }),
   server: () => new ApiError(500, 'server_error', 'server_error', 'A server error occurred.'),
   notImplemented: (operationId: string) =>
     new ApiError(501, 'server_error', 'not_implemented', `This operation is not implemented yet: ${operationId}.`),

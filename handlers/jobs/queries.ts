@@ -25,15 +25,28 @@ import {
   RUNNER_SESSION_SQL,
   RUNNER_STOPPED_MESSAGE,
   type DequeueQuery,
+  deferQueryJob,
   type EnqueueQuery,
+  type QueryQueue,
   type RunningQuery,
 } from '../../db/queries/query/status.js';
 
 export const QUERY_QUEUE = 'query-run';
 export const JOB_SCHEMA = 'pgboss';
+/** Where the runs' jobs are, for the SQL that reads them. */
+export const QUERY_JOBS: QueryQueue = { schema: JOB_SCHEMA, name: QUERY_QUEUE };
 
-/** Queries one engine process runs at once (each on a read-only session of its own). */
-export const ASYNC_QUERY_CONCURRENCY = 2;
+/**
+ * Queries one engine process runs at once (each on a read-only session of its own); one environment runs at most
+ * all of them but one (runsPerEnvironment), so another environment's query always finds a runner.
+ */
+export const ASYNC_QUERY_CONCURRENCY = 3;
+
+/**
+ * How long the job of an environment already running its share waits before it can be fetched again: a runner
+ * that fetched it puts it back and looks for another environment's.
+ */
+const DEFER_MS = 1_000;
 
 /**
  * How often an engine renews the statuses of the queries it runs and deletes expired statuses: well within a
@@ -82,6 +95,7 @@ export class QueryJobs {
       created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId } satisfies QueryJobData, {
         id: job.jobId,
         db: jobExecutorOf(trx),
+        priority: job.priority,
         retryLimit: 0,
         expireInSeconds: jobExpirySeconds(this.timeoutMs),
       });
@@ -128,6 +142,8 @@ export class QueryRunner {
   private readonly reader: ReadDb;
   private readonly workerIds: string[] = [];
   private readonly inFlight = new Set<Flight>();
+  /** The runs in flight of each environment (those of its jobs this process took and has not finished). */
+  private readonly runsOf = new Map<number, number>();
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private boss: PgBoss | null = null;
@@ -141,6 +157,11 @@ export class QueryRunner {
 
   get concurrency(): number {
     return Math.max(1, this.options.concurrency ?? ASYNC_QUERY_CONCURRENCY);
+  }
+
+  /** Queries of one environment this process runs at most at once: all of its runners but one. */
+  get runsPerEnvironment(): number {
+    return Math.max(1, this.concurrency - 1);
   }
 
   async start(boss: PgBoss): Promise<void> {
@@ -194,7 +215,29 @@ export class QueryRunner {
     }
   }
 
+  /**
+   * A job of the queue: run, unless its environment already runs its share here; then it goes back to the queue,
+   * its place kept, and this runner looks for another environment's (it is woken by the next submission, or
+   * polls). Counted and checked at once, before any wait: the runners of a process never pass the share together.
+   */
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
+    const teamId = job.data.teamId;
+    const running = this.runsOf.get(teamId) ?? 0;
+    if (running >= this.runsPerEnvironment) {
+      await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
+      return;
+    }
+    this.runsOf.set(teamId, running + 1);
+    try {
+      await this.runJob(job);
+    } finally {
+      const left = (this.runsOf.get(teamId) ?? 1) - 1;
+      if (left > 0) this.runsOf.set(teamId, left);
+      else this.runsOf.delete(teamId);
+    }
+  }
+
+  private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { db, logger, timeoutMs, maxResultBytes } = this.options;
     const picked = await pickUpQuery(db, job.id);
     if (!picked) return;

@@ -3,6 +3,7 @@
  */
 import { parseAllowlist } from '../../db/destinations/address-policy.js';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
+import { MAX_QUERY_SLOTS } from '../../db/queries/query/shares.js';
 
 export interface Config {
   /** TCP port for the API and the capture endpoints. */
@@ -34,6 +35,13 @@ export interface Config {
   queryTimeoutMs: number;
   /** Bytes of rows one query's answer may hold (synchronous or asynchronous); a larger one is refused with a 400. */
   queryResultMaxBytes: number;
+  /**
+   * Queries of the query endpoint one environment may run at once, synchronously, across all processes (at most
+   * 256); past it a 429. 0: no limit.
+   */
+  queryConcurrencyPerEnvironment: number;
+  /** Asynchronous queries one environment may have queued or running at once; past it a 429. 0: no limit. */
+  asyncQueriesPerEnvironment: number;
   /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
   dbConnectTimeoutMs: number;
   /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
@@ -114,6 +122,12 @@ function destinationAllowlist(): string[] {
   return entries;
 }
 
+function queryConcurrencyPerEnvironment(): number {
+  const value = integer('HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT', 3);
+  if (value > MAX_QUERY_SLOTS) throw new Error(`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT must be at most ${MAX_QUERY_SLOTS}, got "${value}"`);
+  return value;
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
@@ -126,6 +140,8 @@ export function readConfig(): Config {
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
     queryResultMaxBytes: Math.max(1, integer('HEDGEROW_QUERY_RESULT_MAX_MB', DEFAULT_RESULT_MAX_BYTES / MIB)) * MIB,
+    queryConcurrencyPerEnvironment: queryConcurrencyPerEnvironment(),
+    asyncQueriesPerEnvironment: integer('HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT', 10),
     captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),

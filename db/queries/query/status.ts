@@ -13,6 +13,7 @@ import type { components } from '../../../generated/api.js';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { parseJson, stringifyExact } from '../../core/exact-json.js';
 import { cleanText } from '../../core/jsonb-text.js';
+import { errors } from '../../core/errors.js';
 import type { Db } from '../../pg/client.js';
 import type { EnvironmentRow } from '../../rows.js';
 import { ENGINE_CHANNEL } from '../batch-exports/notify.js';
@@ -101,11 +102,31 @@ function statusOf(row: StatusRow): QueryStatus {
  */
 const QUERY_SUBMIT_LOCK_CLASS = 0x48675173;
 
-/** Enqueues the run's job (id `jobId`) inside the transaction that makes its status. */
-export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number }) => Promise<void>;
+/**
+ * First key of the advisory locks that serialise the submits of one environment (ASCII "HgQb"), the second its
+ * id: its count of waiting and running queries, checked against its limit and giving the new job its place,
+ * is then exact.
+ */
+const QUERY_BACKLOG_LOCK_CLASS = 0x48675162;
+
+/** What a 429 for the limit of queued and running queries suggests. */
+export const BACKLOG_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Enqueues the run's job (id `jobId`) inside the transaction that makes its status. `priority`: minus the
+ * environment's queries already waiting or running, so that the queue, which hands out the highest priority
+ * first and the oldest among equals, takes each environment's first query, then each one's second, and so on.
+ */
+export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number; priority: number }) => Promise<void>;
 
 /** Takes the run's job out of the queue, if it has not started (inside the cancelling transaction). */
 export type DequeueQuery = (trx: Knex.Transaction, jobId: string) => Promise<void>;
+
+/** The job queue's table (pg-boss's `job` in `schema`) and the queue of the runs' jobs. */
+export interface QueryQueue {
+  schema: string;
+  name: string;
+}
 
 export interface SubmittedQuery {
   teamId: number;
@@ -114,6 +135,24 @@ export interface SubmittedQuery {
   jobId: string;
   /** A forced refresh runs the query again even when a status for the id exists. */
   force: boolean;
+  /** Queries the environment may have waiting or running at once, this one included; 0: no limit. */
+  pendingLimit: number;
+}
+
+function tooManyPending(limit: number) {
+  return errors.tooManyQueries(
+    `Exceeded maximum concurrency limit: ${limit} asynchronous ${limit === 1 ? 'query' : 'queries'} queued or running for this environment. Retry when one has finished.`,
+    BACKLOG_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** The environment's queries not complete, but for `exceptId` (the one being submitted again). */
+async function countPending(trx: Knex.Transaction, teamId: number, exceptId: string): Promise<number> {
+  const { rows } = await trx.raw(
+    'select count(*)::int as n from query_statuses where team_id = ? and id <> ? and not complete and expiration_time > now()',
+    [teamId, exceptId],
+  );
+  return (rows as Array<{ n: number }>)[0]!.n;
 }
 
 /**
@@ -122,8 +161,15 @@ export interface SubmittedQuery {
  * started over for a new job: the previous job is dequeued and its statement, if running, cancelled, and its
  * runner can no longer write (its task_id is no longer the row's).
  */
-export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: EnqueueQuery, dequeue: DequeueQuery): Promise<QueryStatus> {
+export async function submitQuery(
+  db: Db,
+  submitted: SubmittedQuery,
+  enqueue: EnqueueQuery,
+  dequeue: DequeueQuery,
+  queue: QueryQueue,
+): Promise<QueryStatus> {
   return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?, ?)', [QUERY_BACKLOG_LOCK_CLASS, submitted.teamId]);
     // Two submits of one id (a client's retry) take turns, so that the second finds the first one's status rather
     // than a key it cannot insert: `for update` below locks only a row that exists.
     await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [QUERY_SUBMIT_LOCK_CLASS, `${submitted.teamId}:${submitted.id}`]);
@@ -135,6 +181,13 @@ export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: En
       [submitted.teamId, submitted.id],
     )).rows as Array<StatusRow & RunnerSession>;
     if (existing && !submitted.force) return statusOf(existing);
+    let pending = await countPending(trx, submitted.teamId, submitted.id);
+    if (submitted.pendingLimit > 0 && pending >= submitted.pendingLimit) {
+      // Runs whose process died count no longer: they are found so now rather than when their status is read.
+      await markStoppedRuns(trx, submitted.teamId, null, queue);
+      pending = await countPending(trx, submitted.teamId, submitted.id);
+      if (pending >= submitted.pendingLimit) throw tooManyPending(submitted.pendingLimit);
+    }
     if (existing) {
       if (existing.task_id && !existing.complete) await dequeue(trx, existing.task_id);
       await cancelRunnerStatement(trx, existing);
@@ -146,7 +199,7 @@ export async function submitQuery(db: Db, submitted: SubmittedQuery, enqueue: En
        returning ${STATUS_COLUMNS}`,
       [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId],
     )).rows as StatusRow[];
-    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId });
+    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, priority: -pending });
     await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
     return statusOf(row!);
   });
@@ -172,30 +225,53 @@ export async function cancelRunnerStatement(db: Knex | Knex.Transaction, session
 /**
  * The live status of query `id` of the environment, or null (unknown, expired, another environment's). A status
  * not complete whose runner is gone is first marked failed, complete: its session has left pg_stat_activity, or,
- * before a session was recorded, its job is no longer waiting nor active in pg-boss (`jobSchema`.job).
+ * before a session was recorded, its job is no longer waiting nor active in pg-boss (markStoppedRuns).
  */
-export async function readQueryStatus(db: Db, teamId: number, id: string, jobSchema: string, jobQueue: string): Promise<QueryStatus | null> {
+export async function readQueryStatus(db: Db, teamId: number, id: string, queue: QueryQueue): Promise<QueryStatus | null> {
   const read = async () =>
     ((await db.raw(`select ${STATUS_COLUMNS} from query_statuses where team_id = ? and id = ? and expiration_time > now()`, [teamId, id])).rows as StatusRow[])[0];
   const row = await read();
   if (!row || row.complete) return row ? statusOf(row) : null;
+  if ((await markStoppedRuns(db, teamId, id, queue)) === 0) return statusOf(row);
+  const after = await read();
+  return after ? statusOf(after) : null;
+}
+
+/**
+ * Marks failed, complete, the environment's statuses not complete (query `id`'s only, unless null) whose runner
+ * is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no longer
+ * waiting nor active in pg-boss. How many were marked.
+ */
+async function markStoppedRuns(db: Knex | Knex.Transaction, teamId: number, id: string | null, queue: QueryQueue): Promise<number> {
   const marked = await db.raw(
     `update query_statuses s
      set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
-     where s.team_id = ? and s.id = ? and not s.complete and s.expiration_time > now()
+     where s.team_id = ? and (?::text is null or s.id = ?) and not s.complete and s.expiration_time > now()
        and case
          when s.runner_pid is not null then not exists (
            select 1 from pg_stat_activity a where a.pid = s.runner_pid and a.backend_start = s.runner_backend_start)
          when s.task_id is not null then not exists (
-           select 1 from ${jobSchema}.job j
+           select 1 from ${queue.schema}.job j
            where j.name = ? and j.id = s.task_id::uuid and j.state in ('created', 'retry', 'active'))
          else false
        end`,
-    [RUNNER_STOPPED_MESSAGE, teamId, id, jobQueue],
+    [RUNNER_STOPPED_MESSAGE, teamId, id, id, queue.name],
   );
-  if ((marked.rowCount ?? 0) === 0) return statusOf(row);
-  const after = await read();
-  return after ? statusOf(after) : null;
+  return marked.rowCount ?? 0;
+}
+
+/**
+ * Puts an active job of the runs back in the queue, its place kept, to be fetched again from `delayMs` on: for a
+ * runner that fetched the job of an environment already running its share. pg-boss then completes nothing (it
+ * completes only an active job). False when the job is no longer active (cancelled meanwhile).
+ */
+export async function deferQueryJob(db: Db, queue: QueryQueue, jobId: string, delayMs: number): Promise<boolean> {
+  const result = await db.raw(
+    `update ${queue.schema}.job set state = 'created', started_on = null, start_after = now() + make_interval(secs => ?)
+     where name = ? and id = ? and state = 'active'`,
+    [delayMs / 1000, queue.name, jobId],
+  );
+  return (result.rowCount ?? 0) > 0;
 }
 
 /**
