@@ -1,5 +1,5 @@
 /**
- * Asynchronous queries run by `npm start` (its primary's engine) and by `npm run worker` processes while the API
+ * Asynchronous queries run by `npm start` (its job engine's process) and by `npm run worker` processes while the API
  * runs elsewhere: the API cancels a
  * statement another process runs; a worker killed mid-query (SIGKILL) leaves a status that says its process
  * stopped, and its statement does not run on for nobody; a worker stopped (SIGTERM) mid-query says the same.
