@@ -10,6 +10,7 @@ import { testDb } from '../helpers/database.js';
 import { contractViolations } from '../helpers/contract.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { REFUSED_BODY_DRAIN_BYTES } from '../../handlers/server/body.js';
 
 /** Past the capture lane's 20 MB limit and far past the API's 1 MB. */
 const BODY_BYTES = 28 * 1024 * 1024;
@@ -103,4 +104,34 @@ describe('a body over the limit: the 413 reaches a client still sending', functi
       });
     }
   }
+
+  it('a client that never stops sending: the 413 first, then the connection closes once the drain bound is passed', async () => {
+    const url = new URL('/i/v0/e/', server.directUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const giveUpAt = 4 * REFUSED_BODY_DRAIN_BYTES;
+    let sent = 0;
+    const closed = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(true));
+      socket.once('close', () => resolve(true));
+      const writeMore = (): void => {
+        while (sent < giveUpAt) {
+          sent += CHUNK.length;
+          if (!socket.write(CHUNK)) {
+            socket.once('drain', writeMore);
+            return;
+          }
+        }
+        resolve(false);
+      };
+      socket.write(`POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${2 * giveUpAt}\r\n\r\n`);
+      writeMore();
+    });
+    socket.destroy();
+
+    expect(closed, `the server still reads after ${sent} bytes`).to.equal(true);
+    expect(sent).to.be.above(REFUSED_BODY_DRAIN_BYTES);
+    expect(Buffer.concat(received).toString('utf8')).to.match(/^HTTP\/1\.1 413 .*\r\n[^]*"code":"request_too_large"/);
+  });
 });
