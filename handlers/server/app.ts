@@ -41,7 +41,7 @@ function errorMiddleware(deps: AppDeps): Koa.Middleware {
     } catch (thrown) {
       const answer = errorResponse(deps, thrown, { method: ctx.method, path: ctx.path });
       if (answer.status === 413) {
-        // Written here rather than by Koa, which would close the connection under a client still sending.
+        // Written here rather than by Koa: the connection is closed after the rest of the body (answerThenDrain).
         ctx.status = answer.status;
         ctx.respond = false;
         const text = JSON.stringify(answer.body);

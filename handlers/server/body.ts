@@ -101,9 +101,9 @@ export const REFUSED_BODY_DRAIN_MS = 10_000;
 /**
  * Answers a request whose body is refused while the client may still be sending it (a 413): the answer goes
  * out at once with `Connection: close`, and the connection closes only once the rest of the body has been read
- * and thrown away (within REFUSED_BODY_DRAIN_BYTES and REFUSED_BODY_DRAIN_MS). Closing a socket that still has
- * unread bytes makes the kernel reset the connection, and a reset can throw away the answer before the client
- * reads it.
+ * and thrown away, within REFUSED_BODY_DRAIN_BYTES and REFUSED_BODY_DRAIN_MS. Kept alive, the connection would
+ * read the rest of any body, however large or slow; closed at once, a socket with unread bytes is reset by the
+ * kernel, and the client's writes fail before it reads the answer.
  */
 export function answerThenDrain(
   req: IncomingMessage,
