@@ -11,8 +11,8 @@ import type { Destination } from './types.js';
 export type DestinationRegistry = Partial<Record<DestinationType, Destination>>;
 
 /**
- * The S3 destinations, loaded by their first run: the AWS SDK and the Parquet writer they import are tens of
- * megabytes that a process running no S3 export never needs.
+ * The S3 destinations, loaded by their first run: the AWS SDK they import holds megabytes of memory that a
+ * process running no S3 export never needs (their Parquet writer waits for a Parquet file: files.ts).
  */
 const lazyS3Destination: Destination = {
   async run(exportRun) {
