@@ -96,8 +96,11 @@ describe('system: the processes of npm start', function () {
   it('Ctrl-C (SIGINT to the process group) stops every process, exit code 0, none started again', async () => {
     const server = await start({ HEDGEROW_WORKERS: '2' }, { detached: true });
     await waitFor('the job engine to start', async () => server.output().includes('"msg":"job engine started"'));
+    // As many workers as the database's free sessions allow (other suites may hold some): at least one.
+    const workers = Number(/"workers":(\d+),"reason"/.exec(server.output())?.[1]);
+    expect(workers).to.be.within(1, 2);
     const children = [...pidsLogged(server.output(), 'worker started'), ...pidsLogged(server.output(), 'job engine process started')];
-    expect(children).to.have.length(3);
+    expect(children).to.have.length(workers + 1);
 
     process.kill(-server.child.pid!, 'SIGINT');
     const code = await server.exited;
@@ -105,7 +108,7 @@ describe('system: the processes of npm start', function () {
     expect(code).to.equal(0);
     await waitFor('every child process to exit', async () => children.every((pid) => !isRunning(pid)), 10_000);
     expect(server.output()).not.to.match(/starting another/);
-    expect(pidsLogged(server.output(), 'worker started')).to.have.length(2);
+    expect(pidsLogged(server.output(), 'worker started')).to.have.length(workers);
     expect(pidsLogged(server.output(), 'job engine process started')).to.have.length(1);
   });
 
