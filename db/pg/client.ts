@@ -39,6 +39,13 @@ export const DEFAULT_DEADLINES: DatabaseDeadlines = { connectTimeoutMs: 5_000, s
  */
 const SILENCE_GRACE_MS = 1_000;
 
+/**
+ * How often PostgreSQL looks whether the client of a running statement is still there, on every session: the
+ * statements of a process that died (killed, crashed) are cancelled then, instead of running to their timeout
+ * for nobody and holding the sessions and locks of the processes that replace it.
+ */
+export const CLIENT_CHECK_MS = 1_000;
+
 /** TCP keepalive probes from this long of silence on: a peer that vanished shows as an error on an idle socket. */
 const KEEPALIVE_DELAY_MS = 10_000;
 
@@ -46,7 +53,11 @@ export function createDb(databaseUrl: string, options: { poolMax?: number; deadl
   const deadlines = { ...DEFAULT_DEADLINES, ...options.deadlines };
   const db = knex({
     client: GuardedPgClient,
-    connection: { connectionString: databaseUrl, ...sessionDeadlines(deadlines, deadlines.statementTimeoutMs) },
+    connection: {
+      connectionString: databaseUrl,
+      ...sessionDeadlines(deadlines, deadlines.statementTimeoutMs),
+      options: `-c client_connection_check_interval=${CLIENT_CHECK_MS}`,
+    },
     pool: { min: 0, max: options.poolMax ?? DB_POOL_MAX },
     acquireConnectionTimeout: deadlines.connectTimeoutMs,
   });
@@ -177,12 +188,12 @@ export function connectionStringOf(db: Db): string {
 
 /**
  * `checkClientEveryMs`: PostgreSQL looks this often whether the client of a running statement is still connected
- * and cancels the statement when it is gone, instead of running it to its end for nobody (asynchronous queries,
- * whose process may die mid-statement).
+ * and cancels the statement when it is gone, instead of running it to its end for nobody (CLIENT_CHECK_MS unless
+ * told otherwise).
  */
 export function createReadDb(db: Db, statementTimeoutMs: number, options: { poolMax?: number; checkClientEveryMs?: number } = {}): ReadDb {
   const deadlines = deadlinesOf(db);
-  const clientCheck = options.checkClientEveryMs ? ` -c client_connection_check_interval=${Math.trunc(options.checkClientEveryMs)}` : '';
+  const clientCheck = ` -c client_connection_check_interval=${Math.trunc(options.checkClientEveryMs ?? CLIENT_CHECK_MS)}`;
   const reader = knex({
     client: GuardedPgClient,
     connection: {

@@ -9,7 +9,7 @@ import Koa from 'koa';
 import { AccessCache } from '../../db/queries/access-cache.js';
 import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import { createReadDb, type ReadDb } from '../../db/pg/client.js';
-import { API_BODY_LIMIT_BYTES, readBody } from './body.js';
+import { answerThenDrain, API_BODY_LIMIT_BYTES, readBody } from './body.js';
 import { renderProcessMetrics } from '../capture/metrics.js';
 import { createCaptureServices, type CaptureServices } from '../capture/services.js';
 import { ApiError, errors } from '../../db/core/errors.js';
@@ -41,6 +41,14 @@ function errorMiddleware(deps: AppDeps): Koa.Middleware {
       await next();
     } catch (thrown) {
       const answer = errorResponse(deps, thrown, { method: ctx.method, path: ctx.path });
+      if (answer.status === 413) {
+        // Written here rather than by Koa: the connection is closed after the rest of the body (answerThenDrain).
+        ctx.status = answer.status;
+        ctx.respond = false;
+        const text = JSON.stringify(answer.body);
+        answerThenDrain(ctx.req, ctx.res, { status: answer.status, headers: answer.headers, contentType: 'application/json; charset=utf-8', text });
+        return;
+      }
       ctx.set(answer.headers);
       ctx.status = answer.status;
       ctx.body = answer.body;

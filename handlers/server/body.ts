@@ -2,7 +2,7 @@
  * Reads request bodies with a hard size limit, counting bytes as they arrive so that an oversized body is
  * refused (413) without ever being buffered whole.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../db/core/errors.js';
 import { jsonValueProblem } from '../../db/core/json-limits.js';
 
@@ -89,6 +89,56 @@ export async function readBody(req: IncomingMessage, limitBytes: number, lease: 
     req.on('close', onClose);
     req.resume();
   });
+}
+
+/**
+ * How much of a refused body's remainder is read and thrown away, at most, and for how long, before the
+ * connection is closed on a client that is still sending.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+export const REFUSED_BODY_DRAIN_MS = 10_000;
+
+/**
+ * Answers a request whose body is refused while the client may still be sending it (a 413): the answer goes
+ * out at once with `Connection: close`, and the connection closes only once the rest of the body has been read
+ * and thrown away, within REFUSED_BODY_DRAIN_BYTES and REFUSED_BODY_DRAIN_MS. Kept alive, the connection would
+ * read the rest of any body, however large or slow; closed at once, a socket with unread bytes is reset by the
+ * kernel, and the client's writes fail before it reads the answer.
+ */
+export function answerThenDrain(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: { status: number; headers: Readonly<Record<string, string>>; contentType: string; text: string },
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    'Content-Type': answer.contentType,
+    'Content-Length': Buffer.byteLength(answer.text),
+    Connection: 'close',
+  });
+  if (req.complete || req.destroyed) {
+    res.end(answer.text);
+    return;
+  }
+  res.write(answer.text);
+  let drained = 0;
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > REFUSED_BODY_DRAIN_BYTES) finish();
+  };
+  const timer = setTimeout(finish, REFUSED_BODY_DRAIN_MS);
+  function finish(): void {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', finish);
+    req.off('close', finish);
+    res.end();
+  }
+  req.on('data', onData);
+  req.once('end', finish);
+  req.once('close', finish);
+  req.resume();
 }
 
 /** The media type of a Content-Type header, lower-cased and without parameters. */

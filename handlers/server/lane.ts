@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIBackend } from 'openapi-backend';
-import { CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
+import { answerThenDrain, CAPTURE_BODY_LIMIT_BYTES, readBody } from './body.js';
 import type { CaptureServices } from '../capture/services.js';
 import { errors } from '../../db/core/errors.js';
 import { otherSpelling, type CompiledPath } from '../openapi/paths.js';
@@ -212,8 +212,13 @@ export class CaptureLane {
       // A client that went away (mid-body, say) gets no answer and is no server error.
       if (res.destroyed || res.socket?.destroyed) return;
       const answer = this.writeError(error, { method: route.method, path });
+      const text = JSON.stringify(answer.body);
+      if (answer.status === 413) {
+        answerThenDrain(req, res, { status: answer.status, headers: answer.headers, contentType: 'application/json; charset=utf-8', text });
+        return;
+      }
       for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-      this.send(res, answer.status, 'application/json; charset=utf-8', JSON.stringify(answer.body));
+      this.send(res, answer.status, 'application/json; charset=utf-8', text);
     } finally {
       lease.release();
       const status = res.headersSent ? String(res.statusCode) : 'aborted';

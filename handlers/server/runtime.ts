@@ -2,11 +2,14 @@
  * Opens the database the configuration names (or starts the embedded one) and migrates it: what both the
  * server and the admin CLI do before anything else.
  */
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../db/pg/embedded.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import type { Config } from './config.js';
+import { createLogger } from './logger.js';
+
+export { createLogger };
 
 export interface Runtime {
   db: Db;
@@ -15,10 +18,6 @@ export interface Runtime {
   logger: Logger;
   embedded: EmbeddedPostgres | null;
   close(): Promise<void>;
-}
-
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { service: 'hedgerow' } });
 }
 
 /** `migrate: false` for a worker process, whose supervisor has migrated before starting it. */

@@ -27,6 +27,9 @@ export type WorkerMessage =
   | { hedgerow: 'metrics'; id: number }
   | { hedgerow: 'metrics-snapshot'; id: number; text: string };
 
+/** From the job engine's process (handlers/server/jobs-process.ts) to the primary: its engine runs. */
+export type JobsMessage = { hedgerow: 'jobs-ready' };
+
 export function isHedgerowMessage<T extends { hedgerow: string }>(message: unknown): message is T {
   return typeof message === 'object' && message !== null && typeof (message as { hedgerow?: unknown }).hedgerow === 'string';
 }

@@ -1,15 +1,17 @@
 /**
  * The primary process of `npm start` (node:cluster): it keeps a number of worker processes serving HTTP on the
- * shared port, starts again one that dies (waiting longer each time one dies soon after it started, so that a
- * worker that cannot start does not spin), tells the workers how many of them are serving (for `/_health`),
- * counts the rate limit for all of them, and on stop lets each one finish its in-flight captures.
+ * shared port and the job engine's process running, starts again one that dies (waiting longer each time one
+ * dies soon after it started, so that a process that cannot start does not spin), tells the workers how many of
+ * them are serving (for `/_health`), counts the rate limit for all of them, and on stop lets each one finish
+ * what it has in flight, restarting none.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { ConnectionBudget } from '../../db/queries/connection-budget.js';
 import { combineWorkerMetrics } from '../capture/metrics.js';
 import { RateLimiter } from './rate-limit.js';
-import { isHedgerowMessage, type PrimaryMessage, type WorkerMessage, type WorkersStatus } from './supervisor-link.js';
+import { isHedgerowMessage, type JobsMessage, type PrimaryMessage, type WorkerMessage, type WorkersStatus } from './supervisor-link.js';
 
 /** How long the primary waits for each worker's counters when gathering `/_metrics`. */
 const METRICS_WAIT_MS = 2_000;
@@ -45,6 +47,8 @@ export interface SupervisorOptions {
   count: number;
   /** Environment each worker is forked with (on top of the primary's): the database URL and the port. */
   workerEnv: Record<string, string>;
+  /** The job engine's process (handlers/server/jobs-process.ts) and its environment; null: none. */
+  jobs?: { module: URL | string; env: Record<string, string> } | null;
   logger: Logger;
   rateLimitPerMinute: number;
   /** A worker that served at least this long before it died is started again at once. */
@@ -67,8 +71,18 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+/** The job engine's place: as a worker's, `ready` once its engine runs. */
+interface JobsSlot {
+  child: ChildProcess | null;
+  ready: boolean;
+  startedAt: number;
+  backoffMs: number;
+  timer: NodeJS.Timeout | null;
+}
+
 export class Supervisor {
   private readonly slots: Slot[] = [];
+  private jobsSlot: JobsSlot | null = null;
   private readonly limiter: RateLimiter;
   private restarts = 0;
   private stopping = false;
@@ -80,7 +94,15 @@ export class Supervisor {
   private nextSnapshotId = 1;
 
   constructor(options: SupervisorOptions) {
-    this.options = { healthyAfterMs: 10_000, backoffMs: 250, maxBackoffMs: 15_000, stopTimeoutMs: 60_000, maxFailedStarts: 5, ...options };
+    this.options = {
+      jobs: null,
+      healthyAfterMs: 10_000,
+      backoffMs: 250,
+      maxBackoffMs: 15_000,
+      stopTimeoutMs: 60_000,
+      maxFailedStarts: 5,
+      ...options,
+    };
     this.limiter = new RateLimiter(options.rateLimitPerMinute);
   }
 
@@ -88,7 +110,10 @@ export class Supervisor {
     return { configured: this.slots.length, alive: this.slots.filter((slot) => slot.listening).length, restarts: this.restarts };
   }
 
-  /** Forks every worker; resolves once all of them listen, rejects if they cannot start at all. */
+  /**
+   * Forks every worker; resolves once all of them listen (the job engine's process is forked then, never keeping
+   * the API from serving), rejects if they cannot start at all.
+   */
   async start(): Promise<void> {
     cluster.on('message', (worker, message) => this.onMessage(worker, message));
     cluster.on('listening', (worker) => this.onListening(worker));
@@ -100,30 +125,79 @@ export class Supervisor {
       this.fork(slot);
     }
     await allListening;
+    if (this.options.jobs && !this.stopping) {
+      this.jobsSlot = { child: null, ready: false, startedAt: 0, backoffMs: 0, timer: null };
+      this.forkJobs(this.jobsSlot);
+    }
   }
 
-  /** Asks every worker to stop (each finishes its in-flight requests) and waits until all have exited. */
+  /**
+   * Asks every worker (each finishes its in-flight requests) and the job engine (it hands back its runs in flight)
+   * to stop, and waits until all have exited. From the first moment of a stop, no process that exits is
+   * started again, whatever made it exit.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
-    const exits: Array<Promise<void>> = [];
-    for (const slot of this.slots) {
+    const processes: Array<{ process: ChildProcess; role: string }> = [];
+    for (const slot of [...this.slots, ...(this.jobsSlot ? [this.jobsSlot] : [])]) {
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
-      const worker = slot.worker;
-      if (!worker || worker.isDead()) continue;
-      exits.push(
-        new Promise<void>((resolve) => {
-          worker.once('exit', () => resolve());
-          const kill = setTimeout(() => {
-            this.options.logger.error({ worker: worker.id, pid: worker.process.pid }, 'worker did not stop in time; killing it');
-            worker.process.kill('SIGKILL');
-          }, this.options.stopTimeoutMs);
-          worker.once('exit', () => clearTimeout(kill));
-          worker.process.kill('SIGTERM');
-        }),
-      );
     }
-    await Promise.all(exits);
+    for (const slot of this.slots) if (slot.worker && !slot.worker.isDead()) processes.push({ process: slot.worker.process, role: 'worker' });
+    const jobs = this.jobsSlot?.child;
+    if (jobs && jobs.exitCode === null && jobs.signalCode === null) processes.push({ process: jobs, role: 'jobs' });
+    await Promise.all(processes.map(({ process, role }) => this.stopProcess(process, role)));
+  }
+
+  private stopProcess(child: ChildProcess, role: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const kill = setTimeout(() => {
+        this.options.logger.error({ role, pid: child.pid }, 'process did not stop in time; killing it');
+        child.kill('SIGKILL');
+      }, this.options.stopTimeoutMs);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+
+  private forkJobs(slot: JobsSlot): void {
+    const jobs = this.options.jobs!;
+    slot.timer = null;
+    slot.ready = false;
+    slot.startedAt = Date.now();
+    const child = fork(jobs.module, [], { env: { ...process.env, ...jobs.env } });
+    slot.child = child;
+    this.options.logger.info({ pid: child.pid }, 'job engine process started');
+    child.on('message', (message: unknown) => {
+      if (isHedgerowMessage<JobsMessage>(message) && message.hedgerow === 'jobs-ready') slot.ready = true;
+    });
+    child.on('error', (error) => this.options.logger.error({ err: error, pid: child.pid }, 'job engine process error'));
+    child.once('exit', (code, signal) => this.onJobsExit(slot, child, code, signal));
+  }
+
+  /** The job engine's process is started again as a worker is, but never given up on: the API serves without it. */
+  private onJobsExit(slot: JobsSlot, child: ChildProcess, code: number | null, signal: string | null): void {
+    if (slot.child !== child) return;
+    const wasReady = slot.ready;
+    slot.child = null;
+    slot.ready = false;
+    if (this.stopping) return;
+    const livedMs = Date.now() - slot.startedAt;
+    slot.backoffMs = this.nextBackoff(slot.backoffMs, wasReady, livedMs);
+    this.options.logger.warn(
+      { pid: child.pid, code, signal, livedMs, restartInMs: slot.backoffMs },
+      'job engine process died; starting another',
+    );
+    slot.timer = setTimeout(() => this.forkJobs(slot), slot.backoffMs);
+  }
+
+  /** A process that served a while is replaced at once; one that died soon after it started waits longer each time. */
+  private nextBackoff(previousMs: number, wasReady: boolean, livedMs: number): number {
+    if (wasReady && livedMs >= this.options.healthyAfterMs) return 0;
+    return Math.min(this.options.maxBackoffMs, Math.max(this.options.backoffMs, previousMs * 2));
   }
 
   private fork(slot: Slot): void {
@@ -166,9 +240,7 @@ export class Supervisor {
       this.broadcast();
       return;
     }
-    // A worker that served a while is replaced at once; one that died soon after it started waits longer each time.
-    slot.backoffMs =
-      wasListening && livedMs >= this.options.healthyAfterMs ? 0 : Math.min(this.options.maxBackoffMs, Math.max(this.options.backoffMs, slot.backoffMs * 2));
+    slot.backoffMs = this.nextBackoff(slot.backoffMs, wasListening, livedMs);
     this.options.logger.warn(
       { worker: worker.id, pid: worker.process.pid, code, signal, livedMs, restartInMs: slot.backoffMs },
       'worker died; starting another',

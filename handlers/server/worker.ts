@@ -6,9 +6,11 @@
 import { startEngine } from '../jobs/index.js';
 import { engineSettings } from './engine-settings.js';
 import { readConfig } from './config.js';
+import { nameDatabaseSessions } from './logger.js';
 import { createLogger, openRuntime } from './runtime.js';
 
 const config = readConfig();
+nameDatabaseSessions('export-worker');
 const logger = createLogger(config).child({ process: 'export-worker' });
 const runtime = await openRuntime(config, logger);
 const running = await startEngine(engineSettings(config, runtime.databaseUrl), logger);

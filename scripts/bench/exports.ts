@@ -11,7 +11,7 @@
  *   Hedgerow: the server built and started as `npm start` does, asked through its HTTP API to create a daily
  *     export (Postgres to the same destination database; S3Compatible, gzip'd JSONLines, to the same s3rver) and
  *     to backfill that day; timed from the backfill request to the run's `finished_at`, while the resident memory
- *     of the server's processes (the supervisor, which runs the engine, and its workers) is sampled every 100 ms.
+ *     of the server's processes (the supervisor, its workers and the job engine's process) is sampled every 100 ms.
  * Rounds interleave floor and Hedgerow (a new export and a new S3 prefix each round, the destination tables
  * emptied), so that the machine's drift affects both alike. Every round checks what landed: the run's
  * records_completed, the destination's row count, the object's line count.
@@ -103,13 +103,13 @@ interface MemoryPeaks {
   total: number;
   /** The largest single process at any sample. */
   largest: number;
-  /** The primary process (the tree's root, which runs the engine) at its largest. */
-  primary: number;
+  /** The job engine's process (jobs-process.js) at its largest. */
+  engine: number;
 }
 
 /** Samples the tree under `pid` every SAMPLE_MS until stopped; answers the peaks seen. */
 function sampleMemory(pid: number): { stop(): Promise<MemoryPeaks> } {
-  const peaks: MemoryPeaks = { total: 0, largest: 0, primary: 0 };
+  const peaks: MemoryPeaks = { total: 0, largest: 0, engine: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -117,7 +117,9 @@ function sampleMemory(pid: number): { stop(): Promise<MemoryPeaks> } {
       const sizes = await Promise.all(pids.map(residentMb));
       peaks.total = Math.max(peaks.total, sizes.reduce((sum, size) => sum + size, 0));
       peaks.largest = Math.max(peaks.largest, ...sizes);
-      peaks.primary = Math.max(peaks.primary, sizes[0] ?? 0);
+      const commands = await Promise.all(pids.map((one) => readFile(`/proc/${one}/cmdline`, 'utf8').catch(() => '')));
+      const engineIndex = commands.findIndex((command) => command.includes('jobs-process.js'));
+      if (engineIndex >= 0) peaks.engine = Math.max(peaks.engine, sizes[engineIndex] ?? 0);
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     }
   })();
@@ -470,8 +472,8 @@ function printTable(options: Options, events: number, idle: MemoryPeaks, rounds:
     ['S3', (round: Round) => round.s3Hedgerow!.memory] as const,
   ]) {
     const total = Math.max(...rounds.map((round) => of(round).total));
-    const primary = Math.max(...rounds.map((round) => of(round).primary));
-    rows.push([`… during the ${label} runs: all / primary (engine), MB`, `idle ${format(idle.total)} / ${format(idle.primary)}`, `peak ${format(total)} / ${format(primary)}`, '', '', '']);
+    const engine = Math.max(...rounds.map((round) => of(round).engine));
+    rows.push([`… during the ${label} runs: all / job engine process, MB`, `idle ${format(idle.total)} / ${format(idle.engine)}`, `peak ${format(total)} / ${format(engine)}`, '', '', '']);
   }
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;

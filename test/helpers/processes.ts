@@ -50,10 +50,13 @@ function builtServer(): ReturnType<typeof privateBuild> {
   return built;
 }
 
-/** Starts the server as `npm start` does (built JavaScript, its node options) and waits for "listening". */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts the server as `npm start` does (built JavaScript, its node options) and waits for "listening".
+ * `detached`: in a process group of its own, as a terminal runs it (a signal to the group reaches every process).
+ */
+export async function startServerProcess(env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServerProcess> {
   const { command, args } = await builtServer();
-  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }) });
+  const child = spawn(command, args, { cwd: ROOT, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), detached: options.detached ?? false });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

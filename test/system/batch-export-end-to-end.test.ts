@@ -1,5 +1,5 @@
 /**
- * Batch exports as a user meets them: a server started as `npm start` does (its engine in the primary process),
+ * Batch exports as a user meets them: a server started as `npm start` does (its engine in a process of its own),
  * events captured through `/batch/`, an export created through the API to an S3-compatible server, and the
  * files that appear there. One export is backfilled over a past hour (runs select by event time); the other is
  * left to the schedule, with the server's clock an hour ahead so that the current hour is due (runs select by

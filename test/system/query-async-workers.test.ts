@@ -1,5 +1,5 @@
 /**
- * Asynchronous queries run by `npm start` (its primary's engine) and by `npm run worker` processes while the API
+ * Asynchronous queries run by `npm start` (its job engine's process) and by `npm run worker` processes while the API
  * runs elsewhere: the API cancels a
  * statement another process runs; a worker killed mid-query (SIGKILL) leaves a status that says its process
  * stopped, and its statement does not run on for nobody; a worker stopped (SIGTERM) mid-query says the same.
@@ -82,8 +82,8 @@ describe('asynchronous queries in server and worker processes', function () {
     try {
       const api = new HttpClient(started.baseUrl, null);
       const served = api.withKey(apiKey);
-      // The primary starts its engine once the workers listen: on a database no engine has run on yet, the
-      // submit is a 503 (nothing queued) until then.
+      // The supervisor starts the engine's process once the workers listen: on a database no engine has run on
+      // yet, the submit is a 503 (nothing queued) until then.
       const response = await waitFor('the engine to start', async () => {
         const submitted = await served.post(`/api/environments/${team}/query/`, {
           query: { kind: 'HogQLQuery', query: 'select count() from events' },

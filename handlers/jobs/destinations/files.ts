@@ -4,7 +4,8 @@
  * does not grow with its size; the sink (an S3 multipart upload) decides when bytes leave the process.
  */
 import { constants as zlibConstants, createBrotliCompress, createGzip, brotliCompressSync, gzipSync, type Gzip, type BrotliCompress } from 'node:zlib';
-import { ParquetWriter, ByteWriter, type SchemaElement } from 'hyparquet-writer';
+import type * as Hyparquet from 'hyparquet-writer';
+import type { ByteWriter, ParquetWriter, SchemaElement } from 'hyparquet-writer';
 import { NonRetryableExportError, type ExportRecord } from './types.js';
 
 export const FILE_FORMATS = ['JSONLines', 'Parquet'] as const;
@@ -295,22 +296,33 @@ const PARQUET_CODECS = {
   brotli: 'BROTLI',
 } as const;
 
+/**
+ * hyparquet-writer, loaded by the first Parquet file a process writes: a process that writes none (every HTTP
+ * destination, every JSON Lines file) never holds it.
+ */
+let parquetModule: Promise<typeof Hyparquet> | null = null;
+const loadParquetModule = () => (parquetModule ??= import('hyparquet-writer'));
+
 /** Bytes of the file go to the sink after every row group (hyparquet-writer calls flush there) and at the end. */
-class SinkByteWriter extends ByteWriter {
-  constructor(private readonly drain: (chunk: Uint8Array) => Promise<void>) {
-    super(1 << 20);
-  }
+async function sinkByteWriter(drain: (chunk: Uint8Array) => Promise<void>): Promise<ByteWriter> {
+  const { ByteWriter } = await loadParquetModule();
+  class SinkByteWriter extends ByteWriter {
+    constructor() {
+      super(1 << 20);
+    }
 
-  flush(): Promise<void> {
-    // The buffer is reused from index 0 on: hand out a copy.
-    const chunk = new Uint8Array(this.buffer.slice(0, this.index));
-    this.index = 0;
-    return this.drain(chunk);
-  }
+    flush(): Promise<void> {
+      // The buffer is reused from index 0 on: hand out a copy.
+      const chunk = new Uint8Array(this.buffer.slice(0, this.index));
+      this.index = 0;
+      return drain(chunk);
+    }
 
-  override finish(): Promise<void> {
-    return this.flush();
+    override finish(): Promise<void> {
+      return this.flush();
+    }
   }
+  return new SinkByteWriter();
 }
 
 class ParquetFileWriter implements RecordFileWriter {
@@ -318,22 +330,21 @@ class ParquetFileWriter implements RecordFileWriter {
   recordsWritten = 0;
   private parquet: ParquetWriter | null = null;
   private layout: Array<{ name: string; kind: ParquetColumnKind }> = [];
-  private readonly writer: SinkByteWriter;
 
   constructor(
     private readonly columns: readonly string[] | null,
     private readonly compression: FileCompression | null,
-    sink: ByteSink,
-  ) {
-    this.writer = new SinkByteWriter(async (chunk) => {
-      if (chunk.length === 0) return;
-      this.bytesWritten += chunk.length;
-      await sink(chunk);
-    });
-  }
+    private readonly sink: ByteSink,
+  ) {}
 
   /** The schema is fixed by the first batch (and the known events columns); every row group follows it. */
-  private open(records: readonly ExportRecord[]): ParquetWriter {
+  private async open(records: readonly ExportRecord[]): Promise<ParquetWriter> {
+    const { ParquetWriter } = await loadParquetModule();
+    const writer = await sinkByteWriter(async (chunk) => {
+      if (chunk.length === 0) return;
+      this.bytesWritten += chunk.length;
+      await this.sink(chunk);
+    });
     const names = this.columns ?? Object.keys(records[0] ?? {});
     this.layout = names.map((name) => ({ name, kind: inferKind(name, records.map((record) => record[name])) }));
     const schema: SchemaElement[] = [
@@ -342,7 +353,7 @@ class ParquetFileWriter implements RecordFileWriter {
     ];
     const codec = PARQUET_CODECS[this.compression === null ? 'null' : (this.compression as keyof typeof PARQUET_CODECS)];
     return new ParquetWriter({
-      writer: this.writer,
+      writer,
       schema,
       codec,
       compressors: {
@@ -355,7 +366,7 @@ class ParquetFileWriter implements RecordFileWriter {
 
   async write(records: readonly ExportRecord[]): Promise<void> {
     if (records.length === 0) return;
-    this.parquet ??= this.open(records);
+    this.parquet ??= await this.open(records);
     const columnData = this.layout.map(({ name, kind }) => ({
       name,
       data: records.map((record) => parquetValue(name, kind, record[name])),
