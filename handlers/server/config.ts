@@ -1,9 +1,7 @@
 /**
  * Configuration, read once from environment variables. Each has a default, listed in the README.
  */
-import { parseAllowlist } from '../../db/destinations/address-policy.js';
-import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
-import { MAX_QUERY_SLOTS } from '../../db/queries/query/shares.js';
+import { DEFAULT_RESULT_MAX_BYTES, MAX_QUERY_SLOTS } from '../../db/core/query-limits.js';
 
 export interface Config {
   /** TCP port for the API and the capture endpoints. */
@@ -117,8 +115,8 @@ function destinationAllowlist(): string[] {
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
-  // Read now so that a mistyped entry stops the server instead of refusing a destination later.
-  parseAllowlist(entries);
+  // The entries are parsed where destinations are checked; the start-up process (setup.ts) parses them first, so
+  // that a mistyped entry stops the server instead of refusing a destination later.
   return entries;
 }
 

@@ -5,6 +5,7 @@
  * otherwise keep the database driver, Knex and every migration for the life of the server.
  */
 import { availableParallelism } from 'node:os';
+import { parseAllowlist } from '../../db/destinations/address-policy.js';
 import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../../db/pg/client.js';
 import { bootstrap, hasAnyOrganization, type BootstrapResult } from '../../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../../db/queries/connection-budget.js';
@@ -26,6 +27,8 @@ export interface SetupReport {
 }
 
 const config = readConfig();
+// A mistyped allowlist entry stops the start here, before any worker, rather than refusing a destination later.
+parseAllowlist(config.destinationAllowlist);
 nameDatabaseSessions('setup');
 const runtime = await openRuntime(config, createLogger(config));
 try {

@@ -12,6 +12,7 @@
  *   budget (an answer may show a row larger than PostgreSQL wrote it: an event's properties parsed into a dict).
  */
 import { ApiError, errors } from '../../core/errors.js';
+import { DEFAULT_RESULT_MAX_BYTES } from '../../core/query-limits.js';
 import type { ReadDb } from '../../pg/client.js';
 import { isQueryTimeout, queryTimeout } from '../../pg/errors.js';
 import { onReadSession, type Reader } from '../../pg/read-session.js';
@@ -37,8 +38,7 @@ export interface QueryBounds {
 
 const MIB = 1024 * 1024;
 
-/** The answer's byte budget unless configured otherwise (HEDGEROW_QUERY_RESULT_MAX_MB). */
-export const DEFAULT_RESULT_MAX_BYTES = 20 * MIB;
+export { DEFAULT_RESULT_MAX_BYTES };
 
 /** The rows of the page (at most `query.limit`, as the answer shows them) and whether more came after them. */
 export interface ReadRows {

@@ -10,6 +10,7 @@
  */
 import type { ClientBase } from 'pg';
 import { errors } from '../../core/errors.js';
+import { MAX_QUERY_SLOTS } from '../../core/query-limits.js';
 import { discardConnection, isDiscarded, type ReadDb } from '../../pg/client.js';
 import { asUnavailable } from '../../pg/errors.js';
 import { runQuery } from '../../pg/query.js';
@@ -22,8 +23,7 @@ import { environmentReader } from '../../pg/session-shares.js';
  */
 const QUERY_SLOT_LOCK_CLASS = 0x48675300;
 
-/** Slots an environment may have at most: one byte of the lock's class. */
-export const MAX_QUERY_SLOTS = 256;
+export { MAX_QUERY_SLOTS };
 
 /** What the 429 suggests: most queries take well under a second. */
 export const SLOT_RETRY_AFTER_SECONDS = 1;
