@@ -621,8 +621,8 @@ describe('batch export engine', function () {
       pino({ level: 'silent' }),
     );
     try {
-      // 12 runs, 3 for the tick, heartbeats and finishes, 2 for the status writes of asynchronous queries.
-      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(17);
+      // 12 runs, 3 for the tick, heartbeats and finishes, 3 for the status writes of asynchronous queries.
+      expect((running.db.client as { pool: { max: number } }).pool.max).to.equal(18);
     } finally {
       await running.stop();
       await testDb().raw('drop schema if exists pgboss cascade');
