@@ -37,6 +37,23 @@ function takeSlotSql(limit: number): string {
   return `select case ${arms.join(' ')} end as slot`;
 }
 
+/**
+ * How long a query that finds every slot held keeps trying before its 429. A query stopped at its deadline or its
+ * budget closes its session rather than reusing it, and PostgreSQL releases that session's slot only once the
+ * session has ended, a moment after the caller got its answer: a caller's next query must not find it still held.
+ */
+const SLOT_GRACE_MS = 1_000;
+const SLOT_RETRY_EVERY_MS = 50;
+
+async function takeSlotWithin(session: ClientBase, take: string, environmentId: number, graceMs: number): Promise<number | null> {
+  const deadline = performance.now() + graceMs;
+  for (;;) {
+    const slot = (await runQuery<{ slot: number | null }>(session, take, [environmentId])).rows[0]?.slot ?? null;
+    if (slot !== null || performance.now() + SLOT_RETRY_EVERY_MS > deadline) return slot;
+    await new Promise((resolve) => setTimeout(resolve, SLOT_RETRY_EVERY_MS));
+  }
+}
+
 export function tooManyQueries(limit: number) {
   return errors.tooManyQueries(
     `Exceeded maximum concurrency limit: ${limit} ${limit === 1 ? 'query' : 'queries'} at once for this environment. Retry when one has finished.`,
@@ -57,7 +74,7 @@ export function queryReader(reader: ReadDb, environmentId: number, limit: number
     async lent(session) {
       let slot: number | null;
       try {
-        slot = (await runQuery<{ slot: number | null }>(session, take, [environmentId])).rows[0]?.slot ?? null;
+        slot = await takeSlotWithin(session, take, environmentId, SLOT_GRACE_MS);
       } catch (error) {
         // Whether a lock was taken before the failure is unknown: the session's end releases any.
         discardConnection(session, 'taking a query slot failed');
