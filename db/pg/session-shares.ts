@@ -63,12 +63,12 @@ class SessionShares {
   }
 
   /**
-   * Takes a share for every holder, waiting at most `waitMs` for their own sessions to come back. A read that
-   * must wait goes after those already waiting with a holder in common, never before them.
+   * Takes a share for every holder, waiting at most `waitMs` for their own sessions to come back. A session
+   * that comes back goes to the reads already waiting that it lets fit, in their order, before any read that
+   * comes later (give() grants them at once); a read that fits now never waits behind one that does not.
    */
   async take(holders: readonly string[], waitMs: number): Promise<void> {
-    const queued = this.waiting.some((waiter) => waiter.holders.some((holder) => holders.includes(holder)));
-    if (!queued && this.hasRoom(holders)) {
+    if (this.hasRoom(holders)) {
       this.count(holders, 1);
       return;
     }
@@ -85,8 +85,6 @@ class SessionShares {
         this.waiting = this.waiting.filter((other) => other !== waiter);
         const full = holders.find((holder) => (this.held.get(holder) ?? 0) >= this.sessionsEach) ?? holders[0]!;
         reject(tooManySessions(this.sessionsEach, full.startsWith('user:') ? 'user' : 'environment'));
-        // Those behind it may fit now.
-        this.grantWaiters();
       }, waitMs);
       this.waiting.push(waiter);
     });
@@ -97,14 +95,10 @@ class SessionShares {
     this.grantWaiters();
   }
 
-  /** Grants the waiting reads that fit now, in their order; a holder whose first waiter does not fit waits. */
+  /** Grants the waiting reads that fit now, in their order: those left each have a holder without room. */
   private grantWaiters(): void {
-    const blocked = new Set<string>();
     this.waiting = this.waiting.filter((waiter) => {
-      if (waiter.holders.some((holder) => blocked.has(holder)) || !this.hasRoom(waiter.holders)) {
-        for (const holder of waiter.holders) blocked.add(holder);
-        return true;
-      }
+      if (!this.hasRoom(waiter.holders)) return true;
       this.count(waiter.holders, 1);
       waiter.grant();
       return false;
