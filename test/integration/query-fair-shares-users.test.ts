@@ -15,7 +15,7 @@ import { sessionsHeldByUser, tenantReader } from '../../db/pg/session-shares.js'
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { startEngine, type RunningEngine } from '../../handlers/jobs/index.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
-import { newAccount, type Account } from '../helpers/fixtures.js';
+import { MembershipLevel, newAccount, newMember, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { ENDLESS_QUERY } from '../helpers/queries.js';
 import { insertEvents } from '../helpers/seed-events.js';
@@ -245,6 +245,42 @@ describe('query: fair shares of the database between users, whatever environment
         release();
         await holding;
         expect((await next).rows).to.deep.equal([{ n: 3 }]);
+        expect(sessionsHeldByUser(reader, a.user.id)).to.equal(0);
+      } finally {
+        await reader.destroy();
+        await shortWaits.destroy();
+      }
+    });
+    it('a read that fits its shares never waits behind a read waiting for its user’s: a colleague in the same environment goes first', async () => {
+      const shortWaits = createDb(databaseUrl(name), { deadlines: { connectTimeoutMs: 300 } });
+      const reader = createReadDb(shortWaits, 5_000, { poolMax: 3 });
+      const colleague = await newMember(db, a.organization, MembershipLevel.member, { scopes: ['query:read'] });
+      try {
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        // A holds its user's two sessions, one in each of two environments.
+        let holding = 0;
+        const held = [0, 1].map((n) =>
+          onReadSession(tenantReader(reader, { environmentId: environmentsOfA[n]!, userId: a.user.id }), 5_000, async (read) => {
+            await read('select 1', []);
+            holding += 1;
+            await gate;
+          }),
+        );
+        await waitFor('A to hold its two sessions', async () => holding === 2);
+        const waitingOfA = onReadSession(tenantReader(reader, { environmentId: environmentsOfA[0]!, userId: a.user.id }), 5_000, (read) =>
+          read<{ n: number }>('select 4 as n', []),
+        );
+        // A's first environment holds one session of two: the colleague's read there is lent the pool's third.
+        const { rows } = await onReadSession(tenantReader(reader, { environmentId: environmentsOfA[0]!, userId: colleague.user.id }), 5_000, (read) =>
+          read<{ n: number }>('select 5 as n', []),
+        );
+        expect(rows).to.deep.equal([{ n: 5 }]);
+        release();
+        await Promise.all(held);
+        expect((await waitingOfA).rows).to.deep.equal([{ n: 4 }]);
         expect(sessionsHeldByUser(reader, a.user.id)).to.equal(0);
       } finally {
         await reader.destroy();
