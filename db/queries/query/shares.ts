@@ -5,9 +5,9 @@
  * (db/pg/session-shares.ts). The user's share is what a key cannot multiply by making more organizations.
  *
  * The counts live in PostgreSQL: a query takes one of the environment's slots and one of its user's, each a
- * session-level advisory lock (slot class + slot, environment or user id), on the very session that runs it, and
- * gives them back before the session returns to its pool. A process that dies takes its slots with it, as its sessions end; a slot cannot
- * outlive its session, and a session that could not give it back is discarded.
+ * session-level advisory lock (slot class + slot, environment or user id), on the very session that runs it,
+ * and gives them back before the session returns to its pool. A process that dies takes its slots with it, as
+ * its sessions end; a slot cannot outlive its session, and a session that could not give it back is discarded.
  */
 import type { ClientBase } from 'pg';
 import { errors } from '../../core/errors.js';
