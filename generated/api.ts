@@ -716,11 +716,14 @@ export interface paths {
          *
          *     **Fair shares.** An environment runs at most `HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT` (default 3)
          *     queries at once, across every Hedgerow process, and may have at most
-         *     `HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT` (default 10) asynchronous queries queued or running; past
-         *     either a 429 `throttled_error` with `Retry-After`, as PostHog answers a team over its concurrency
-         *     limit (a submit that finds its query's status is answered as it is). Asynchronous queries are run
-         *     by turns between environments, each environment's first before any one's second, and no environment
-         *     occupies every runner.
+         *     `HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT` (default 10) asynchronous queries queued or running; so does
+         *     the user of the API key across all of its environments (`HEDGEROW_QUERY_CONCURRENCY_PER_USER`,
+         *     default 3; `HEDGEROW_ASYNC_QUERIES_PER_USER`, default 10), since a key that makes organizations
+         *     makes environments. Past any of these a 429 `throttled_error` with `Retry-After` whose detail says
+         *     whether the environment's or the user's share is used up, as PostHog answers a team over its
+         *     concurrency limit (a submit that finds its query's status is answered as it is). Asynchronous
+         *     queries are run by turns between environments and between users, each one's first before any one's
+         *     second, and no environment nor user occupies every runner.
          *
          *     **The query language** is described with the `HogQLQuery` schema: a HogQL SELECT over the
          *     environment's `events`, `persons`, `sessions` and `groups`, with `{placeholders}` bound from `values`.
@@ -3962,7 +3965,8 @@ export interface components {
         };
         /**
          * @description The key sent more requests than its rate limit allows, or (operations that read events) the
-         *     environment already holds all of a process's database sessions it may and none came back in time;
+         *     environment, or the key's user across its environments, already holds all of a process's database
+         *     sessions it may and none came back in time;
          *     retry after `Retry-After` seconds.
          */
         TooManyRequests: {
@@ -3976,10 +3980,11 @@ export interface components {
             };
         };
         /**
-         * @description The environment already runs as many synchronous queries as it may
-         *     (`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT`, across every process), or has as many asynchronous
-         *     queries queued or running (`HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT`), as PostHog answers a team over
-         *     its concurrency limit; or the key sent more requests than its rate limit allows. Retry after
+         * @description The environment, or the key's user across all of its environments, already runs as many synchronous
+         *     queries as it may (`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT`, `HEDGEROW_QUERY_CONCURRENCY_PER_USER`,
+         *     across every process), or has as many asynchronous queries queued or running
+         *     (`HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT`, `HEDGEROW_ASYNC_QUERIES_PER_USER`), as PostHog answers a
+         *     team over its concurrency limit; or the key sent more requests than its rate limit allows. Retry after
          *     `Retry-After` seconds.
          */
         QueryTooManyRequests: {

@@ -6,8 +6,8 @@ import { getEvent, listEvents, listPropertyValues } from '../db/queries/events/l
 import { parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/events/shape.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from '../db/core/errors.js';
-import { environmentReader } from '../db/pg/session-shares.js';
-import { environmentOf, jsonText, type Handler } from './types.js';
+import { tenantReader } from '../db/pg/session-shares.js';
+import { environmentOf, tenantOf, jsonText, type Handler } from './types.js';
 
 /** Events per page by default, as PostHog (CSV exports get more). */
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -72,7 +72,7 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
   const csv = wantsCsv(query.format, ctx);
   const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
   const page = await listEvents(
-    environmentReader(deps.reader, environmentOf(state).environment.id),
+    tenantReader(deps.reader, tenantOf(state)),
     environmentOf(state).environment,
     { ...query, limit, offset: query.offset ?? 0 },
     deps.config.queryTimeoutMs,
@@ -89,7 +89,7 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps, ctx }) => {
   if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
   const { environment } = environmentOf(state);
-  const event = await getEvent(environmentReader(deps.reader, environment.id), environment, hyphenated(params.id), deps.config.queryTimeoutMs);
+  const event = await getEvent(tenantReader(deps.reader, tenantOf(state)), environment, hyphenated(params.id), deps.config.queryTimeoutMs);
   if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
   if (wantsCsv(query.format, ctx)) return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
   return { status: 200, body: event };
@@ -98,7 +98,7 @@ export const events_retrieve: Handler<'events_retrieve'> = async ({ params, quer
 export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps, ctx }) => {
   if (query.key === '') throw errors.validation('You must provide a key'); // PostHog's words, without an attr
   const values = await listPropertyValues(
-    environmentReader(deps.reader, environmentOf(state).environment.id),
+    tenantReader(deps.reader, tenantOf(state)),
     environmentOf(state).environment,
     {
       key: query.key,

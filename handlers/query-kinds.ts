@@ -6,9 +6,9 @@ import { errors } from '../db/core/errors.js';
 import { draftSql } from '../db/queries/query/draft-sql.js';
 import { runQueryNode } from '../db/queries/query/run.js';
 import { queryReader } from '../db/queries/query/shares.js';
-import { environmentReader } from '../db/pg/session-shares.js';
+import { tenantReader } from '../db/pg/session-shares.js';
 import { executionModeOf, submitAsyncQuery } from './query-status.js';
-import { environmentOf, type AppDeps, type Handler, type HandlerInput, type RequestBody, type RequestState } from './types.js';
+import { environmentOf, tenantOf, type AppDeps, type Handler, type HandlerInput, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
 
@@ -21,7 +21,10 @@ export async function answerQuery(deps: AppDeps, state: RequestState, body: Quer
   const mode = executionModeOf(body);
   if (mode === 'async' || mode === 'force_async') return submitAsyncQuery(deps, state, body, mode === 'force_async');
   const { environment } = environmentOf(state);
-  const reader = queryReader(deps.reader, environment.id, deps.config.queryConcurrencyPerEnvironment);
+  const reader = queryReader(deps.reader, tenantOf(state), {
+    perEnvironment: deps.config.queryConcurrencyPerEnvironment,
+    perUser: deps.config.queryConcurrencyPerUser,
+  });
   const bounds = { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes: deps.config.queryResultMaxBytes };
   const result = await runQueryNode(reader, environment, body.query, bounds);
   return { status: 200 as const, body: { ...result, query_status: null } };
@@ -44,7 +47,7 @@ export const environments_query_check_auth_for_async_create: Handler<'environmen
 export const environments_query_draft_sql_retrieve: Handler<'environments_query_draft_sql_retrieve'> = async ({ query, state, deps }) => ({
   status: 200,
   body: await draftSql(
-    environmentReader(deps.reader, environmentOf(state).environment.id),
+    tenantReader(deps.reader, tenantOf(state)),
     environmentOf(state).environment,
     query.prompt,
     deps.config.queryTimeoutMs,

@@ -71,6 +71,8 @@ export async function submitAsyncQuery(
       jobId: crypto.randomUUID(),
       force,
       pendingLimit: deps.config.asyncQueriesPerEnvironment,
+      userId: state.principal?.user.id ?? null,
+      userPendingLimit: deps.config.asyncQueriesPerUser,
     },
     jobs.enqueue,
     jobs.dequeue,

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AccessCache } from '../db/queries/access-cache.js';
 import type { AddressPolicy, HostResolver } from '../db/destinations/address-policy.js';
 import type { Db, ReadDb } from '../db/pg/client.js';
+import type { ReadTenant } from '../db/pg/session-shares.js';
 import type { EnvironmentAccess, OrganizationAccess } from '../db/queries/access.js';
 import type { Principal } from '../db/queries/personal-api-keys.js';
 import type { ErrorBody } from '../db/core/errors.js';
@@ -179,4 +180,12 @@ export function organizationOf(state: RequestState): OrganizationAccess {
 export function environmentOf(state: RequestState): EnvironmentAccess {
   if (!state.environment) throw new Error('operation reached without a resolved environment');
   return state.environment;
+}
+
+/**
+ * Who a read is for, for the shares of the database (db/pg/session-shares.ts): the environment, and the user of
+ * the API key (the unit a caller cannot multiply: keys and users are made only by the admin CLI).
+ */
+export function tenantOf(state: RequestState): ReadTenant {
+  return { environmentId: environmentOf(state).environment.id, userId: state.principal?.user.id ?? null };
 }

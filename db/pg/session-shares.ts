@@ -1,12 +1,13 @@
 /**
- * Shares of a read pool between environments (db/pg/client.ts createReadDb): within one process, an environment
- * holds at most all of the pool's sessions but one, so that another environment's read always finds a session
- * however many slow reads the first one sends. An environment's reads past its share wait for one of its own
- * sessions to come back, never in front of another environment's, and as long as any read waits for a session
- * of the pool (the connect timeout); past that, a 429.
+ * Shares of a read pool between environments and between users (db/pg/client.ts createReadDb): within one
+ * process, an environment holds at most all of the pool's sessions but one, and so does a user across all of
+ * its environments (any key with organization:write makes environments at will), so that another user's read
+ * always finds a session however many slow reads the first one sends. Reads past a share wait for one of its
+ * own sessions to come back, never in front of another's, and as long as any read waits for a session of the
+ * pool (the connect timeout); past that, a 429.
  *
- * The share is taken where a session is lent: `environmentReader` gives the pool as one environment sees it, to
- * be handed to onReadSession (and sessionFreeNow) in place of the pool itself.
+ * The share is taken where a session is lent: `tenantReader` gives the pool as one environment and user see
+ * it, to be handed to onReadSession (and sessionFreeNow) in place of the pool itself.
  */
 import type { ClientBase } from 'pg';
 import { errors } from '../core/errors.js';
@@ -20,67 +21,104 @@ export interface LentSessionHooks {
   returning(session: ClientBase): Promise<void>;
 }
 
-/** Sessions held by each environment, and the reads of each waiting for one of its own to come back. */
+/**
+ * Who a read is for: its environment, and the user of the API key that sent it (null: no user, as for reads
+ * not made for a key). Each holds its own share: a user who makes more environments gets no more sessions.
+ */
+export interface ReadTenant {
+  environmentId: number;
+  userId: number | null;
+}
+
+/** The holders a tenant's session counts against, as keys of one map. */
+function holdersOf(tenant: ReadTenant): string[] {
+  return tenant.userId === null ? [`environment:${tenant.environmentId}`] : [`environment:${tenant.environmentId}`, `user:${tenant.userId}`];
+}
+
+interface Waiter {
+  holders: readonly string[];
+  grant(): void;
+}
+
+/**
+ * Sessions held by each environment and each user, and the reads waiting for one of their own to come back:
+ * a session counts against every holder of its read.
+ */
 class SessionShares {
-  private readonly held = new Map<number, number>();
-  private readonly waiting = new Map<number, Array<() => void>>();
+  private readonly held = new Map<string, number>();
+  private waiting: Waiter[] = [];
 
   constructor(readonly sessionsEach: number) {}
 
-  hasRoom(environmentId: number): boolean {
-    return (this.held.get(environmentId) ?? 0) < this.sessionsEach;
+  hasRoom(holders: readonly string[]): boolean {
+    return holders.every((holder) => (this.held.get(holder) ?? 0) < this.sessionsEach);
   }
 
-  /** Takes a share, waiting at most `waitMs` for one of the environment's own to come back. */
-  async take(environmentId: number, waitMs: number): Promise<void> {
-    if (this.hasRoom(environmentId)) {
-      this.held.set(environmentId, (this.held.get(environmentId) ?? 0) + 1);
+  private count(holders: readonly string[], by: number): void {
+    for (const holder of holders) {
+      const count = (this.held.get(holder) ?? 0) + by;
+      if (count <= 0) this.held.delete(holder);
+      else this.held.set(holder, count);
+    }
+  }
+
+  /**
+   * Takes a share for every holder, waiting at most `waitMs` for their own sessions to come back. A session
+   * that comes back goes to the reads already waiting that it lets fit, in their order, before any read that
+   * comes later (give() grants them at once); a read that fits now never waits behind one that does not.
+   */
+  async take(holders: readonly string[], waitMs: number): Promise<void> {
+    if (this.hasRoom(holders)) {
+      this.count(holders, 1);
       return;
     }
-    // Woken by give(), which hands its share straight over: the count does not change.
+    // Granted by give(), which counts the share for the waiter before waking it.
     await new Promise<void>((resolve, reject) => {
-      const queue = this.waiting.get(environmentId) ?? [];
-      const waiter = () => {
-        clearTimeout(timer);
-        resolve();
+      const waiter: Waiter = {
+        holders,
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       };
       const timer = setTimeout(() => {
-        const left = (this.waiting.get(environmentId) ?? []).filter((other) => other !== waiter);
-        if (left.length > 0) this.waiting.set(environmentId, left);
-        else this.waiting.delete(environmentId);
-        reject(tooManySessions(this.sessionsEach));
+        this.waiting = this.waiting.filter((other) => other !== waiter);
+        const full = holders.find((holder) => (this.held.get(holder) ?? 0) >= this.sessionsEach) ?? holders[0]!;
+        reject(tooManySessions(this.sessionsEach, full.startsWith('user:') ? 'user' : 'environment'));
       }, waitMs);
-      queue.push(waiter);
-      this.waiting.set(environmentId, queue);
+      this.waiting.push(waiter);
     });
   }
 
-  give(environmentId: number): void {
-    const queue = this.waiting.get(environmentId);
-    const next = queue?.shift();
-    if (queue?.length === 0) this.waiting.delete(environmentId);
-    if (next) {
-      next();
-      return;
-    }
-    const count = (this.held.get(environmentId) ?? 1) - 1;
-    if (count <= 0) this.held.delete(environmentId);
-    else this.held.set(environmentId, count);
+  give(holders: readonly string[]): void {
+    this.count(holders, -1);
+    this.grantWaiters();
   }
 
-  /** Sessions the environment holds now (tests). */
-  heldBy(environmentId: number): number {
-    return this.held.get(environmentId) ?? 0;
+  /** Grants the waiting reads that fit now, in their order: those left each have a holder without room. */
+  private grantWaiters(): void {
+    this.waiting = this.waiting.filter((waiter) => {
+      if (!this.hasRoom(waiter.holders)) return true;
+      this.count(waiter.holders, 1);
+      waiter.grant();
+      return false;
+    });
+  }
+
+  /** Sessions the holder holds now (tests). */
+  heldBy(holder: string): number {
+    return this.held.get(holder) ?? 0;
   }
 }
 
 /**
- * An environment waited for one of its own sessions as long as anyone waits for a session of the pool: a 429
- * (the database is there; this environment is using all of its share), not the 503 of an unavailable database.
+ * An environment (or a user) waited for one of its own sessions as long as anyone waits for a session of the
+ * pool: a 429 (the database is there; this one is using all of its share), not the 503 of an unavailable
+ * database.
  */
-function tooManySessions(sessions: number) {
+function tooManySessions(sessions: number, holder: 'environment' | 'user') {
   return errors.tooManyQueries(
-    `Exceeded maximum concurrency limit: ${sessions} database ${sessions === 1 ? 'session' : 'sessions'} at once for this environment. Retry when a read has finished.`,
+    `Exceeded maximum concurrency limit: ${sessions} database ${sessions === 1 ? 'session' : 'sessions'} at once for this ${holder}. Retry when a read has finished.`,
     SHARE_RETRY_AFTER_SECONDS,
   );
 }
@@ -100,14 +138,19 @@ function sharesOf(reader: ReadDb): SessionShares {
   return shares;
 }
 
-/** How many sessions one environment may hold at once in the pool. */
+/** How many sessions one environment, or one user, may hold at once in the pool. */
 export function sessionsPerEnvironment(reader: ReadDb): number {
   return sharesOf(reader).sessionsEach;
 }
 
 /** Sessions of the pool the environment holds now. */
 export function sessionsHeldBy(reader: ReadDb, environmentId: number): number {
-  return sharesOf(reader).heldBy(environmentId);
+  return sharesOf(reader).heldBy(`environment:${environmentId}`);
+}
+
+/** Sessions of the pool the user holds now, across all of its environments. */
+export function sessionsHeldByUser(reader: ReadDb, userId: number): number {
+  return sharesOf(reader).heldBy(`user:${userId}`);
 }
 
 /** What sessionFreeNow reads of a pool in which the environment has no room left: nothing free. */
@@ -120,30 +163,31 @@ const NO_ROOM = Object.freeze({
 });
 
 /**
- * The pool as the environment sees it, for onReadSession and sessionFreeNow: each session it lends counts
- * against the environment's share until it is back, and it is free now only when the share has room too (a
- * read that takes a second session only when one is free then never waits on its own environment). With
- * `hooks`, each session lent is handed to them first, and back to them before it returns.
+ * The pool as the tenant sees it, for onReadSession and sessionFreeNow: each session it lends counts against
+ * the environment's share and the user's until it is back, and it is free now only when both have room too (a
+ * read that takes a second session only when one is free then never waits on its own shares). With `hooks`,
+ * each session lent is handed to them first, and back to them before it returns.
  */
-export function environmentReader(reader: ReadDb, environmentId: number, hooks?: LentSessionHooks): ReadDb {
+export function tenantReader(reader: ReadDb, tenant: ReadTenant, hooks?: LentSessionHooks): ReadDb {
   const shares = sharesOf(reader);
+  const holders = holdersOf(tenant);
   const pool = reader.client;
   const client = Object.create(pool as object, {
     acquireConnection: {
       value: async (): Promise<unknown> => {
-        await shares.take(environmentId, deadlinesOf(reader).connectTimeoutMs);
+        await shares.take(holders, deadlinesOf(reader).connectTimeoutMs);
         let session: unknown;
         try {
           session = await pool.acquireConnection();
         } catch (error) {
-          shares.give(environmentId);
+          shares.give(holders);
           throw error;
         }
         if (!hooks) return session;
         try {
           await hooks.lent(session as ClientBase);
         } catch (error) {
-          await pool.releaseConnection(session).finally(() => shares.give(environmentId));
+          await pool.releaseConnection(session).finally(() => shares.give(holders));
           throw error;
         }
         return session;
@@ -156,14 +200,19 @@ export function environmentReader(reader: ReadDb, environmentId: number, hooks?:
           if (hooks) await hooks.returning(session as ClientBase).catch(() => undefined);
           return await pool.releaseConnection(session);
         } finally {
-          shares.give(environmentId);
+          shares.give(holders);
         }
       },
     },
     pool: {
-      get: () => (shares.hasRoom(environmentId) ? (pool as unknown as { pool: unknown }).pool : NO_ROOM),
+      get: () => (shares.hasRoom(holders) ? (pool as unknown as { pool: unknown }).pool : NO_ROOM),
     },
   }) as ReadDb['client'];
   // Only `client` differs: onReadSession and sessionFreeNow read nothing else of the pool.
   return Object.create(reader as object, { client: { value: client } }) as ReadDb;
+}
+
+/** The pool as an environment sees it, for reads made for no user. */
+export function environmentReader(reader: ReadDb, environmentId: number, hooks?: LentSessionHooks): ReadDb {
+  return tenantReader(reader, { environmentId, userId: null }, hooks);
 }

@@ -37,14 +37,15 @@ export const JOB_SCHEMA = 'pgboss';
 export const QUERY_JOBS: QueryQueue = { schema: JOB_SCHEMA, name: QUERY_QUEUE };
 
 /**
- * Queries one engine process runs at once (each on a read-only session of its own); one environment runs at most
- * all of them but one (runsPerEnvironment), so another environment's query always finds a runner.
+ * Queries one engine process runs at once (each on a read-only session of its own); one environment, and one
+ * user across all of its environments, runs at most all of them but one (runsPerEnvironment), so another
+ * user's query always finds a runner.
  */
 export const ASYNC_QUERY_CONCURRENCY = 3;
 
 /**
- * How long the job of an environment already running its share waits before it can be fetched again: a runner
- * that fetched it puts it back and looks for another environment's.
+ * How long the job of an environment or user already running its share waits before it can be fetched again: a
+ * runner that fetched it puts it back and looks for another's.
  */
 const DEFER_MS = 1_000;
 
@@ -60,9 +61,13 @@ const MAINTENANCE_EVERY_MS = 60_000;
  */
 const CLIENT_CHECK_MS = 1_000;
 
-/** The job finds its status by its own id (task_id); the environment is there for whoever reads the queue. */
+/**
+ * The job finds its status by its own id (task_id); the environment and the user who submitted it are there for
+ * the runners' shares. Jobs written before users were recorded have no userId.
+ */
 interface QueryJobData {
   teamId: number;
+  userId?: number | null;
 }
 
 /**
@@ -92,7 +97,7 @@ export class QueryJobs {
   enqueue: EnqueueQuery = async (trx, job) => {
     let created: string | null;
     try {
-      created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId } satisfies QueryJobData, {
+      created = await this.boss.send(QUERY_QUEUE, { teamId: job.teamId, userId: job.userId } satisfies QueryJobData, {
         id: job.jobId,
         db: jobExecutorOf(trx),
         priority: job.priority,
@@ -142,8 +147,8 @@ export class QueryRunner {
   private readonly reader: ReadDb;
   private readonly workerIds: string[] = [];
   private readonly inFlight = new Set<Flight>();
-  /** The runs in flight of each environment (those of its jobs this process took and has not finished). */
-  private readonly runsOf = new Map<number, number>();
+  /** The runs in flight of each environment and each user (those of its jobs this process took and has not finished). */
+  private readonly runsOf = new Map<string, number>();
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private boss: PgBoss | null = null;
@@ -159,7 +164,7 @@ export class QueryRunner {
     return Math.max(1, this.options.concurrency ?? ASYNC_QUERY_CONCURRENCY);
   }
 
-  /** Queries of one environment this process runs at most at once: all of its runners but one. */
+  /** Queries of one environment, or of one user, this process runs at most at once: all of its runners but one. */
   get runsPerEnvironment(): number {
     return Math.max(1, this.concurrency - 1);
   }
@@ -216,24 +221,26 @@ export class QueryRunner {
   }
 
   /**
-   * A job of the queue: run, unless its environment already runs its share here; then it goes back to the queue,
-   * its place kept, and this runner looks for another environment's (it is woken by the next submission, or
-   * polls). Counted and checked at once, before any wait: the runners of a process never pass the share together.
+   * A job of the queue: run, unless its environment or its user already runs its share here; then it goes back
+   * to the queue, its place kept, and this runner looks for another's (it is woken by the next submission, or
+   * polls). Counted and checked at once, before any wait: the runners of a process never pass a share together.
    */
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
-    const teamId = job.data.teamId;
-    const running = this.runsOf.get(teamId) ?? 0;
-    if (running >= this.runsPerEnvironment) {
+    const { teamId, userId } = job.data;
+    const holders = [`environment:${teamId}`, ...(typeof userId === 'number' ? [`user:${userId}`] : [])];
+    if (holders.some((holder) => (this.runsOf.get(holder) ?? 0) >= this.runsPerEnvironment)) {
       await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
       return;
     }
-    this.runsOf.set(teamId, running + 1);
+    for (const holder of holders) this.runsOf.set(holder, (this.runsOf.get(holder) ?? 0) + 1);
     try {
       await this.runJob(job);
     } finally {
-      const left = (this.runsOf.get(teamId) ?? 1) - 1;
-      if (left > 0) this.runsOf.set(teamId, left);
-      else this.runsOf.delete(teamId);
+      for (const holder of holders) {
+        const left = (this.runsOf.get(holder) ?? 1) - 1;
+        if (left > 0) this.runsOf.set(holder, left);
+        else this.runsOf.delete(holder);
+      }
     }
   }
 

@@ -40,6 +40,10 @@ export interface Config {
   queryConcurrencyPerEnvironment: number;
   /** Asynchronous queries one environment may have queued or running at once; past it a 429. 0: no limit. */
   asyncQueriesPerEnvironment: number;
+  /** Synchronous queries one user (a key's) may run at once across all of its environments; 0: no limit. */
+  queryConcurrencyPerUser: number;
+  /** Asynchronous queries one user may have queued or running at once across all of its environments; 0: no limit. */
+  asyncQueriesPerUser: number;
   /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
   dbConnectTimeoutMs: number;
   /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
@@ -120,9 +124,9 @@ function destinationAllowlist(): string[] {
   return entries;
 }
 
-function queryConcurrencyPerEnvironment(): number {
-  const value = integer('HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT', 3);
-  if (value > MAX_QUERY_SLOTS) throw new Error(`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT must be at most ${MAX_QUERY_SLOTS}, got "${value}"`);
+function querySlots(name: string): number {
+  const value = integer(name, 3);
+  if (value > MAX_QUERY_SLOTS) throw new Error(`${name} must be at most ${MAX_QUERY_SLOTS}, got "${value}"`);
   return value;
 }
 
@@ -138,8 +142,10 @@ export function readConfig(): Config {
     captureBatchEvents: Math.max(1, integer('HEDGEROW_CAPTURE_BATCH_EVENTS', 10_000)),
     queryTimeoutMs: integer('HEDGEROW_QUERY_TIMEOUT_MS', 15_000),
     queryResultMaxBytes: Math.max(1, integer('HEDGEROW_QUERY_RESULT_MAX_MB', DEFAULT_RESULT_MAX_BYTES / MIB)) * MIB,
-    queryConcurrencyPerEnvironment: queryConcurrencyPerEnvironment(),
+    queryConcurrencyPerEnvironment: querySlots('HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT'),
     asyncQueriesPerEnvironment: integer('HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT', 10),
+    queryConcurrencyPerUser: querySlots('HEDGEROW_QUERY_CONCURRENCY_PER_USER'),
+    asyncQueriesPerUser: integer('HEDGEROW_ASYNC_QUERIES_PER_USER', 10),
     captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),

@@ -158,7 +158,7 @@ describe('query: fair shares of the database between environments', function () 
         const timedOut = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY } });
         expect(timedOut.status).to.equal(504);
         const next = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: TRIVIAL } });
-        expect(next.status).to.equal(200);
+        expect(next.status, JSON.stringify(next.body)).to.equal(200);
       } finally {
         await shortServer.close();
       }
@@ -188,7 +188,10 @@ describe('query: fair shares of the database between environments', function () 
     });
 
     it('without a limit, one environment holds at most all of a process’s read sessions but one: B still finds one', async () => {
-      const unlimited = await startTestServer({ db, config: { queryTimeoutMs: QUERY_TIMEOUT_MS, queryConcurrencyPerEnvironment: 0 } });
+      const unlimited = await startTestServer({
+        db,
+        config: { queryTimeoutMs: QUERY_TIMEOUT_MS, queryConcurrencyPerEnvironment: 0, queryConcurrencyPerUser: 0 },
+      });
       try {
         const http = unlimited.http;
         // Five of A's endless queries on a pool of five sessions: four run, the fifth waits for one of A's own.

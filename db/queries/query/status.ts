@@ -109,15 +109,25 @@ const QUERY_SUBMIT_LOCK_CLASS = 0x48675173;
  */
 const QUERY_BACKLOG_LOCK_CLASS = 0x48675162;
 
+/**
+ * The same for the submits of one user (ASCII "HgQu", the second key the user id), taken before the
+ * environment's: a user's count across its environments is exact too.
+ */
+const USER_BACKLOG_LOCK_CLASS = 0x48675175;
+
 /** What a 429 for the limit of queued and running queries suggests. */
 export const BACKLOG_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Enqueues the run's job (id `jobId`) inside the transaction that makes its status. `priority`: minus the
- * environment's queries already waiting or running, so that the queue, which hands out the highest priority
- * first and the oldest among equals, takes each environment's first query, then each one's second, and so on.
+ * queries already waiting or running of the environment or of the user, whichever has more, so that the queue,
+ * which hands out the highest priority first and the oldest among equals, takes each environment's and each
+ * user's first query, then each one's second, and so on.
  */
-export type EnqueueQuery = (trx: Knex.Transaction, job: { jobId: string; teamId: number; priority: number }) => Promise<void>;
+export type EnqueueQuery = (
+  trx: Knex.Transaction,
+  job: { jobId: string; teamId: number; userId: number | null; priority: number },
+) => Promise<void>;
 
 /** Takes the run's job out of the queue, if it has not started (inside the cancelling transaction). */
 export type DequeueQuery = (trx: Knex.Transaction, jobId: string) => Promise<void>;
@@ -137,22 +147,45 @@ export interface SubmittedQuery {
   force: boolean;
   /** Queries the environment may have waiting or running at once, this one included; 0: no limit. */
   pendingLimit: number;
+  /** The user of the key that submits it (null: none), and what it may have waiting or running across its environments. */
+  userId: number | null;
+  userPendingLimit: number;
 }
 
-function tooManyPending(limit: number) {
+function tooManyPending(limit: number, holder: 'environment' | 'user') {
   return errors.tooManyQueries(
-    `Exceeded maximum concurrency limit: ${limit} asynchronous ${limit === 1 ? 'query' : 'queries'} queued or running for this environment. Retry when one has finished.`,
+    `Exceeded maximum concurrency limit: ${limit} asynchronous ${limit === 1 ? 'query' : 'queries'} queued or running for this ${holder}. Retry when one has finished.`,
     BACKLOG_RETRY_AFTER_SECONDS,
   );
 }
 
-/** The environment's queries not complete, but for `exceptId` (the one being submitted again). */
-async function countPending(trx: Knex.Transaction, teamId: number, exceptId: string): Promise<number> {
+/** Whose statuses: an environment's, or a user's across its environments. */
+type PendingOf = { teamId: number } | { userId: number };
+
+/** The queries not complete of the environment or user, but for query `except` (the one being submitted again). */
+async function countPending(trx: Knex.Transaction, of: PendingOf, except: { teamId: number; id: string }): Promise<number> {
+  const [column, value] = 'teamId' in of ? ['team_id', of.teamId] : ['user_id', of.userId];
   const { rows } = await trx.raw(
-    'select count(*)::int as n from query_statuses where team_id = ? and id <> ? and not complete and expiration_time > now()',
-    [teamId, exceptId],
+    `select count(*)::int as n from query_statuses
+     where ${column} = ? and not (team_id = ? and id = ?) and not complete and expiration_time > now()`,
+    [value, except.teamId, except.id],
   );
   return (rows as Array<{ n: number }>)[0]!.n;
+}
+
+/**
+ * The queries not complete of the environment or user, checked against its limit (0: none): runs whose process
+ * died count no longer, found so now rather than when their status is read. A 429 past the limit.
+ */
+async function checkPending(trx: Knex.Transaction, of: PendingOf, limit: number, submitted: SubmittedQuery, queue: QueryQueue): Promise<number> {
+  const except = { teamId: submitted.teamId, id: submitted.id };
+  let pending = await countPending(trx, of, except);
+  if (limit > 0 && pending >= limit) {
+    await markStoppedRuns(trx, of, null, queue);
+    pending = await countPending(trx, of, except);
+    if (pending >= limit) throw tooManyPending(limit, 'teamId' in of ? 'environment' : 'user');
+  }
+  return pending;
 }
 
 /**
@@ -169,6 +202,7 @@ export async function submitQuery(
   queue: QueryQueue,
 ): Promise<QueryStatus> {
   return db.transaction(async (trx) => {
+    if (submitted.userId !== null) await trx.raw('select pg_advisory_xact_lock(?, ?)', [USER_BACKLOG_LOCK_CLASS, submitted.userId]);
     await trx.raw('select pg_advisory_xact_lock(?, ?)', [QUERY_BACKLOG_LOCK_CLASS, submitted.teamId]);
     // Two submits of one id (a client's retry) take turns, so that the second finds the first one's status rather
     // than a key it cannot insert: `for update` below locks only a row that exists.
@@ -181,25 +215,22 @@ export async function submitQuery(
       [submitted.teamId, submitted.id],
     )).rows as Array<StatusRow & RunnerSession>;
     if (existing && !submitted.force) return statusOf(existing);
-    let pending = await countPending(trx, submitted.teamId, submitted.id);
-    if (submitted.pendingLimit > 0 && pending >= submitted.pendingLimit) {
-      // Runs whose process died count no longer: they are found so now rather than when their status is read.
-      await markStoppedRuns(trx, submitted.teamId, null, queue);
-      pending = await countPending(trx, submitted.teamId, submitted.id);
-      if (pending >= submitted.pendingLimit) throw tooManyPending(submitted.pendingLimit);
-    }
+    const environmentPending = await checkPending(trx, { teamId: submitted.teamId }, submitted.pendingLimit, submitted, queue);
+    const userPending =
+      submitted.userId === null ? 0 : await checkPending(trx, { userId: submitted.userId }, submitted.userPendingLimit, submitted, queue);
     if (existing) {
       if (existing.task_id && !existing.complete) await dequeue(trx, existing.task_id);
       await cancelRunnerStatement(trx, existing);
       await trx('query_statuses').where(key).delete();
     }
     const [row] = (await trx.raw(
-      `insert into query_statuses (team_id, id, query, start_time, expiration_time, task_id)
-       values (?, ?, ?::json, now(), now() + ${STATUS_TTL}, ?)
+      `insert into query_statuses (team_id, id, query, start_time, expiration_time, task_id, user_id)
+       values (?, ?, ?::json, now(), now() + ${STATUS_TTL}, ?, ?)
        returning ${STATUS_COLUMNS}`,
-      [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId],
+      [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId, submitted.userId],
     )).rows as StatusRow[];
-    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, priority: -pending });
+    const priority = -Math.max(environmentPending, userPending);
+    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, userId: submitted.userId, priority });
     await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
     return statusOf(row!);
   });
@@ -232,21 +263,22 @@ export async function readQueryStatus(db: Db, teamId: number, id: string, queue:
     ((await db.raw(`select ${STATUS_COLUMNS} from query_statuses where team_id = ? and id = ? and expiration_time > now()`, [teamId, id])).rows as StatusRow[])[0];
   const row = await read();
   if (!row || row.complete) return row ? statusOf(row) : null;
-  if ((await markStoppedRuns(db, teamId, id, queue)) === 0) return statusOf(row);
+  if ((await markStoppedRuns(db, { teamId }, id, queue)) === 0) return statusOf(row);
   const after = await read();
   return after ? statusOf(after) : null;
 }
 
 /**
- * Marks failed, complete, the environment's statuses not complete (query `id`'s only, unless null) whose runner
- * is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no longer
- * waiting nor active in pg-boss. How many were marked.
+ * Marks failed, complete, the statuses not complete of the environment or user (query `id`'s only, unless null)
+ * whose runner is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no
+ * longer waiting nor active in pg-boss. How many were marked.
  */
-async function markStoppedRuns(db: Knex | Knex.Transaction, teamId: number, id: string | null, queue: QueryQueue): Promise<number> {
+async function markStoppedRuns(db: Knex | Knex.Transaction, of: PendingOf, id: string | null, queue: QueryQueue): Promise<number> {
+  const [column, value] = 'teamId' in of ? ['team_id', of.teamId] : ['user_id', of.userId];
   const marked = await db.raw(
     `update query_statuses s
      set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
-     where s.team_id = ? and (?::text is null or s.id = ?) and not s.complete and s.expiration_time > now()
+     where s.${column} = ? and (?::text is null or s.id = ?) and not s.complete and s.expiration_time > now()
        and case
          when s.runner_pid is not null then not exists (
            select 1 from pg_stat_activity a where a.pid = s.runner_pid and a.backend_start = s.runner_backend_start)
@@ -255,7 +287,7 @@ async function markStoppedRuns(db: Knex | Knex.Transaction, teamId: number, id: 
            where j.name = ? and j.id = s.task_id::uuid and j.state in ('created', 'retry', 'active'))
          else false
        end`,
-    [RUNNER_STOPPED_MESSAGE, teamId, id, id, queue.name],
+    [RUNNER_STOPPED_MESSAGE, value, id, id, queue.name],
   );
   return marked.rowCount ?? 0;
 }
