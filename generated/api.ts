@@ -3032,7 +3032,9 @@ export interface components {
          *
          *     Config keys, as PostHog's (required ones in bold). Every type: `include_events`, `exclude_events` (lists
          *     of event names). `S3`/`AwsS3`/`S3Compatible`: **`bucket_name`**, **`region`**, **`prefix`**,
-         *     `aws_access_key_id`, `aws_secret_access_key`, `compression` (JSONLines: `gzip`, `brotli`; Parquet:
+         *     **`aws_access_key_id`**, **`aws_secret_access_key`** (PostHog lets them be left out and then signs with its
+         *     own workers' credentials; this server never lends its own AWS identity to an export, so an S3 destination
+         *     without both answers 400 with attr `destination`), `compression` (JSONLines: `gzip`, `brotli`; Parquet:
          *     `snappy`, `gzip`, `brotli`; Parquet's `zstd` and `lz4` are refused, this server cannot write them),
          *     `encryption`, `kms_key_id`, `endpoint_url` (required for `S3Compatible`), `file_format` (`JSONLines` or
          *     `Parquet`), `max_file_size_mb` (integer), `use_virtual_style_addressing` (boolean). `Postgres`:

@@ -89,12 +89,12 @@ const FIELDS: ReadonlyArray<{ name: string; urlSpelled: boolean; destination: (h
   {
     name: 'S3Compatible endpoint_url',
     urlSpelled: true,
-    destination: (host) => ({ type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: `http://${host}:9000` } }),
+    destination: (host) => ({ type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: `http://${host}:9000` } }),
   },
   {
     name: 'AwsS3 endpoint_url',
     urlSpelled: true,
-    destination: (host) => ({ type: 'AwsS3', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: `https://${host}` } }),
+    destination: (host) => ({ type: 'AwsS3', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: `https://${host}` } }),
   },
   {
     name: 'Postgres host',
@@ -188,7 +188,7 @@ describe('batch export destinations: what they may reach', () => {
     });
 
     it('refuses an S3 endpoint that is not an http(s) URL', async () => {
-      const destination = { type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: 'file:///etc/passwd' } };
+      const destination = { type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: 'file:///etc/passwd' } };
       const res = await server.http.withKey(account.key).post(envPath(account), exportBody(destination));
       expect([res.status, res.body]).to.deep.equal([400, invalid("Invalid S3 endpoint URL 'file:///etc/passwd': it must be an http or https URL")]);
     });

@@ -38,6 +38,14 @@ export const S3_EVENT_COLUMNS = [
   'person_id',
 ] as const;
 
+/**
+ * Why an S3 destination must carry its own keys: without them the AWS SDK looks for credentials itself (the
+ * instance metadata service, the container's credentials endpoint, the server's environment and ~/.aws), over
+ * connections the address policy does not see, and the export would write with the server's own identity.
+ */
+export const S3_KEYS_REQUIRED_MESSAGE =
+  "S3 destinations need 'aws_access_key_id' and 'aws_secret_access_key': this server never lends its own AWS credentials to an export";
+
 /** S3 refuses parts below 5 MiB except the last one. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MIB = 1024 * 1024;
@@ -46,8 +54,8 @@ export interface S3Config {
   bucketName: string;
   region: string;
   prefix: string;
-  accessKeyId: string | null;
-  secretAccessKey: string | null;
+  accessKeyId: string;
+  secretAccessKey: string;
   format: FileFormat;
   compression: FileCompression | null;
   encryption: string | null;
@@ -86,12 +94,16 @@ export function readS3Config(config: Record<string, unknown>): S3Config {
   }
   const endpointUrl = optionalString(config, 'endpoint_url');
   if (endpointUrl !== null) checkEndpoint(endpointUrl);
+  const accessKeyId = optionalString(config, 'aws_access_key_id');
+  const secretAccessKey = optionalString(config, 'aws_secret_access_key');
+  // An export stored before keys were required: without them the SDK would sign with the server's own identity.
+  if (accessKeyId === null || secretAccessKey === null) throw new NonRetryableExportError(S3_KEYS_REQUIRED_MESSAGE);
   return {
     bucketName,
     region: optionalString(config, 'region') ?? 'us-east-1',
     prefix: optionalString(config, 'prefix') ?? '',
-    accessKeyId: optionalString(config, 'aws_access_key_id'),
-    secretAccessKey: optionalString(config, 'aws_secret_access_key'),
+    accessKeyId,
+    secretAccessKey,
     format,
     compression,
     encryption: optionalString(config, 'encryption'),
@@ -205,19 +217,42 @@ export function manifestKey(request: Pick<KeyRequest, 'prefix' | 'start' | 'end'
   return joinKey(renderPrefix(request.prefix, interval, request.model), `${intervalText(request.start)}-${intervalText(request.end)}_manifest.json`);
 }
 
+/** Stands in for the SDK's default credential chain, which a client given static keys never needs. */
+const refuseDefaultCredentials = () => async () => {
+  throw new NonRetryableExportError(S3_KEYS_REQUIRED_MESSAGE);
+};
+
+const unset = async () => undefined;
+
 /**
  * A client whose every connection goes through the run's guarded agents: the endpoint's host, and the hosts the
  * SDK derives from the region and a virtual-hosted bucket, are all checked before a socket connects.
+ *
+ * Every setting the SDK would otherwise look up in the server's environment, its AWS config files or the
+ * instance metadata service is given here, so that nothing of the server's own AWS setup shapes an export:
+ * static credentials only (the default chain is replaced by a refusal), no configured endpoint URLs, the
+ * `legacy` defaults mode (`auto` asks the metadata service for the region), and fixed retry, checksum, FIPS and
+ * dual-stack settings.
  */
 export function createS3Client(config: S3Config, agents: GuardedAgents): S3Client {
-  const credentials =
-    config.accessKeyId !== null && config.secretAccessKey !== null
-      ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-      : undefined;
   return new S3Client({
     region: config.region,
     ...(config.endpointUrl !== null ? { endpoint: config.endpointUrl } : {}),
-    ...(credentials ? { credentials } : {}),
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    credentialDefaultProvider: refuseDefaultCredentials,
+    ignoreConfiguredEndpointUrls: true,
+    defaultsMode: 'legacy',
+    maxAttempts: 3,
+    retryMode: 'standard',
+    useFipsEndpoint: false,
+    useDualstackEndpoint: false,
+    useArnRegion: false,
+    disableS3ExpressSessionAuth: false,
+    requestChecksumCalculation: 'WHEN_SUPPORTED',
+    responseChecksumValidation: 'WHEN_SUPPORTED',
+    authSchemePreference: [],
+    sigv4aSigningRegionSet: unset,
+    userAgentAppId: unset,
     forcePathStyle: !config.useVirtualStyleAddressing,
     // A stalled connection fails the attempt (and the run is retried) instead of holding the run forever.
     requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, httpAgent: agents.httpAgent, httpsAgent: agents.httpsAgent },
