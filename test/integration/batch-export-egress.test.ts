@@ -187,6 +187,15 @@ describe('batch export destinations: what they may reach', () => {
       }
     });
 
+    it('refuses a Postgres host that is no host name or address (a port, a zone, empty labels, control characters), whatever the allowlist says', async () => {
+      const notAHost =
+        "The destination address is not allowed: a Postgres host must be a host name or an address, without a port, a zone or other characters (the port goes in 'port').";
+      for (const host of ['127.0.0.1%lo', '127.0.0.1:5433', '[::1]:5432', 'localhost..', 'localhost\u0000', 'db\\example']) {
+        const res = await allowing.http.withKey(account.key).post(envPath(account), exportBody(FIELDS[3]!.destination(host)));
+        expect([res.status, res.body], JSON.stringify(host)).to.deep.equal([400, invalid(notAHost)]);
+      }
+    });
+
     it('refuses an S3 endpoint that is not an http(s) URL', async () => {
       const destination = { type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: 'file:///etc/passwd' } };
       const res = await server.http.withKey(account.key).post(envPath(account), exportBody(destination));
