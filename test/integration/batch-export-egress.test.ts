@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import net from 'node:net';
+import pg from 'pg';
 import pino from 'pino';
 import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import type { BatchExportRow } from '../../db/queries/batch-exports/rows.js';
@@ -23,7 +24,8 @@ import { NonRetryableExportError, type Destination, type ExportRun } from '../..
 import { Engine } from '../../handlers/jobs/engine.js';
 import { latestErrorOf, LATEST_ERROR_CHARS } from '../../handlers/jobs/latest-error.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
-import { createDatabase, dropDatabase, testDb } from '../helpers/database.js';
+import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { fakeResolver, LOOPBACK_ALLOWLIST } from '../helpers/destination-addresses.js';
 import { newAccount, unique, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
@@ -411,6 +413,7 @@ describe('batch export destinations: what they may reach', () => {
     before(async () => {
       ownName = (await testDb().raw('select current_database() as name')).rows[0].name;
       otherName = await createDatabase('hedgerow_egress_other');
+      await handToDestinationRole(ADMIN_URL, otherName);
     });
     after(async () => {
       if (otherName) await dropDatabase(otherName);
@@ -433,11 +436,37 @@ describe('batch export destinations: what they may reach', () => {
       });
     }
 
-    it('still loads into another database of the same cluster', async () => {
+    it('still loads into another database of the same cluster, as an ordinary role', async () => {
       const table = `other_${randomUUID().slice(0, 8)}`;
-      const config = { user: 'postgres', password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
+      const config = { user: DESTINATION_ROLE, password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
       const outcome = await postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) })));
       expect(outcome.recordsCompleted).to.equal(1);
+    });
+
+    it('refuses a superuser of the same cluster in another database, creating and writing nothing there', async () => {
+      const other = new pg.Client({ connectionString: destinationRoleUrl(databaseUrl(otherName)) });
+      const admin = new pg.Client({ connectionString: ADMIN_URL });
+      await Promise.all([other.connect(), admin.connect()]);
+      const tablesOf = async () =>
+        (await other.query<{ name: string }>("select tablename as name from pg_catalog.pg_tables where schemaname = 'public' order by 1")).rows.map((row) => row.name);
+      try {
+        const before = await tablesOf();
+        const table = `superuser_${randomUUID().slice(0, 8)}`;
+        for (const database of [otherName, 'postgres']) {
+          const config = { user: 'postgres', password: '', host: '127.0.0.1', port: 5432, database, table_name: table };
+          const failure = await failureOf(postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST }))));
+          expect(failure).to.be.instanceOf(NonRetryableExportError);
+          expect(failure.message, database).to.equal(
+            "The destination signs in as a superuser of the cluster that holds this server's own database, which a batch export may never do: use a role of its own.",
+          );
+        }
+        expect(await tablesOf()).to.deep.equal(before);
+        const inPostgres = await admin.query("select count(*)::int as n from pg_catalog.pg_tables where tablename = $1", [table]);
+        expect(inPostgres.rows[0].n).to.equal(0);
+      } finally {
+        await other.end();
+        await admin.end();
+      }
     });
 
     describe('the attack of one organization on another through it', () => {
