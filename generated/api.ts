@@ -3048,10 +3048,13 @@ export interface components {
          *     unspecified, multicast, broadcast, reserved or other special-purpose address (in any spelling: `127.1`,
          *     `0x7f000001`, `[::ffff:127.0.0.1]`, `localhost`, ...) answers 400 with attr `destination`, unless the
          *     server's operator allows it (`HEDGEROW_DESTINATION_ALLOWLIST`). A Postgres `host` that is a socket path or
-         *     a list of hosts is always refused. A name that does not resolve when the export is written is accepted;
+         *     a list of hosts, or no host name or address (a `:port` suffix, a `%zone`, empty labels, control characters,
+         *     backslashes), is always refused. A name that does not resolve when the export is written is accepted;
          *     every connection a run makes checks again the address it resolved to, and a refused one fails the run
-         *     (`latest_error` says so) before it connects. HTTP runs follow no redirects (a 3xx fails the run). A
-         *     Postgres destination that is the server's own database is refused by every run, whatever the allowlist.
+         *     (`latest_error` says so) before it connects. HTTP runs follow no redirects (a 3xx fails the run). One
+         *     request to a destination (an HTTP POST, an S3 request) that takes more than five minutes in all is aborted
+         *     and the run retried. A Postgres destination that is the server's own database, or that signs in as a superuser of the
+         *     server's own PostgreSQL cluster, is refused by every run, whatever the allowlist.
          */
         BatchExportDestinationInput: {
             /** @example AwsS3 */
