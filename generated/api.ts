@@ -3035,7 +3035,9 @@ export interface components {
          *
          *     Config keys, as PostHog's (required ones in bold). Every type: `include_events`, `exclude_events` (lists
          *     of event names). `S3`/`AwsS3`/`S3Compatible`: **`bucket_name`**, **`region`**, **`prefix`**,
-         *     `aws_access_key_id`, `aws_secret_access_key`, `compression` (JSONLines: `gzip`, `brotli`; Parquet:
+         *     **`aws_access_key_id`**, **`aws_secret_access_key`** (PostHog lets them be left out and then signs with its
+         *     own workers' credentials; this server never lends its own AWS identity to an export, so an S3 destination
+         *     without both answers 400 with attr `destination`), `compression` (JSONLines: `gzip`, `brotli`; Parquet:
          *     `snappy`, `gzip`, `brotli`; Parquet's `zstd` and `lz4` are refused, this server cannot write them),
          *     `encryption`, `kms_key_id`, `endpoint_url` (required for `S3Compatible`), `file_format` (`JSONLines` or
          *     `Parquet`), `max_file_size_mb` (integer), `use_virtual_style_addressing` (boolean). `Postgres`:
@@ -3049,10 +3051,13 @@ export interface components {
          *     unspecified, multicast, broadcast, reserved or other special-purpose address (in any spelling: `127.1`,
          *     `0x7f000001`, `[::ffff:127.0.0.1]`, `localhost`, ...) answers 400 with attr `destination`, unless the
          *     server's operator allows it (`HEDGEROW_DESTINATION_ALLOWLIST`). A Postgres `host` that is a socket path or
-         *     a list of hosts is always refused. A name that does not resolve when the export is written is accepted;
+         *     a list of hosts, or no host name or address (a `:port` suffix, a `%zone`, empty labels, control characters,
+         *     backslashes), is always refused. A name that does not resolve when the export is written is accepted;
          *     every connection a run makes checks again the address it resolved to, and a refused one fails the run
-         *     (`latest_error` says so) before it connects. HTTP runs follow no redirects (a 3xx fails the run). A
-         *     Postgres destination that is the server's own database is refused by every run, whatever the allowlist.
+         *     (`latest_error` says so) before it connects. HTTP runs follow no redirects (a 3xx fails the run). One
+         *     request to a destination (an HTTP POST, an S3 request) that takes more than five minutes in all is aborted
+         *     and the run retried. A Postgres destination that is the server's own database, or that signs in as a superuser of the
+         *     server's own PostgreSQL cluster, is refused by every run, whatever the allowlist.
          */
         BatchExportDestinationInput: {
             /** @example AwsS3 */

@@ -10,6 +10,7 @@
  * that also reads the forms the C library accepts (`0x7f000001`, `2130706433`, `0177.0.0.1`, `127.1`), and
  * IPv6 forms that carry an IPv4 address (mapped, translated, NAT64, 6to4) are judged by the address they carry.
  */
+import { isIPv6 } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
@@ -267,7 +268,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | null> {
 /**
  * A Postgres host must be one host: node-postgres takes a host starting with `/` for a unix socket directory
  * (the server's own database is one), and libpq reads commas as a list of hosts. Refused whatever the allowlist
- * says.
+ * says. And it must be a host name or an address as it stands: a `:port` suffix, a `%zone`, empty labels,
+ * backslashes or control characters are no host, and are refused when written rather than failing every run as a
+ * name not found.
  */
 export function checkPostgresHostSpelling(host: string): void {
   if (host.includes('/') || host.includes(',') || host.includes('@') || /\s/.test(host) || host === '') {
@@ -275,4 +278,22 @@ export function checkPostgresHostSpelling(host: string): void {
       'The destination address is not allowed: a Postgres host must be one host name or address, not a socket path or a list of hosts.',
     );
   }
+  if (!isHostNameOrAddress(host)) {
+    throw new DestinationAddressError(
+      "The destination address is not allowed: a Postgres host must be a host name or an address, without a port, a zone or other characters (the port goes in 'port').",
+    );
+  }
+}
+
+/** A host name of non-empty labels (one trailing dot allowed), or an address; an IPv6 one bare or in brackets. */
+function isHostNameOrAddress(host: string): boolean {
+  if (/[\u0000-\u001f\u007f%\\]/.test(host)) return false;
+  if (host.includes(':') || host.startsWith('[') || host.endsWith(']')) {
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    return isIPv6(bare);
+  }
+  return host
+    .replace(/\.$/, '')
+    .split('.')
+    .every((label) => /^[\p{L}\p{N}_-]+$/u.test(label));
 }

@@ -209,11 +209,16 @@ export function ownDatabaseIdentity(db: Db): Promise<DatabaseIdentity> {
   return identity;
 }
 
-/** Whether two identities are one database: the same cluster (by identifier when both show it) and database. */
-export function sameDatabase(one: DatabaseIdentity, other: DatabaseIdentity): boolean {
-  if (one.databaseOid !== other.databaseOid || one.databaseName !== other.databaseName) return false;
+/** Whether two identities are of one cluster: by identifier when both show it, else by when it started. */
+export function sameCluster(one: DatabaseIdentity, other: DatabaseIdentity): boolean {
   if (one.systemIdentifier !== null && other.systemIdentifier !== null) return one.systemIdentifier === other.systemIdentifier;
   return one.startedAt === other.startedAt;
+}
+
+/** Whether two identities are one database: the same cluster and database. */
+export function sameDatabase(one: DatabaseIdentity, other: DatabaseIdentity): boolean {
+  if (one.databaseOid !== other.databaseOid || one.databaseName !== other.databaseName) return false;
+  return sameCluster(one, other);
 }
 
 /**
@@ -228,6 +233,16 @@ export async function refuseOwnDatabase(db: Db, destination: pg.Client): Promise
   ]);
   if (sameDatabase(own, theirs)) {
     throw new PostgresDestinationError("The destination is this server's own database, which a batch export may never write to.");
+  }
+  // Another database of the server's own cluster is allowed (an operator allowed its address), but not as a
+  // superuser: that role could reach the server's database from there (dblink, COPY PROGRAM, ALTER ROLE ...).
+  if (sameCluster(own, theirs)) {
+    const { rows } = await destination.query<{ superuser: boolean }>("select pg_catalog.current_setting('is_superuser') = 'on' as superuser");
+    if (rows[0]?.superuser) {
+      throw new PostgresDestinationError(
+        "The destination signs in as a superuser of the cluster that holds this server's own database, which a batch export may never do: use a role of its own.",
+      );
+    }
   }
 }
 

@@ -22,6 +22,7 @@ import {
   beat,
   claimRun,
   createScheduledRuns,
+  deferRunJob,
   finishBackfill,
   finishRun,
   checkStraddlingTransactions,
@@ -36,6 +37,7 @@ import {
   requeueOrphanedRuns,
   requeueStaleRuns,
   runEndsSince,
+  runEnvironment,
   runStatus,
   schedulableExports,
   startBackfillRun,
@@ -58,6 +60,12 @@ export const TICK_QUEUE = 'batch-export-tick';
 
 /** Backfill windows one advance builds at a time. */
 const BACKFILL_WINDOW_PAGE = 100;
+
+/**
+ * How long the job of a run whose environment already holds its share of this engine's slots waits before it
+ * can be fetched again: the worker that fetched it puts it back and looks for another.
+ */
+const DEFER_MS = 1_000;
 
 /** PostHog pauses an export when this many of its recent runs failed. */
 export const FAILURE_THRESHOLD = 10;
@@ -160,6 +168,8 @@ export class Engine {
   private listenRetry: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly inFlight = new Map<string, InFlight>();
+  /** Runs in flight on this engine, by environment. */
+  private readonly runsOf = new Map<number, number>();
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
   private readonly jobSchema: string;
@@ -174,6 +184,18 @@ export class Engine {
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.jobSchema = options.schema ?? 'pgboss';
     this.retry = { limit: 10, delaySeconds: 10, backoff: true, ...options.retry };
+  }
+
+  get concurrency(): number {
+    return Math.max(1, this.options.concurrency ?? 2);
+  }
+
+  /**
+   * Runs of one environment this engine works on at most at once: all of its slots but one, so that a tenant
+   * whose destinations are slow cannot hold every slot, and another environment's run always finds one.
+   */
+  get runsPerEnvironment(): number {
+    return Math.max(1, this.concurrency - 1);
   }
 
   async start(): Promise<void> {
@@ -192,7 +214,7 @@ export class Engine {
     if (this.options.cron ?? true) await boss.schedule(TICK_QUEUE, '* * * * *');
     await boss.work(TICK_QUEUE, () => this.tick());
     const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, includeMetadata: true as const };
-    for (let n = 0; n < Math.max(1, this.options.concurrency ?? 2); n += 1) {
+    for (let n = 0; n < this.concurrency; n += 1) {
       this.workerIds.push(await boss.work<{ runId: string }>(RUN_QUEUE, polling, ([job]) => this.work(job!)));
     }
     await this.options.queryRunner?.start(boss);
@@ -418,7 +440,31 @@ export class Engine {
 
   // ---- the run worker ----------------------------------------------------------------------------------------
 
+  /**
+   * A job of the run queue: run, unless the run's environment already holds its share of this engine's slots;
+   * then the job goes back to the queue, its retries kept, and this worker looks for another. Counted and checked
+   * at once after the lookup: the workers of one engine never pass the share together.
+   */
   private async work(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {
+    const teamId = await runEnvironment(this.db, job.data.runId);
+    // A run that is gone: the claim below finds nothing to do.
+    if (teamId === null) return this.workOn(job);
+    const running = this.runsOf.get(teamId) ?? 0;
+    if (running >= this.runsPerEnvironment) {
+      await deferRunJob(this.db, this.jobSchema, RUN_QUEUE, job.id, DEFER_MS);
+      return;
+    }
+    this.runsOf.set(teamId, running + 1);
+    try {
+      await this.workOn(job);
+    } finally {
+      const left = (this.runsOf.get(teamId) ?? 1) - 1;
+      if (left > 0) this.runsOf.set(teamId, left);
+      else this.runsOf.delete(teamId);
+    }
+  }
+
+  private async workOn(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {
     const claimed = await claimRun(this.db, job.data.runId, job.id, this.clock.now());
     // Over, cancelled, or held by a live worker: this job has nothing to do.
     if (!claimed) return;

@@ -31,6 +31,7 @@ import { migrateLatest } from '../../db/pg/migrate.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import type { EnvironmentRow } from '../../db/rows.js';
+import { destinationRoleUrl, handToDestinationRole } from '../../test/helpers/destination-role.js';
 import { startTestS3, S3RVER_CREDENTIALS, type TestS3 } from '../../test/helpers/s3.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
@@ -336,7 +337,9 @@ export async function run(args: string[]): Promise<void> {
   const name = options.database ?? (await postgres.createDatabase('hedgerow_bench_exports'));
   const url = postgres.databaseUrl(name);
   const destinationName = await postgres.createDatabase('hedgerow_bench_destination');
-  const destinationUrl = postgres.databaseUrl(destinationName);
+  // Hedgerow refuses a superuser of its own cluster as a destination: the benchmark's signs in as an ordinary role.
+  await handToDestinationRole(postgres.databaseUrl('postgres'), destinationName);
+  const destinationUrl = destinationRoleUrl(postgres.databaseUrl(destinationName));
   const db: Db = createDb(url, { poolMax: 2 });
   let s3: TestS3 | null = null;
   let server: Child | null = null;

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import net from 'node:net';
+import pg from 'pg';
 import pino from 'pino';
 import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import type { BatchExportRow } from '../../db/queries/batch-exports/rows.js';
@@ -23,7 +24,8 @@ import { NonRetryableExportError, type Destination, type ExportRun } from '../..
 import { Engine } from '../../handlers/jobs/engine.js';
 import { latestErrorOf, LATEST_ERROR_CHARS } from '../../handlers/jobs/latest-error.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
-import { createDatabase, dropDatabase, testDb } from '../helpers/database.js';
+import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { fakeResolver, LOOPBACK_ALLOWLIST } from '../helpers/destination-addresses.js';
 import { newAccount, unique, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
@@ -89,12 +91,12 @@ const FIELDS: ReadonlyArray<{ name: string; urlSpelled: boolean; destination: (h
   {
     name: 'S3Compatible endpoint_url',
     urlSpelled: true,
-    destination: (host) => ({ type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: `http://${host}:9000` } }),
+    destination: (host) => ({ type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: `http://${host}:9000` } }),
   },
   {
     name: 'AwsS3 endpoint_url',
     urlSpelled: true,
-    destination: (host) => ({ type: 'AwsS3', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: `https://${host}` } }),
+    destination: (host) => ({ type: 'AwsS3', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: `https://${host}` } }),
   },
   {
     name: 'Postgres host',
@@ -187,8 +189,17 @@ describe('batch export destinations: what they may reach', () => {
       }
     });
 
+    it('refuses a Postgres host that is no host name or address (a port, a zone, empty labels, control characters), whatever the allowlist says', async () => {
+      const notAHost =
+        "The destination address is not allowed: a Postgres host must be a host name or an address, without a port, a zone or other characters (the port goes in 'port').";
+      for (const host of ['127.0.0.1%lo', '127.0.0.1:5433', '[::1]:5432', 'localhost..', 'localhost\u0000', 'db\\example']) {
+        const res = await allowing.http.withKey(account.key).post(envPath(account), exportBody(FIELDS[3]!.destination(host)));
+        expect([res.status, res.body], JSON.stringify(host)).to.deep.equal([400, invalid(notAHost)]);
+      }
+    });
+
     it('refuses an S3 endpoint that is not an http(s) URL', async () => {
-      const destination = { type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', endpoint_url: 'file:///etc/passwd' } };
+      const destination = { type: 'S3Compatible', config: { bucket_name: 'b', region: 'us-east-1', prefix: '', aws_access_key_id: 'AKIAEXAMPLE', aws_secret_access_key: 'secret-key', endpoint_url: 'file:///etc/passwd' } };
       const res = await server.http.withKey(account.key).post(envPath(account), exportBody(destination));
       expect([res.status, res.body]).to.deep.equal([400, invalid("Invalid S3 endpoint URL 'file:///etc/passwd': it must be an http or https URL")]);
     });
@@ -402,6 +413,7 @@ describe('batch export destinations: what they may reach', () => {
     before(async () => {
       ownName = (await testDb().raw('select current_database() as name')).rows[0].name;
       otherName = await createDatabase('hedgerow_egress_other');
+      await handToDestinationRole(ADMIN_URL, otherName);
     });
     after(async () => {
       if (otherName) await dropDatabase(otherName);
@@ -424,11 +436,37 @@ describe('batch export destinations: what they may reach', () => {
       });
     }
 
-    it('still loads into another database of the same cluster', async () => {
+    it('still loads into another database of the same cluster, as an ordinary role', async () => {
       const table = `other_${randomUUID().slice(0, 8)}`;
-      const config = { user: 'postgres', password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
+      const config = { user: DESTINATION_ROLE, password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
       const outcome = await postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) })));
       expect(outcome.recordsCompleted).to.equal(1);
+    });
+
+    it('refuses a superuser of the same cluster in another database, creating and writing nothing there', async () => {
+      const other = new pg.Client({ connectionString: destinationRoleUrl(databaseUrl(otherName)) });
+      const admin = new pg.Client({ connectionString: ADMIN_URL });
+      await Promise.all([other.connect(), admin.connect()]);
+      const tablesOf = async () =>
+        (await other.query<{ name: string }>("select tablename as name from pg_catalog.pg_tables where schemaname = 'public' order by 1")).rows.map((row) => row.name);
+      try {
+        const before = await tablesOf();
+        const table = `superuser_${randomUUID().slice(0, 8)}`;
+        for (const database of [otherName, 'postgres']) {
+          const config = { user: 'postgres', password: '', host: '127.0.0.1', port: 5432, database, table_name: table };
+          const failure = await failureOf(postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST }))));
+          expect(failure).to.be.instanceOf(NonRetryableExportError);
+          expect(failure.message, database).to.equal(
+            "The destination signs in as a superuser of the cluster that holds this server's own database, which a batch export may never do: use a role of its own.",
+          );
+        }
+        expect(await tablesOf()).to.deep.equal(before);
+        const inPostgres = await admin.query("select count(*)::int as n from pg_catalog.pg_tables where tablename = $1", [table]);
+        expect(inPostgres.rows[0].n).to.equal(0);
+      } finally {
+        await other.end();
+        await admin.end();
+      }
     });
 
     describe('the attack of one organization on another through it', () => {

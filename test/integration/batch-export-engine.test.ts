@@ -693,7 +693,8 @@ describe('batch export engine', function () {
         return { recordsCompleted: 1, bytesExported: 1 };
       },
     };
-    const engine = await startEngine(clock, { NoOp: destination });
+    // Two runs of the one environment at once: three slots, of which an environment may hold two.
+    const engine = await startEngine(clock, { NoOp: destination }, { concurrency: 3 });
     const batchExport = await createExport({ paused: true });
     const first = await createBackfill(batchExport.id, '2024-02-01T00:00:00Z', '2024-02-01T03:00:00Z');
     await engine.tick();

@@ -10,7 +10,8 @@ import pg from 'pg';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { postgresDestination } from '../../handlers/jobs/destinations/postgres.js';
 import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
-import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
@@ -25,7 +26,9 @@ describe('batch export destination: Postgres', () => {
 
   before(async () => {
     destinationName = await createDatabase('hedgerow_destination');
-    destination = new pg.Client({ connectionString: databaseUrl(destinationName) });
+    // Signed in as an ordinary role: a superuser of the server's own cluster is refused as a destination.
+    await handToDestinationRole(ADMIN_URL, destinationName);
+    destination = new pg.Client({ connectionString: destinationRoleUrl(databaseUrl(destinationName)) });
     await destination.connect();
     account = await newAccount(testDb());
   });
@@ -36,7 +39,7 @@ describe('batch export destination: Postgres', () => {
   });
 
   const baseConfig = (overrides: Record<string, unknown> = {}) => ({
-    user: 'postgres',
+    user: DESTINATION_ROLE,
     password: '',
     host: '127.0.0.1',
     port: 5432,

@@ -9,6 +9,7 @@ import { MembershipLevel, newAccount, newMember, unique, type Account } from '..
 import type { HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { S3_KEYS_REQUIRED } from '../../db/queries/batch-exports/validation.js';
 
 const EXPORT_KEYS = [
   'id',
@@ -156,8 +157,8 @@ describe('batch exports', () => {
         expect((await create(s3Export({ model }))).model).to.equal(model);
       }
       const destinations = [
-        { type: 'S3', config: S3_CONFIG },
-        { type: 'S3Compatible', config: { ...S3_CONFIG, endpoint_url: 'http://127.0.0.1:9000' } },
+        { type: 'S3', config: { ...S3_CONFIG, ...S3_SECRETS } },
+        { type: 'S3Compatible', config: { ...S3_CONFIG, ...S3_SECRETS, endpoint_url: 'http://127.0.0.1:9000' } },
         { type: 'Postgres', config: { ...POSTGRES_CONFIG, ...POSTGRES_SECRETS, port: '6543' } },
         { type: 'HTTP', config: { url: 'http://127.0.0.1:8000/batch/', token: 'secret-token' } },
         { type: 'NoOp', config: {} },
@@ -205,7 +206,7 @@ describe('batch exports', () => {
       const long = await http.post(envPath(owner), s3Export({ name: 'n'.repeat(300) }));
       expect(long.status, long.text).to.equal(400);
       expect(long.body).to.deep.equal(invalid('A value is longer than allowed.', null, 'max_length'));
-      const nul = await http.post(envPath(owner), s3Export({ destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'a\u0000b' } } }));
+      const nul = await http.post(envPath(owner), s3Export({ destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, prefix: 'a\u0000b' } } }));
       expect(nul.status, nul.text).to.equal(400);
       expect(nul.body).to.deep.equal(invalid('Null characters are not allowed.', null, 'null_characters_not_allowed'));
       expect(await testDb()('batch_exports').where('name', 'n'.repeat(300))).to.have.length(0);
@@ -215,16 +216,20 @@ describe('batch exports', () => {
       ['an unsupported PostHog type', { destination: { type: 'Snowflake', config: {} } }, invalid("Destination type 'Snowflake' is not supported by this server. Supported types are: S3, AwsS3, S3Compatible, Postgres, HTTP, NoOp.", 'destination')],
       ['BigQuery', { destination: { type: 'BigQuery', config: {} } }, invalid("Destination type 'BigQuery' is not supported by this server. Supported types are: S3, AwsS3, S3Compatible, Postgres, HTTP, NoOp.", 'destination')],
       ['an unknown type', { destination: { type: 'Carrier pigeon', config: {} } }, invalid("Destination type 'Carrier pigeon' is not supported by this server. Supported types are: S3, AwsS3, S3Compatible, Postgres, HTTP, NoOp.", 'destination')],
-      ['unknown config fields', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, colour: 'red', size: 1 } } }, invalid("Configuration has unknown field/s: 'colour', 'size'", 'destination')],
+      ['unknown config fields', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, colour: 'red', size: 1 } } }, invalid("Configuration has unknown field/s: 'colour', 'size'", 'destination')],
       ['a missing required field', { destination: { type: 'AwsS3', config: { bucket_name: 'b', region: 'r' } } }, invalid("Configuration missing required field: 'prefix'", 'destination')],
       ['S3Compatible without endpoint_url', { destination: { type: 'S3Compatible', config: S3_CONFIG } }, invalid("Configuration missing required field: 'endpoint_url'", 'destination')],
       ['a port that is no integer', { destination: { type: 'Postgres', config: { ...POSTGRES_CONFIG, ...POSTGRES_SECRETS, port: 'five' } } }, invalid("Configuration has invalid type: got 'str', expected 'int'", 'destination')],
-      ['a boolean of the wrong type', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, use_virtual_style_addressing: 3 } } }, invalid("Configuration has invalid type: got 'int', expected 'bool'", 'destination')],
-      ['an empty bucket', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, bucket_name: '' } } }, invalid("The following inputs are empty: ['bucket_name']", 'destination')],
-      ['an unknown file format', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, file_format: 'CSV' } } }, invalid("File format CSV is not supported. Supported file formats are ['Parquet', 'JSONLines']", 'destination')],
-      ['a compression JSONLines lacks', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, compression: 'snappy' } } }, invalid("Compression snappy is not supported for file format JSONLines. Supported compressions are ['gzip', 'brotli']", 'destination')],
-      ['Parquet zstd', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, file_format: 'Parquet', compression: 'zstd' } } }, invalid("Compression zstd is not supported for file format Parquet by this server, which cannot write it. Supported compressions are ['snappy', 'gzip', 'brotli']", 'destination')],
-      ['Parquet lz4', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, file_format: 'Parquet', compression: 'lz4' } } }, invalid("Compression lz4 is not supported for file format Parquet by this server, which cannot write it. Supported compressions are ['snappy', 'gzip', 'brotli']", 'destination')],
+      ['a boolean of the wrong type', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, use_virtual_style_addressing: 3 } } }, invalid("Configuration has invalid type: got 'int', expected 'bool'", 'destination')],
+      ['S3 without keys', { destination: { type: 'AwsS3', config: S3_CONFIG } }, invalid(S3_KEYS_REQUIRED, 'destination')],
+      ['legacy S3 without a secret key', { destination: { type: 'S3', config: { ...S3_CONFIG, aws_access_key_id: 'AKIA-ID' } } }, invalid(S3_KEYS_REQUIRED, 'destination')],
+      ['S3Compatible with an empty access key', { destination: { type: 'S3Compatible', config: { ...S3_CONFIG, ...S3_SECRETS, aws_access_key_id: '', endpoint_url: 'http://127.0.0.1:9000' } } }, invalid(S3_KEYS_REQUIRED, 'destination')],
+      ['S3 with null keys', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, aws_access_key_id: null, aws_secret_access_key: null } } }, invalid(S3_KEYS_REQUIRED, 'destination')],
+      ['an empty bucket', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, bucket_name: '' } } }, invalid("The following inputs are empty: ['bucket_name']", 'destination')],
+      ['an unknown file format', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, file_format: 'CSV' } } }, invalid("File format CSV is not supported. Supported file formats are ['Parquet', 'JSONLines']", 'destination')],
+      ['a compression JSONLines lacks', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, compression: 'snappy' } } }, invalid("Compression snappy is not supported for file format JSONLines. Supported compressions are ['gzip', 'brotli']", 'destination')],
+      ['Parquet zstd', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, file_format: 'Parquet', compression: 'zstd' } } }, invalid("Compression zstd is not supported for file format Parquet by this server, which cannot write it. Supported compressions are ['snappy', 'gzip', 'brotli']", 'destination')],
+      ['Parquet lz4', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, file_format: 'Parquet', compression: 'lz4' } } }, invalid("Compression lz4 is not supported for file format Parquet by this server, which cannot write it. Supported compressions are ['snappy', 'gzip', 'brotli']", 'destination')],
       ['HTTP for persons', { model: 'persons', destination: { type: 'HTTP', config: { url: 'https://example.com/batch/', token: 't' } } }, invalid('HTTP batch exports only support the events model', 'model')],
       ['HTTP with a URL that is not http', { destination: { type: 'HTTP', config: { url: 'ftp://example.com/', token: 't' } } }, invalid('Invalid destination URL: ftp://example.com/', 'destination')],
       ['an unknown interval', { interval: 'fortnight' }, invalid('"fortnight" is not a valid choice.', 'interval', 'invalid_choice')],
@@ -245,9 +250,9 @@ describe('batch exports', () => {
       ['a WHERE that does not parse', { hogql_query: 'SELECT event FROM events WHERE event = ' }, invalid('Failed to parse query', 'hogql_query')],
       ['a JOIN', { hogql_query: 'SELECT event FROM events JOIN persons ON 1 = 1' }, invalid('JOINs are not supported', 'hogql_query')],
       ['a port out of range', { destination: { type: 'Postgres', config: { ...POSTGRES_CONFIG, ...POSTGRES_SECRETS, port: 99999 } } }, invalid("Configuration has invalid value: 'port' must be between 1 and 65535", 'destination')],
-      ['files of no size', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, max_file_size_mb: 0 } } }, invalid("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination')],
-      ['a prefix with an unknown variable', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'events/{bad}' } } }, invalid("The prefix 'events/{bad}' uses {bad}; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
-      ['a prefix with a single brace', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, prefix: 'events/{year' } } }, invalid("The prefix 'events/{year' has an unclosed '{'; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
+      ['files of no size', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, max_file_size_mb: 0 } } }, invalid("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination')],
+      ['a prefix with an unknown variable', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, prefix: 'events/{bad}' } } }, invalid("The prefix 'events/{bad}' uses {bad}; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
+      ['a prefix with a single brace', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, prefix: 'events/{year' } } }, invalid("The prefix 'events/{year' has an unclosed '{'; its variables are {year}, {month}, {day}, {hour}, {minute}, {second}, {data_interval_start}, {data_interval_end}, {table}", 'destination')],
       ['a time zone PostgreSQL does not know', { timezone: 'US/Pacific-New' }, invalid('"US/Pacific-New" is not a valid choice.', 'timezone', 'invalid_choice')],
       ['filters a run cannot compile', { filters: [{ key: 'no_such_field = 1', type: 'hogql' }] }, invalid('Invalid filters: Unknown field "no_such_field".', 'filters')],
     ];
@@ -370,6 +375,16 @@ describe('batch exports', () => {
         prefix: 'new/',
         compression: 'gzip',
       });
+    });
+
+    it('refuses a change that takes the S3 keys away, or a new S3 type without them, keeping the stored keys', async () => {
+      const created = await create();
+      const path = `${envPath(owner)}${created.id}/`;
+      const cleared = await http.patch(path, { destination: { type: 'AwsS3', config: { aws_secret_access_key: null } } });
+      expect([cleared.status, cleared.body]).to.deep.equal([400, invalid(S3_KEYS_REQUIRED, 'destination')]);
+      const retyped = await http.patch(path, { destination: { type: 'S3', config: S3_CONFIG } });
+      expect([retyped.status, retyped.body]).to.deep.equal([400, invalid(S3_KEYS_REQUIRED, 'destination')]);
+      expect((await exportRow(created.id)).destination_config).to.deep.equal({ ...S3_CONFIG, ...S3_SECRETS });
     });
 
     it('changes the writable fields and validates what it is given', async () => {

@@ -199,6 +199,43 @@ describe('destination address policy', () => {
         expect(() => checkPostgresHostSpelling(host)).to.throw(DestinationAddressError, message);
       });
     }
+
+    const notAHost =
+      "The destination address is not allowed: a Postgres host must be a host name or an address, without a port, a zone or other characters (the port goes in 'port').";
+    const refused: ReadonlyArray<readonly [string, string]> = [
+      ['127.0.0.1%lo', 'an IPv4 address with a zone'],
+      ['fe80::1%eth0', 'an IPv6 address with a zone'],
+      ['[fe80::1%25eth0]', 'a bracketed IPv6 address with a zone'],
+      ['127.0.0.1:5433', 'an address with a port'],
+      ['db.example.com:5432', 'a name with a port'],
+      ['[::1]:5432', 'a bracketed IPv6 address with a port'],
+      ['[::1', 'an unclosed bracket'],
+      ['::1]', 'a stray bracket'],
+      ['[db.example.com]', 'a name in brackets'],
+      ['1:2:3', 'colons that are no IPv6 address'],
+      ['localhost..', 'an empty last label'],
+      ['db..example.com', 'an empty label'],
+      ['.example.com', 'an empty first label'],
+      ['.', 'only the root'],
+      ['localhost\u0000', 'a NUL'],
+      ['db\u0007.example.com', 'a control character'],
+      ['db\u007f', 'DEL'],
+      ['db\\example', 'a backslash'],
+      ['db%2eexample.com', 'a percent sign'],
+      ['db!.example.com', 'a character no host name has'],
+    ];
+    for (const [host, what] of refused) {
+      it(`refuses ${what}: ${JSON.stringify(host)}`, () => {
+        expect(() => checkPostgresHostSpelling(host)).to.throw(DestinationAddressError, notAHost);
+      });
+    }
+
+    const accepted = ['db.example.com', 'db.example.com.', 'localhost', 'my_db-1.internal', '93.184.215.14', '0x7f000001', '::1', '[::1]', '2001:db8::5', '[::ffff:127.0.0.1]', 'bücher.example'];
+    for (const host of accepted) {
+      it(`takes ${JSON.stringify(host)} as a host (the address policy judges it)`, () => {
+        expect(() => checkPostgresHostSpelling(host)).to.not.throw();
+      });
+    }
   });
 });
 

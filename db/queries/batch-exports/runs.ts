@@ -146,6 +146,28 @@ export async function requeueOrphanedRuns(db: Db, jobSchema: string, queue: stri
   return requeued;
 }
 
+/** The environment a run exports from (its export's), or null when the run is gone. */
+export async function runEnvironment(db: Db, runId: string): Promise<number | null> {
+  const row = await db('batch_export_runs as r')
+    .join('batch_exports as e', 'e.id', 'r.batch_export_id')
+    .where('r.id', runId)
+    .first<{ team_id: number } | undefined>('e.team_id');
+  return row ? Number(row.team_id) : null;
+}
+
+/**
+ * Puts a job a worker fetched back in its queue, to be fetched again after `delayMs`: it keeps its retries, and
+ * pg-boss's completion of the handler that deferred it (which only completes active jobs) leaves it alone.
+ */
+export async function deferRunJob(db: Db, jobSchema: string, queue: string, jobId: string, delayMs: number): Promise<boolean> {
+  const result = await db.raw(
+    `update ??.job set state = 'created', started_on = null, start_after = now() + make_interval(secs => ?)
+     where name = ? and id = ? and state = 'active'`,
+    [jobSchema, delayMs / 1000, queue, jobId],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
 // ---- one run's life ---------------------------------------------------------------------------------------------
 
 export interface ClaimedRun {

@@ -160,9 +160,19 @@ function checkPrefixTemplate(prefix: string): void {
   }
 }
 
+/**
+ * PostHog lets an S3 destination leave its keys out, and then signs with the credentials its own workers find.
+ * Here that would be the server's identity (its instance role, its environment, its ~/.aws): every tenant could
+ * write wherever the server may. So the keys are required, on every write, of every S3 type.
+ */
+export const S3_KEYS_REQUIRED =
+  "S3 destinations need 'aws_access_key_id' and 'aws_secret_access_key': this server never lends its own AWS credentials to an export";
+
 function checkS3(config: Record<string, unknown>): void {
   const empty = ['bucket_name', 'region'].filter((name) => config[name] === '');
   if (empty.length > 0) throw errors.validation(`The following inputs are empty: ${pythonList(empty)}`, 'destination');
+  const hasKey = (name: string) => typeof config[name] === 'string' && config[name] !== '';
+  if (!hasKey('aws_access_key_id') || !hasKey('aws_secret_access_key')) throw errors.validation(S3_KEYS_REQUIRED, 'destination');
   if (typeof config.max_file_size_mb === 'number' && config.max_file_size_mb < 1) {
     throw errors.validation("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination');
   }

@@ -83,6 +83,28 @@ export function addressRefusalIn(error: unknown): DestinationAddressError | null
   return null;
 }
 
+/**
+ * The longest one request to a destination may take, start to end (an HTTP POST and its answer, one S3 request
+ * with its retries): not an idle timeout, which a destination sending a byte now and then would keep resetting
+ * while it holds one of the engine's slots. Past it the request is aborted and the run retried.
+ */
+export const DESTINATION_REQUEST_DEADLINE_MS = 5 * 60_000;
+
+export interface RequestDeadline {
+  /** The run's signal and the deadline's together: what the request is given. */
+  signal: AbortSignal;
+  /** Whether the deadline, not the run, ended the request. */
+  expired(): boolean;
+}
+
+export function requestDeadline(runSignal: AbortSignal | null, deadlineMs: number): RequestDeadline {
+  const deadline = AbortSignal.timeout(deadlineMs);
+  return {
+    signal: runSignal === null ? deadline : AbortSignal.any([runSignal, deadline]),
+    expired: () => deadline.aborted && !(runSignal?.aborted ?? false),
+  };
+}
+
 /** Every connection-level failure, whatever its cause, is reported as this. */
 export const UNREACHABLE_MESSAGE = 'ConnectionError: the destination could not be reached';
 

@@ -8,7 +8,15 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { readExportRecords } from '../../../db/queries/batch-exports/records.js';
-import { addressRefusalIn, excerpt, guardedAgents, UNREACHABLE_MESSAGE, type GuardedAgents } from './egress.js';
+import {
+  addressRefusalIn,
+  DESTINATION_REQUEST_DEADLINE_MS,
+  excerpt,
+  guardedAgents,
+  requestDeadline,
+  UNREACHABLE_MESSAGE,
+  type GuardedAgents,
+} from './egress.js';
 import { formatDatetime } from './files.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
@@ -59,6 +67,8 @@ export interface HttpDestinationOptions {
   maxEventsPerRequest?: number;
   maxBytesPerRequest?: number;
   records?: (exportRun: ExportRun, batchSize: number) => AsyncIterable<ExportRecord[]>;
+  /** The longest one POST may take, its answer included (DESTINATION_REQUEST_DEADLINE_MS unless a test says). */
+  requestDeadlineMs?: number;
 }
 
 function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<ExportRecord[]> {
@@ -77,7 +87,7 @@ function runRecords(exportRun: ExportRun, batchSize: number): AsyncIterable<Expo
 /** How much of a response's body a run reads (its latest_error keeps a short excerpt of it). */
 const RESPONSE_TEXT_BYTES = 1024;
 
-/** A request's longest wait for the destination to answer or take more of the body. */
+/** A request's longest wait for the destination to answer or take more of the body (the deadline bounds the whole). */
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /** The first RESPONSE_TEXT_BYTES of the body as text; the rest is not read. */
@@ -122,12 +132,13 @@ function send(url: URL, body: string, agents: GuardedAgents, signal: AbortSignal
 }
 
 /** Posts one body; answers its size, or throws: retryable for 5xx, 429 and the network, final for other answers. */
-async function post(config: HttpConfig, events: string[], agents: GuardedAgents, signal: AbortSignal): Promise<number> {
+async function post(config: HttpConfig, events: string[], agents: GuardedAgents, signal: AbortSignal, deadlineMs: number): Promise<number> {
   const head = JSON.stringify({ api_key: config.token, historical_migration: true });
   const body = `${head.slice(0, -1)},"batch":[${events.join(',')}]}`;
+  const deadline = requestDeadline(signal, deadlineMs);
   let response: IncomingMessage;
   try {
-    response = await send(new URL(config.url), body, agents, signal);
+    response = await send(new URL(config.url), body, agents, deadline.signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason ?? error;
     const refused = addressRefusalIn(error);
@@ -140,6 +151,7 @@ async function post(config: HttpConfig, events: string[], agents: GuardedAgents,
     return Buffer.byteLength(body);
   }
   const text = excerpt(await responseStart(response));
+  if (deadline.expired()) throw new Error(UNREACHABLE_MESSAGE);
   const answer = (kind: string) => `${kind} (status: ${status})${text === '' ? '' : `: ${text}`}`;
   if (status >= 500 || status === 429) throw new Error(answer('RetryableResponseError'));
   throw new NonRetryableExportError(answer('NonRetryableResponseError'));
@@ -150,6 +162,7 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
   const maxEvents = options.maxEventsPerRequest ?? HTTP_BATCH_EVENTS;
   const maxBytes = options.maxBytesPerRequest ?? HTTP_BATCH_BYTES;
   const records = options.records ?? runRecords;
+  const deadlineMs = options.requestDeadlineMs ?? DESTINATION_REQUEST_DEADLINE_MS;
 
   return {
     async run(exportRun: ExportRun): Promise<ExportOutcome> {
@@ -166,7 +179,7 @@ export function createHttpDestination(options: HttpDestinationOptions = {}): Des
 
       const flush = async () => {
         if (pending.length === 0) return;
-        bytesExported += await post(config, pending, agents, signal);
+        bytesExported += await post(config, pending, agents, signal, deadlineMs);
         recordsCompleted += pending.length;
         pending = [];
         pendingBytes = 0;

@@ -18,6 +18,7 @@ import { DestinationAddressError } from '../../../db/destinations/address-policy
 import { isConnectionFailure, UNREACHABLE_MESSAGE } from './egress.js';
 import { exportRecordsQuery, InvalidExportSettingsError } from '../../../db/queries/batch-exports/records.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRun } from './types.js';
+import { maskSecrets } from '../latest-error.js';
 
 function permanent(error: unknown): NonRetryableExportError | null {
   if (error instanceof NonRetryableExportError) return error;
@@ -93,13 +94,14 @@ async function run(exportRun: ExportRun): Promise<ExportOutcome> {
 
 /**
  * The error with the destination's user and password taken out of its message: a run's latest_error is answered
- * by the API and logged, and PostgreSQL names the role in its messages. The original is not kept as the cause,
+ * by the API and logged, and PostgreSQL names the role in its messages (the password is masked by the rule of
+ * every latest_error, latest-error.ts). The original is not kept as the cause,
  * which the log would print.
  */
 function withoutSecrets(error: unknown, config: Record<string, unknown>): unknown {
   if (!(error instanceof Error)) return error;
   let message = error.message;
-  if (typeof config.password === 'string' && config.password !== '') message = message.replaceAll(config.password, '***');
+  message = maskSecrets(message, [config.password]);
   if (typeof config.user === 'string' && config.user !== '') message = message.replaceAll(`"${config.user}"`, '"***"');
   if (message === error.message) return error;
   return error instanceof NonRetryableExportError ? new NonRetryableExportError(message) : new Error(message);

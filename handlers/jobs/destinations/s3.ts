@@ -20,7 +20,16 @@ import { pipeline } from 'node:stream/promises';
 import { exportJsonLinesQuery, readExportRecords, readJsonLines, type RecordsQuery, type RecordsRequest } from '../../../db/queries/batch-exports/records.js';
 import type { BatchExportModel } from '../../../db/queries/batch-exports/rows.js';
 import { checkFileSpec, fileExtension, formatDatetime, RollingFileWriter, type FileCompression, type FileFormat } from './files.js';
-import { addressRefusalIn, excerpt, guardedAgents, isConnectionFailure, UNREACHABLE_MESSAGE, type GuardedAgents } from './egress.js';
+import {
+  addressRefusalIn,
+  DESTINATION_REQUEST_DEADLINE_MS,
+  excerpt,
+  guardedAgents,
+  isConnectionFailure,
+  requestDeadline,
+  UNREACHABLE_MESSAGE,
+  type GuardedAgents,
+} from './egress.js';
 import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
@@ -38,6 +47,14 @@ export const S3_EVENT_COLUMNS = [
   'person_id',
 ] as const;
 
+/**
+ * Why an S3 destination must carry its own keys: without them the AWS SDK looks for credentials itself (the
+ * instance metadata service, the container's credentials endpoint, the server's environment and ~/.aws), over
+ * connections the address policy does not see, and the export would write with the server's own identity.
+ */
+export const S3_KEYS_REQUIRED_MESSAGE =
+  "S3 destinations need 'aws_access_key_id' and 'aws_secret_access_key': this server never lends its own AWS credentials to an export";
+
 /** S3 refuses parts below 5 MiB except the last one. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MIB = 1024 * 1024;
@@ -46,8 +63,8 @@ export interface S3Config {
   bucketName: string;
   region: string;
   prefix: string;
-  accessKeyId: string | null;
-  secretAccessKey: string | null;
+  accessKeyId: string;
+  secretAccessKey: string;
   format: FileFormat;
   compression: FileCompression | null;
   encryption: string | null;
@@ -86,12 +103,16 @@ export function readS3Config(config: Record<string, unknown>): S3Config {
   }
   const endpointUrl = optionalString(config, 'endpoint_url');
   if (endpointUrl !== null) checkEndpoint(endpointUrl);
+  const accessKeyId = optionalString(config, 'aws_access_key_id');
+  const secretAccessKey = optionalString(config, 'aws_secret_access_key');
+  // An export stored before keys were required: without them the SDK would sign with the server's own identity.
+  if (accessKeyId === null || secretAccessKey === null) throw new NonRetryableExportError(S3_KEYS_REQUIRED_MESSAGE);
   return {
     bucketName,
     region: optionalString(config, 'region') ?? 'us-east-1',
     prefix: optionalString(config, 'prefix') ?? '',
-    accessKeyId: optionalString(config, 'aws_access_key_id'),
-    secretAccessKey: optionalString(config, 'aws_secret_access_key'),
+    accessKeyId,
+    secretAccessKey,
     format,
     compression,
     encryption: optionalString(config, 'encryption'),
@@ -205,19 +226,42 @@ export function manifestKey(request: Pick<KeyRequest, 'prefix' | 'start' | 'end'
   return joinKey(renderPrefix(request.prefix, interval, request.model), `${intervalText(request.start)}-${intervalText(request.end)}_manifest.json`);
 }
 
+/** Stands in for the SDK's default credential chain, which a client given static keys never needs. */
+const refuseDefaultCredentials = () => async () => {
+  throw new NonRetryableExportError(S3_KEYS_REQUIRED_MESSAGE);
+};
+
+const unset = async () => undefined;
+
 /**
  * A client whose every connection goes through the run's guarded agents: the endpoint's host, and the hosts the
  * SDK derives from the region and a virtual-hosted bucket, are all checked before a socket connects.
+ *
+ * Every setting the SDK would otherwise look up in the server's environment, its AWS config files or the
+ * instance metadata service is given here, so that nothing of the server's own AWS setup shapes an export:
+ * static credentials only (the default chain is replaced by a refusal), no configured endpoint URLs, the
+ * `legacy` defaults mode (`auto` asks the metadata service for the region), and fixed retry, checksum, FIPS and
+ * dual-stack settings.
  */
 export function createS3Client(config: S3Config, agents: GuardedAgents): S3Client {
-  const credentials =
-    config.accessKeyId !== null && config.secretAccessKey !== null
-      ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-      : undefined;
   return new S3Client({
     region: config.region,
     ...(config.endpointUrl !== null ? { endpoint: config.endpointUrl } : {}),
-    ...(credentials ? { credentials } : {}),
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    credentialDefaultProvider: refuseDefaultCredentials,
+    ignoreConfiguredEndpointUrls: true,
+    defaultsMode: 'legacy',
+    maxAttempts: 3,
+    retryMode: 'standard',
+    useFipsEndpoint: false,
+    useDualstackEndpoint: false,
+    useArnRegion: false,
+    disableS3ExpressSessionAuth: false,
+    requestChecksumCalculation: 'WHEN_SUPPORTED',
+    responseChecksumValidation: 'WHEN_SUPPORTED',
+    authSchemePreference: [],
+    sigv4aSigningRegionSet: unset,
+    userAgentAppId: unset,
     forcePathStyle: !config.useVirtualStyleAddressing,
     // A stalled connection fails the attempt (and the run is retried) instead of holding the run forever.
     requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, httpAgent: agents.httpAgent, httpsAgent: agents.httpsAgent },
@@ -276,6 +320,25 @@ export function classifyS3Error(error: unknown, config: Pick<S3Config, 'bucketNa
   return new Error(`The upload to ${where} failed: ${what}`, { cause: error });
 }
 
+/**
+ * One request (with the SDK's retries of it) within its deadline: past it the request is aborted and fails with
+ * the one message of connection failures, which the run retries. `signal` null: a request made after the run
+ * ended (an abort's clean-up), bounded by the deadline only.
+ */
+export async function sendWithin<Output>(
+  request: (abortSignal: AbortSignal) => Promise<Output>,
+  signal: AbortSignal | null,
+  deadlineMs: number,
+): Promise<Output> {
+  const deadline = requestDeadline(signal, deadlineMs);
+  try {
+    return await request(deadline.signal);
+  } catch (error) {
+    if (deadline.expired()) throw new Error(UNREACHABLE_MESSAGE, { cause: error });
+    throw error;
+  }
+}
+
 export interface UploadTarget {
   client: S3Client;
   bucket: string;
@@ -284,6 +347,8 @@ export interface UploadTarget {
   kmsKeyId: string | null;
   partSizeBytes: number;
   signal: AbortSignal;
+  /** The longest one request may take (DESTINATION_REQUEST_DEADLINE_MS unless a test says). */
+  requestDeadlineMs?: number;
 }
 
 /**
@@ -301,16 +366,22 @@ export class MultipartUpload {
 
   private constructor(private readonly target: UploadTarget) {}
 
+  private get deadlineMs(): number {
+    return this.target.requestDeadlineMs ?? DESTINATION_REQUEST_DEADLINE_MS;
+  }
+
   static async start(target: UploadTarget): Promise<MultipartUpload> {
     const upload = new MultipartUpload(target);
-    const created = await target.client.send(
-      new CreateMultipartUploadCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        ...(target.encryption !== null ? { ServerSideEncryption: target.encryption as ServerSideEncryption } : {}),
-        ...(target.kmsKeyId !== null ? { SSEKMSKeyId: target.kmsKeyId } : {}),
-      }),
-      { abortSignal: target.signal },
+    const command = new CreateMultipartUploadCommand({
+      Bucket: target.bucket,
+      Key: target.key,
+      ...(target.encryption !== null ? { ServerSideEncryption: target.encryption as ServerSideEncryption } : {}),
+      ...(target.kmsKeyId !== null ? { SSEKMSKeyId: target.kmsKeyId } : {}),
+    });
+    const created = await sendWithin(
+      (abortSignal) => target.client.send(command, { abortSignal }),
+      target.signal,
+      upload.deadlineMs,
     );
     if (!created.UploadId) throw new Error(`S3 started no multipart upload for ${target.key}`);
     upload.uploadId = created.UploadId;
@@ -347,25 +418,28 @@ export class MultipartUpload {
   async complete(): Promise<void> {
     await this.settlePart();
     if (this.partBytes > 0 || this.parts.length === 0) await this.uploadPart();
-    await this.target.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: this.target.bucket,
-        Key: this.target.key,
-        UploadId: this.uploadId!,
-        MultipartUpload: { Parts: this.parts },
-      }),
-      { abortSignal: this.target.signal },
+    const command = new CompleteMultipartUploadCommand({
+      Bucket: this.target.bucket,
+      Key: this.target.key,
+      UploadId: this.uploadId!,
+      MultipartUpload: { Parts: this.parts },
+    });
+    await sendWithin(
+      (abortSignal) => this.target.client.send(command, { abortSignal }),
+      this.target.signal,
+      this.deadlineMs,
     );
   }
 
   /** Best effort: the failure that led here is what the run reports, not a failed abort. */
   async abort(): Promise<void> {
     await this.settlePart().catch(() => undefined);
-    if (this.uploadId === null) return;
+    const uploadId = this.uploadId;
+    if (uploadId === null) return;
+    const command = new AbortMultipartUploadCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: uploadId });
     try {
-      await this.target.client.send(
-        new AbortMultipartUploadCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId }),
-      );
+      // After the run's end (its signal may be aborted already): bounded by the deadline alone.
+      await sendWithin((abortSignal) => this.target.client.send(command, { abortSignal }), null, this.deadlineMs);
     } catch {
       // An upload left behind is invisible and expires by the bucket's lifecycle rules.
     }
@@ -376,10 +450,8 @@ export class MultipartUpload {
     this.part = null;
     this.partBytes = 0;
     const partNumber = this.parts.length + 1;
-    const answer = await this.target.client.send(
-      new UploadPartCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId!, PartNumber: partNumber, Body: body }),
-      { abortSignal: this.target.signal },
-    );
+    const command = new UploadPartCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: this.uploadId!, PartNumber: partNumber, Body: body });
+    const answer = await sendWithin((abortSignal) => this.target.client.send(command, { abortSignal }), this.target.signal, this.deadlineMs);
     if (!answer.ETag) throw new Error(`S3 answered part ${partNumber} of ${this.target.key} without an ETag`);
     this.parts.push({ ETag: answer.ETag, PartNumber: partNumber });
   }
@@ -400,6 +472,8 @@ export interface S3DestinationOptions {
    * with COPY; `records`: always read records and write them here (the same bytes, more slowly).
    */
   jsonLines?: 'postgres' | 'records';
+  /** The longest one S3 request may take (DESTINATION_REQUEST_DEADLINE_MS unless a test says). */
+  requestDeadlineMs?: number;
 }
 
 /**
@@ -475,6 +549,7 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const partSizeBytes = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? DEFAULT_PART_BYTES);
   const records = options.records ?? runRecords;
+  const deadlineMs = options.requestDeadlineMs ?? DESTINATION_REQUEST_DEADLINE_MS;
 
   return {
     async run(exportRun: ExportRun): Promise<ExportOutcome> {
@@ -507,6 +582,7 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
             kmsKeyId: config.kmsKeyId,
             partSizeBytes,
             signal,
+            requestDeadlineMs: deadlineMs,
           });
           return {
             write: (chunk) => upload.write(chunk),
@@ -530,15 +606,13 @@ export function createS3Destination(options: S3DestinationOptions = {}): Destina
         signal.throwIfAborted();
         await files.finish();
         if (maxFileBytes !== null && keys.length > 0) {
-          await client.send(
-            new PutObjectCommand({
-              Bucket: config.bucketName,
-              Key: manifestKey(keyRequest),
-              Body: JSON.stringify({ files: keys }),
-              ContentType: 'application/json',
-            }),
-            { abortSignal: signal },
-          );
+          const manifest = new PutObjectCommand({
+            Bucket: config.bucketName,
+            Key: manifestKey(keyRequest),
+            Body: JSON.stringify({ files: keys }),
+            ContentType: 'application/json',
+          });
+          await sendWithin((abortSignal) => client.send(manifest, { abortSignal }), signal, deadlineMs);
         }
         const outcome = { recordsCompleted: files.recordsWritten, bytesExported: files.bytesWritten };
         await exportRun.progress(outcome);
