@@ -29,12 +29,16 @@ export async function answerQuery(deps: AppDeps, state: RequestState, body: Quer
     holdRequestAnswer(ctx, deps, state, size).sending(size);
     return submitted;
   }
-  // The answer's budget is reserved for its user before the query runs, and kept until it has been sent.
-  const hold = holdRequestAnswer(ctx, deps, state);
+  // The answer's memory is reserved for its user as its rows are counted, and kept until it has been sent.
+  const hold = holdRequestAnswer(ctx, deps, state, 0);
   try {
     const { environment } = environmentOf(state);
     const reader = queryReader(deps.reader, environment.id, deps.config.queryConcurrencyPerEnvironment);
-    const bounds = { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes: deps.config.queryResultMaxBytes };
+    const bounds = {
+      timeoutMs: deps.config.queryTimeoutMs,
+      maxResultBytes: deps.config.queryResultMaxBytes,
+      onAnswerBytes: (bytes: number) => hold.growing(bytes),
+    };
     const result = await runQueryNode(reader, environment, body.query, bounds);
     const text = jsonText<typeof result & { query_status: null }>(stringifyExact({ ...result, query_status: null }));
     hold.sending(Buffer.byteLength(text));

@@ -3,8 +3,10 @@
  * answer starts being built until its response has been sent or its connection closed. A per-answer byte budget
  * bounds one answer; this bounds how many of them a process keeps, however slowly their clients read.
  *
- * An answer reserves the per-answer budget before it is built (what it may grow to), and keeps only its actual
- * size once built. A user (whose keys may reach many organizations and environments) may hold at most its
+ * An answer reserves what it may grow to before it is built (a page of the event listing, read whole, its
+ * budget; a stored status its stored size) or grows its reservation as its rows are counted (the query
+ * endpoint's, read row by row: a query that runs long and answers little holds little), and keeps only its
+ * actual size once built. A user (whose keys may reach many organizations and environments) may hold at most its
  * share of the process's budget: past it a 429; when the process as a whole is full, a 503. Both say when to
  * come back.
  *
@@ -17,6 +19,7 @@ import type { AppDeps, RequestState } from '../types.js';
 
 /** Seconds a refused caller is told to wait: an answer in flight is usually sent within a few. */
 const RETRY_AFTER_SECONDS = 5;
+const MIB = 1024 * 1024;
 
 export interface AnswerMemoryLimits {
   /** Bytes of answers the process may hold at once. */
@@ -25,7 +28,10 @@ export interface AnswerMemoryLimits {
   userBytes: number;
 }
 
-/** Bytes held for one answer: sized down once it is built, given back once it is sent (release is idempotent). */
+/**
+ * Bytes held for one answer: resized as it is built (growing is refused as reserving is), given back once it is
+ * sent (release is idempotent).
+ */
 export interface AnswerReservation {
   readonly bytes: number;
   resize(bytes: number): void;
@@ -48,17 +54,8 @@ export class AnswerMemory {
    * process's budget would. A request larger than a share on its own asks for the whole share.
    */
   reserve(user: string, bytes: number): AnswerReservation {
-    const wanted = Math.max(0, Math.min(bytes, this.limits.userBytes, this.limits.processBytes));
-    const userHeld = this.held(user);
-    if (userHeld + wanted > this.limits.userBytes) {
-      throw errors.tooManyQueries(
-        'Too many answers of this user are being built or sent at once. Read the answers in flight first, or try again later.',
-        RETRY_AFTER_SECONDS,
-      );
-    }
-    if (this.heldBytes + wanted > this.limits.processBytes) {
-      throw errors.unavailable('The server is sending as many answers as it can hold. Try again later.', RETRY_AFTER_SECONDS);
-    }
+    const wanted = this.capped(bytes);
+    this.admit(user, wanted);
     this.add(user, wanted);
     let held = wanted;
     let released = false;
@@ -68,8 +65,8 @@ export class AnswerMemory {
       },
       resize: (bytes: number) => {
         if (released) return;
-        // An answer only ever shrinks from what it reserved: its budget bounded it while it was built.
-        const next = Math.max(0, Math.min(bytes, held));
+        const next = this.capped(bytes);
+        if (next > held) this.admit(user, next - held);
         this.add(user, next - held);
         held = next;
       },
@@ -80,6 +77,24 @@ export class AnswerMemory {
         held = 0;
       },
     };
+  }
+
+  /** A request larger than a share on its own asks for the whole share. */
+  private capped(bytes: number): number {
+    return Math.max(0, Math.min(bytes, this.limits.userBytes, this.limits.processBytes));
+  }
+
+  /** Refuses `more` bytes for the user: a 429 past its share, a 503 past the process's budget. */
+  private admit(user: string, more: number): void {
+    if (this.held(user) + more > this.limits.userBytes) {
+      throw errors.tooManyQueries(
+        'Too many answers of this user are being built or sent at once. Read the answers in flight first, or try again later.',
+        RETRY_AFTER_SECONDS,
+      );
+    }
+    if (this.heldBytes + more > this.limits.processBytes) {
+      throw errors.unavailable('The server is sending as many answers as it can hold. Try again later.', RETRY_AFTER_SECONDS);
+    }
   }
 
   private add(user: string, bytes: number): void {
@@ -99,8 +114,12 @@ export interface AnswerHoldSettings {
   writeTimeoutMs: number;
 }
 
-/** One answer's hold: `sending(bytes)` once built, with the bytes it will send; given back when it has gone. */
+/**
+ * One answer's hold: `growing(bytes)` while it is built (when it reserved less than its budget), `sending(bytes)`
+ * once built, with the bytes it will send; given back when it has gone.
+ */
 export interface AnswerHold {
+  growing(bytes: number): void;
   sending(bytes: number): void;
   release(): void;
 }
@@ -122,6 +141,10 @@ export function holdAnswer(ctx: Koa.Context, user: string, settings: AnswerHoldS
   response.once('close', release);
   if (response.destroyed || socket.destroyed) release();
   return {
+    growing(bytes: number) {
+      // By the mebibyte: a query's rows are counted one by one.
+      if (bytes > reservation.bytes) reservation.resize(Math.ceil(bytes / MIB) * MIB);
+    },
     sending(bytes: number) {
       reservation.resize(bytes);
       if (settings.writeTimeoutMs > 0 && !socket.destroyed) {

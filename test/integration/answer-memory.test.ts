@@ -176,9 +176,10 @@ describe('answers: the memory of answers in flight, shared between users', funct
       held.push(answer);
       expect(answer.status).to.equal(200);
     }
+    // Its next answer, in either organization, would take the user past its share.
     const client = server.http.withKey(user.key);
     for (const environment of [user.environment.id, secondEnvironment]) {
-      const refused = await client.post(`/api/environments/${environment}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+      const refused = await client.post(`/api/environments/${environment}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
       expect([refused.status, refused.body, refused.headers.get('retry-after')]).to.deep.equal([429, USER_SHARE_FULL, '5']);
     }
     const otherAnswer = await server.http
@@ -189,10 +190,10 @@ describe('answers: the memory of answers in flight, shared between users', funct
     // Once the user's unread answers are gone (their connections closed), the user is answered again.
     for (const answer of held.splice(0)) answer.socket.destroy();
     const answered = await waitFor('the user answered again', async () => {
-      const response = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+      const response = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
       return response.status === 200 ? response : null;
     });
-    expect(answered.body.results).to.deep.equal([[150]]);
+    expect(answered.body.results).to.have.length(150);
   });
 });
 
@@ -221,14 +222,14 @@ describe('answers: a client that reads nothing is cut off', function () {
     held.push(answer);
     expect(answer.status).to.equal(200);
     const client = server.http.withKey(user.key);
-    const refused = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+    const refused = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
     expect([refused.status, refused.headers.get('retry-after')]).to.deep.equal([429, '5']);
     // Though the client keeps its connection open, reading nothing, the user is soon answered again.
     const answered = await waitFor('the user answered again', async () => {
-      const response = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+      const response = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
       return response.status === 200 ? response : null;
     });
-    expect(answered.body.results).to.deep.equal([[150]]);
+    expect(answered.body.results).to.have.length(150);
     // Because the server cut the answer off: read now, it ends short of its length.
     expect(await bytesUntilClosed(answer)).to.be.below(answer.length);
   });

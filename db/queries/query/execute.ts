@@ -34,6 +34,11 @@ export interface QueryBounds {
   timeoutMs: number;
   /** Bytes of JSON the answer's rows may take. */
   maxResultBytes: number;
+  /**
+   * Told the answer's bytes so far as its rows are counted (at most the budget): the memory it holds in the
+   * process grows with them. It may throw to stop the query (the process holds as many answers as it may).
+   */
+  onAnswerBytes?: (bytes: number) => void;
 }
 
 const MIB = 1024 * 1024;
@@ -57,7 +62,7 @@ export async function runCompiledSelect(
   shape: (values: unknown[]) => unknown[] = (values) => values,
   session?: SessionHook,
 ): Promise<ReadRows> {
-  const run = (read: Reader) => readRows(read, query, bounds.maxResultBytes, shape);
+  const run = (read: Reader) => readRows(read, query, bounds, shape);
   return onReadSession(reader, bounds.timeoutMs, async (read) => {
     if (!session) return run(read);
     try {
@@ -84,7 +89,8 @@ export async function runCompiledSelect(
 
 const TIMEOUT_ADVICE = 'Narrow it with a condition on timestamp, a LIMIT, or fewer joins.';
 
-async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
+async function readRows(read: Reader, query: CompiledSelect, bounds: QueryBounds, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
+  const maxBytes = bounds.maxResultBytes;
   const rows: unknown[][] = [];
   let more = false;
   // The answer's `results` array: its brackets, and a comma between rows.
@@ -103,6 +109,7 @@ async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, s
         tooLarge = true;
         return false;
       }
+      bounds.onAnswerBytes?.(bytes);
       rows.push(row);
       return true;
     });
