@@ -716,8 +716,8 @@ export interface paths {
          *
          *     **Answers in flight.** A process holds at most `HEDGEROW_ANSWER_MEMORY_MB` of answers at once (from
          *     when one starts being built until it has been sent), and one user, whatever organizations its key
-         *     reaches, at most `HEDGEROW_ANSWER_MEMORY_PER_USER_MB`: a query that runs now reserves the answer budget
-         *     before it runs and keeps its answer's size once built. Past the user's share a 429 `throttled_error`,
+         *     reaches, at most `HEDGEROW_ANSWER_MEMORY_PER_USER_MB`: a query that runs now reserves memory as its rows
+         *     are counted and keeps its answer's size once built. Past the user's share a 429 `throttled_error`,
          *     past the process's a 503 `service_unavailable`, both with `Retry-After`: read the answers in flight
          *     first. An answer whose client reads none of it for `HEDGEROW_ANSWER_WRITE_TIMEOUT_MS` is cut off.
          *

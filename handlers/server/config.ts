@@ -140,7 +140,7 @@ function queryConcurrencyPerEnvironment(): number {
  * and a worker idles at about 120 MB, so the default keeps a worker well under 512 MB. A user may hold half.
  */
 function answerMemory(): Pick<Config, 'answerMemoryBytes' | 'answerMemoryPerUserBytes' | 'answerWriteTimeoutMs'> {
-  const processMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_MB', 120));
+  const processMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_MB', 96));
   const userMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_PER_USER_MB', Math.ceil(processMb / 2)));
   return {
     answerMemoryBytes: processMb * MIB,
