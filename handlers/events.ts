@@ -76,10 +76,11 @@ function eventsCsv(events: readonly LegacyEvent[]): string {
 }
 
 export const events_list: Handler<'events_list'> = async ({ query, state, deps, ctx }) => {
-  // The page's budget is reserved for its user before it is read, and kept until it has been sent.
-  const hold = holdRequestAnswer(ctx, deps, state);
+  // The page's memory is reserved for its user before it is read (as much as its events may take, up to the
+  // budget), grown if its rows take more, and kept until it has been sent.
+  const hold = holdRequestAnswer(ctx, deps, state, Math.min(deps.config.queryResultMaxBytes, pageLimit(query, ctx) * EVENT_BYTES_RESERVED));
   try {
-    const answer = await listPage({ query, state, deps, ctx });
+    const answer = await listPage({ query, state, deps, ctx }, (bytes) => hold.growing(bytes));
     hold.sending(Buffer.byteLength(typeof answer.body === 'string' ? answer.body : stringifyExact(answer.body)));
     return answer;
   } catch (error) {
@@ -88,15 +89,25 @@ export const events_list: Handler<'events_list'> = async ({ query, state, deps, 
   }
 };
 
-async function listPage({ query, state, deps, ctx }: Pick<HandlerInput<'events_list'>, 'query' | 'state' | 'deps' | 'ctx'>) {
+/** Bytes an event of a page is reserved before the page is read: most events take far less. */
+const EVENT_BYTES_RESERVED = 32 * 1024;
+
+function pageLimit(query: HandlerInput<'events_list'>['query'], ctx: HandlerInput<'events_list'>['ctx']): number {
+  return Math.min(query.limit ?? (wantsCsv(query.format, ctx) ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
+}
+
+async function listPage(
+  { query, state, deps, ctx }: Pick<HandlerInput<'events_list'>, 'query' | 'state' | 'deps' | 'ctx'>,
+  onAnswerBytes: (bytes: number) => void,
+) {
   const csv = wantsCsv(query.format, ctx);
-  const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
+  const limit = pageLimit(query, ctx);
   const maxResultBytes = deps.config.queryResultMaxBytes;
   const page = await listEvents(
     environmentReader(deps.reader, environmentOf(state).environment.id),
     environmentOf(state).environment,
     { ...query, limit, offset: query.offset ?? 0 },
-    { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes },
+    { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes, onAnswerBytes },
   );
   if (csv) {
     const body = page.kind === 'events' ? eventsCsv(page.results.map(parseEventJson)) : csvTable(page.columns, page.results);

@@ -68,12 +68,13 @@ async function readQuery(read: Reader, query: CompiledEventsQuery, maxBytes: num
  * The page's rows shaped as the answer shows them, their JSON counted as they are: past the budget (an answer
  * may show a row larger than PostgreSQL wrote it, such as properties as JSON text), the page is refused.
  */
-function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, maxBytes: number): S[] {
+function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
   let bytes = 2; // the results array's brackets, and a comma between rows
   return rows.map((row, index) => {
     const shaped = shape(row);
     bytes += size(shaped) + (index > 0 ? 1 : 0);
-    if (bytes > maxBytes) throw pageTooLarge(maxBytes);
+    if (bytes > bounds.maxResultBytes) throw pageTooLarge(bounds.maxResultBytes);
+    bounds.onAnswerBytes?.(bytes);
     return shaped;
   });
 }
@@ -137,7 +138,8 @@ export async function listEvents(
   tuning: PersonFilterTuning = PERSON_FILTER_TUNING,
 ): Promise<EventPage> {
   // (A number: the timeout, with the default answer budget.)
-  const { timeoutMs, maxResultBytes } = typeof bounds === 'number' ? { timeoutMs: bounds, maxResultBytes: DEFAULT_RESULT_MAX_BYTES } : bounds;
+  const limits: QueryBounds = typeof bounds === 'number' ? { timeoutMs: bounds, maxResultBytes: DEFAULT_RESULT_MAX_BYTES } : bounds;
+  const { timeoutMs, maxResultBytes } = limits;
   try {
     const { cursor, properties, where, select, direction, after, before } = parseEventListRequest(request, environment.timezone);
 
@@ -226,14 +228,14 @@ export async function listEvents(
       if (query.mode === 'events') {
         const events = page as unknown as ListedEventRow[];
         const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as ListedEventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: shapeWithinBudget(events, eventJson, (json) => Buffer.byteLength(json), maxResultBytes), nextCursor };
+        return { kind: 'events', results: shapeWithinBudget(events, eventJson, (json) => Buffer.byteLength(json), limits), nextCursor };
       }
       const types: HogQLType[] = query.columns.map((column) => column.type);
       const results = shapeWithinBudget(
         page,
         (row) => types.map((type, index) => outputValue(type, row[`c${index}`])),
         (values) => Buffer.byteLength(stringifyExact(values)),
-        maxResultBytes,
+        limits,
       );
       let nextCursor: string | null = null;
       if (more && last) {
