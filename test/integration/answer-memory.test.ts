@@ -91,15 +91,24 @@ describe('answers: the listing held to the answer budget', function () {
 /** A query's answer read no further than its status line: the socket, and the status. */
 function unreadAnswer(baseUrl: string, key: string, environmentId: number, query: string): Promise<UnreadAnswer> {
   const body = JSON.stringify({ query: { kind: 'HogQLQuery', query } });
+  return unreadRequest(
+    baseUrl,
+    `POST /api/environments/${environmentId}/query/ HTTP/1.1\r\nauthorization: Bearer ${key}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/** A GET whose answer this test reads no further than its status line. */
+function unreadGet(baseUrl: string, key: string, path: string): Promise<UnreadAnswer> {
+  return unreadRequest(baseUrl, `GET ${path} HTTP/1.1\r\nauthorization: Bearer ${key}\r\n\r\n`);
+}
+
+function unreadRequest(baseUrl: string, request: string): Promise<UnreadAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     // A bare socket: a client that reads one chunk and then stops, so that its receive buffer stays small.
-    const socket = net.connect(Number(port), hostname, () => {
-      socket.write(
-        `POST /api/environments/${environmentId}/query/ HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\n` +
-          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    });
+    const [requestLine, ...rest] = request.split('\r\n');
+    const socket = net.connect(Number(port), hostname, () => socket.write([requestLine, `host: ${hostname}`, ...rest].join('\r\n')));
     socket.on('error', () => undefined);
     socket.once('data', (chunk: Buffer) => {
       socket.pause();
@@ -194,6 +203,39 @@ describe('answers: the memory of answers in flight, shared between users', funct
       return response.status === 200 ? response : null;
     });
     expect(answered.body.results).to.have.length(150);
+  });
+  it("a stored status's reads reserve its stored size: past the user's share a 429 with Retry-After", async () => {
+    // A complete status holding a 15 MB answer, as a run would have stored it.
+    const client = server.http.withKey(user.key);
+    const computed = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
+    expect(computed.status).to.equal(200);
+    const results: Record<string, unknown> = { ...computed.body };
+    delete results.query_status;
+    await testDb()('query_statuses').insert({
+      team_id: user.environment.id,
+      id: 'stored-large',
+      query: JSON.stringify({ kind: 'HogQLQuery', query: LARGE_QUERY }),
+      complete: true,
+      results: JSON.stringify(results),
+      start_time: new Date(),
+      end_time: new Date(),
+      expiration_time: new Date(Date.now() + 20 * 60_000),
+    });
+    const statusPath = `/api/environments/${user.environment.id}/query/stored-large/`;
+    for (let index = 0; index < 2; index++) {
+      const answer = await unreadGet(server.directUrl, user.key, statusPath);
+      held.push(answer);
+      expect(answer.status).to.equal(200);
+    }
+    const refused = await client.get(statusPath);
+    expect([refused.status, refused.body, refused.headers.get('retry-after')]).to.deep.equal([429, USER_SHARE_FULL, '5']);
+
+    for (const answer of held.splice(0)) answer.socket.destroy();
+    const answered = await waitFor('the status read again', async () => {
+      const response = await client.get(statusPath);
+      return response.status === 200 ? response : null;
+    });
+    expect(answered.body.query_status.results.results).to.have.length(150);
   });
 });
 
