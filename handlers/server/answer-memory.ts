@@ -3,10 +3,10 @@
  * answer starts being built until its response has been sent or its connection closed. A per-answer byte budget
  * bounds one answer; this bounds how many of them a process keeps, however slowly their clients read.
  *
- * An answer reserves what it may grow to before it is built (a page of the event listing, read whole, its
- * budget; a stored status its stored size) or grows its reservation as its rows are counted (the query
- * endpoint's, read row by row: a query that runs long and answers little holds little), and keeps only its
- * actual size once built. A user (whose keys may reach many organizations and environments) may hold at most its
+ * An answer reserves what it is expected to take before it is built (a stored status its stored size, a page of
+ * the event listing what its events may take, up to the budget) and grows its reservation as its rows are
+ * counted (the query endpoint's reserve nothing first: a query that runs long and answers little holds little);
+ * it keeps only its actual size once built. A user (whose keys may reach many organizations and environments) may hold at most its
  * share of the process's budget: past it a 429; when the process as a whole is full, a 503. Both say when to
  * come back.
  *
