@@ -714,6 +714,13 @@ export interface paths {
          *     number, more columns than PostgreSQL returns, a subquery of several rows used as one value) are 400s
          *     that name the problem.
          *
+         *     **Answers in flight.** A process holds at most `HEDGEROW_ANSWER_MEMORY_MB` of answers at once (from
+         *     when one starts being built until it has been sent), and one user, whatever organizations its key
+         *     reaches, at most `HEDGEROW_ANSWER_MEMORY_PER_USER_MB`: a query that runs now reserves memory as its rows
+         *     are counted and keeps its answer's size once built. Past the user's share a 429 `throttled_error`,
+         *     past the process's a 503 `service_unavailable`, both with `Retry-After`: read the answers in flight
+         *     first. An answer whose client reads none of it for `HEDGEROW_ANSWER_WRITE_TIMEOUT_MS` is cut off.
+         *
          *     **Fair shares.** An environment runs at most `HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT` (default 3)
          *     queries at once, across every Hedgerow process, and may have at most
          *     `HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT` (default 10) asynchronous queries queued or running; so does
@@ -760,7 +767,9 @@ export interface paths {
          *     expires 20 minutes after its last change (`expiration_time`); unknown, expired and other
          *     environments' queries are a 404 `Query <id> not found for team <environment id>`. A result larger than
          *     the answer budget is never stored (the run fails with the synchronous 400's message), and `results`
-         *     is answered as stored, so that reading a status costs no more than its stored size.
+         *     is answered as stored, so that reading a status costs no more than its stored size. A read reserves
+         *     that size among the answers in flight, as the query endpoint's answers do (429 past the user's share,
+         *     503 past the process's, with `Retry-After`).
          */
         get: operations["environments_query_retrieve"];
         put?: never;
@@ -1892,6 +1901,11 @@ export interface paths {
          *     are a 400.
          *
          *     A query that runs longer than the server's statement timeout is cancelled (504).
+         *
+         *     **Bounds.** A page holds at most the answer budget of the query endpoint (`HEDGEROW_QUERY_RESULT_MAX_MB`,
+         *     20 MB by default), as JSON or CSV: a larger one is answered 400 ("The page of events is larger than 20
+         *     MB, the most one answer may hold. Lower `limit` or select fewer columns."). Pages are answers in flight
+         *     as the query endpoint's are: 429 past the user's share, 503 past the process's, with `Retry-After`.
          */
         get: operations["events_list"];
         put?: never;
@@ -3971,8 +3985,8 @@ export interface components {
         /**
          * @description The key sent more requests than its rate limit allows, or (operations that read events) the
          *     environment, or the key's user across its environments, already holds all of a process's database
-         *     sessions it may and none came back in time;
-         *     retry after `Retry-After` seconds.
+         *     sessions it may and none came back in time; or (the event listing, a query's status) the key's user
+         *     holds its share of the process's answers in flight; retry after `Retry-After` seconds.
          */
         TooManyRequests: {
             headers: {
@@ -3989,8 +4003,9 @@ export interface components {
          *     queries as it may (`HEDGEROW_QUERY_CONCURRENCY_PER_ENVIRONMENT`, `HEDGEROW_QUERY_CONCURRENCY_PER_USER`,
          *     across every process), or has as many asynchronous queries queued or running
          *     (`HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT`, `HEDGEROW_ASYNC_QUERIES_PER_USER`), as PostHog answers a
-         *     team over its concurrency limit; or the key sent more requests than its rate limit allows. Retry after
-         *     `Retry-After` seconds.
+         *     team over its concurrency limit; or the key sent more requests than its rate limit allows; or the key's
+         *     user holds its share of the process's answers in flight (`HEDGEROW_ANSWER_MEMORY_PER_USER_MB`). Retry
+         *     after `Retry-After` seconds.
          */
         QueryTooManyRequests: {
             headers: {
@@ -4012,8 +4027,9 @@ export interface components {
             };
         };
         /**
-         * @description The database cannot be reached or did not answer in time; nothing was changed that was not answered.
-         *     Retry after `Retry-After` seconds.
+         * @description The database cannot be reached or did not answer in time, or (queries, the event listing) the process
+         *     holds as many answers in flight as it may; nothing was changed that was not answered. Retry after
+         *     `Retry-After` seconds.
          */
         ServiceUnavailable: {
             headers: {

@@ -2,12 +2,19 @@
  * The deprecated event listing (events_list, events_retrieve, events_values_retrieve) and its twins under
  * /api/environments/, which answer the same.
  */
+import type { components } from '../generated/api.js';
 import { getEvent, listEvents, listPropertyValues } from '../db/queries/events/listing.js';
 import { parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/events/shape.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from '../db/core/errors.js';
+import { stringifyExact } from '../db/core/exact-json.js';
+import { pageTooLarge } from '../db/queries/query/execute.js';
+import { holdRequestAnswer } from './server/answer-memory.js';
 import { tenantReader } from '../db/pg/session-shares.js';
-import { environmentOf, tenantOf, jsonText, type Handler } from './types.js';
+import { environmentOf, tenantOf, jsonText, type Handler, type HandlerInput } from './types.js';
+
+/** The listing's JSON answer (either shape), as the spec has it. */
+type ListedRows = components['responses']['EventPage']['content']['application/json'];
 
 /** Events per page by default, as PostHog (CSV exports get more). */
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -69,30 +76,67 @@ function eventsCsv(events: readonly LegacyEvent[]): string {
 }
 
 export const events_list: Handler<'events_list'> = async ({ query, state, deps, ctx }) => {
+  // The page's memory is reserved for its user before it is read (as much as its events may take, up to the
+  // budget), grown if its rows take more, and kept until it has been sent.
+  const hold = holdRequestAnswer(ctx, deps, state, Math.min(deps.config.queryResultMaxBytes, pageLimit(query, ctx) * EVENT_BYTES_RESERVED));
+  try {
+    const answer = await listPage({ query, state, deps, ctx }, (bytes) => hold.growing(bytes));
+    hold.sending(Buffer.byteLength(typeof answer.body === 'string' ? answer.body : stringifyExact(answer.body)));
+    return answer;
+  } catch (error) {
+    hold.release();
+    throw error;
+  }
+};
+
+/** Bytes an event of a page is reserved before the page is read: most events take far less. */
+const EVENT_BYTES_RESERVED = 32 * 1024;
+
+function pageLimit(query: HandlerInput<'events_list'>['query'], ctx: HandlerInput<'events_list'>['ctx']): number {
+  return Math.min(query.limit ?? (wantsCsv(query.format, ctx) ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
+}
+
+async function listPage(
+  { query, state, deps, ctx }: Pick<HandlerInput<'events_list'>, 'query' | 'state' | 'deps' | 'ctx'>,
+  onAnswerBytes: (bytes: number) => void,
+) {
   const csv = wantsCsv(query.format, ctx);
-  const limit = Math.min(query.limit ?? (csv ? DEFAULT_CSV_EVENTS_LIMIT : DEFAULT_EVENTS_LIMIT), MAX_EVENTS_LIMIT);
+  const limit = pageLimit(query, ctx);
+  const maxResultBytes = deps.config.queryResultMaxBytes;
   const page = await listEvents(
     tenantReader(deps.reader, tenantOf(state)),
     environmentOf(state).environment,
     { ...query, limit, offset: query.offset ?? 0 },
-    deps.config.queryTimeoutMs,
+    { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes, onAnswerBytes },
   );
   if (csv) {
     const body = page.kind === 'events' ? eventsCsv(page.results.map(parseEventJson)) : csvTable(page.columns, page.results);
-    return { status: 200, body, contentType: 'text/csv' };
+    return { status: 200 as const, body: withinBudget(body, maxResultBytes), contentType: 'text/csv' as const };
   }
   const next = page.nextCursor ? nextLink(new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`), page.nextCursor) : null;
-  if (page.kind === 'rows') return { status: 200, body: { columns: page.columns, next, results: page.results } };
-  return { status: 200, body: jsonText(eventsPageJson(next, page.results)) };
-};
+  if (page.kind === 'rows') {
+    return { status: 200 as const, body: jsonText<ListedRows>(withinBudget(stringifyExact({ columns: page.columns, next, results: page.results }), maxResultBytes)) };
+  }
+  return { status: 200 as const, body: jsonText<ListedRows>(eventsPageJson(next, page.results)) };
+}
+
+/**
+ * The answer's text, when it is within the budget. The page's rows were held to it as they were shaped; the
+ * whole (its CSV, which quotes what JSON escapes) is held to it once more.
+ */
+function withinBudget(text: string, maxBytes: number): string {
+  if (text.length > maxBytes || Buffer.byteLength(text) > maxBytes) throw pageTooLarge(maxBytes);
+  return text;
+}
 
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps, ctx }) => {
   if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
   const { environment } = environmentOf(state);
   const event = await getEvent(tenantReader(deps.reader, tenantOf(state)), environment, hyphenated(params.id), deps.config.queryTimeoutMs);
   if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
-  if (wantsCsv(query.format, ctx)) return { status: 200, body: eventsCsv([event]), contentType: 'text/csv' };
-  return { status: 200, body: event };
+  const maxResultBytes = deps.config.queryResultMaxBytes;
+  if (wantsCsv(query.format, ctx)) return { status: 200, body: withinBudget(eventsCsv([event]), maxResultBytes), contentType: 'text/csv' };
+  return { status: 200, body: jsonText<LegacyEvent>(withinBudget(stringifyExact(event), maxResultBytes)) };
 };
 
 export const events_values_retrieve: Handler<'events_values_retrieve'> = async ({ query, state, deps, ctx }) => {
@@ -108,10 +152,11 @@ export const events_values_retrieve: Handler<'events_values_retrieve'> = async (
     },
     deps.config.queryTimeoutMs,
   );
+  const maxResultBytes = deps.config.queryResultMaxBytes;
   if (wantsCsv(query.format, ctx)) {
-    return { status: 200, body: csvTable(['name'], values.map((value) => [value.name])), contentType: 'text/csv' };
+    return { status: 200, body: withinBudget(csvTable(['name'], values.map((value) => [value.name])), maxResultBytes), contentType: 'text/csv' };
   }
-  return { status: 200, body: values };
+  return { status: 200, body: jsonText<typeof values>(withinBudget(stringifyExact(values), maxResultBytes)) };
 };
 
 // The twins under /api/environments/ take and answer the same (the compiler checks it field by field).

@@ -8,8 +8,9 @@ import { uuidv7 } from '../db/core/uuid.js';
 import { errors } from '../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
 import { parseJson, stringifyExact } from '../db/core/exact-json.js';
-import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
+import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, storedResultsBytes, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
 import { QUERY_JOBS } from './jobs/queries.js';
+import { holdRequestAnswer } from './server/answer-memory.js';
 import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 
 type QueryRequest = RequestBody<'environments_query_create'>;
@@ -85,17 +86,34 @@ function notFound(id: string, teamId: number) {
   return errors.notFound(`Query ${id} not found for team ${teamId}`);
 }
 
-export const environments_query_retrieve: Handler<'environments_query_retrieve'> = async ({ params, state, deps }) => {
+export const environments_query_retrieve: Handler<'environments_query_retrieve'> = async ({ params, state, deps, ctx }) => {
+  // A stored answer is reserved at its stored size before it is read (the status's other fields are small).
+  const stored = isStorableQueryId(params.id) ? await storedResultsBytes(deps.db, environmentOf(state).environment.id, params.id) : 0;
+  const hold = holdRequestAnswer(ctx, deps, state, stored + STATUS_FIELDS_BYTES);
+  try {
+    const answer = await readStatusAnswer(deps, state, params.id);
+    hold.sending(answer.status === 400 ? stringifyExact(answer.body).length : Buffer.byteLength(answer.body));
+    return answer;
+  } catch (error) {
+    hold.release();
+    throw error;
+  }
+};
+
+/** Room for a status's fields other than its results (ids, times, a message, labels). */
+const STATUS_FIELDS_BYTES = 64 * 1024;
+
+async function readStatusAnswer(deps: AppDeps, state: RequestState, id: string) {
   const teamId = environmentOf(state).environment.id;
   // No status can have an id PostgreSQL cannot store.
-  const status = !isStorableQueryId(params.id) ? null : await readQueryStatus(deps.db, teamId, params.id, QUERY_JOBS);
-  if (!status) throw notFound(params.id, teamId);
-  if (!status.complete) return { status: 202, body: jsonText(statusBody(status)) };
-  if (!status.error) return { status: 200, body: jsonText(statusBody(status)) };
+  const status = !isStorableQueryId(id) ? null : await readQueryStatus(deps.db, teamId, id, QUERY_JOBS);
+  if (!status) throw notFound(id, teamId);
+  if (!status.complete) return { status: 202 as const, body: jsonText<{ query_status: ReturnType<typeof statusObject> }>(statusBody(status)) };
+  if (!status.error) return { status: 200 as const, body: jsonText<{ query_status: ReturnType<typeof statusObject> }>(statusBody(status)) };
   // PostHog answers a failure without a message to show (a server error) with a 500.
   if (status.error_message === null) throw errors.server();
-  return { status: 400, body: { query_status: statusObject(status) } };
-};
+  return { status: 400 as const, body: { query_status: statusObject(status) } };
+}
 
 export const environments_query_destroy: Handler<'environments_query_destroy'> = async ({ params, state, deps }) => {
   if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, deps.queryJobs.dequeue);

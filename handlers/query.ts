@@ -5,5 +5,5 @@
 import { answerQuery } from './query-kinds.js';
 import type { Handler } from './types.js';
 
-export const environments_query_create: Handler<'environments_query_create'> = ({ deps, state, body }) => answerQuery(deps, state, body);
-export const query_create: Handler<'query_create'> = ({ deps, state, body }) => answerQuery(deps, state, body);
+export const environments_query_create: Handler<'environments_query_create'> = ({ deps, state, body, ctx }) => answerQuery(deps, state, body, ctx);
+export const query_create: Handler<'query_create'> = ({ deps, state, body, ctx }) => answerQuery(deps, state, body, ctx);

@@ -18,6 +18,7 @@ import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
 import type { SupervisorLink } from './server/supervisor-link.js';
 import type { QueryJobs } from './jobs/queries.js';
+import type { AnswerMemory } from './server/answer-memory.js';
 
 export type OperationId = keyof operations;
 
@@ -95,6 +96,8 @@ export interface AppDeps extends BaseDeps {
   queryJobs: QueryJobs;
   /** What a batch export destination may reach: config.destinationAllowlist, with the resolver above. */
   destinationAddresses: AddressPolicy;
+  /** The bytes of answers this process holds at once, by user (handlers/server/answer-memory.ts). */
+  answerMemory: AnswerMemory;
 }
 
 /** Who is calling and which of their resources the path names, resolved before the handler runs. */

@@ -21,6 +21,7 @@ import { createOpenApiBackend, type DispatchRequest } from './openapi-backend.js
 import { hasEmptySegment, wellEncodedPath } from '../openapi/router.js';
 import { SpecValidators } from '../openapi/validators.js';
 import type { AppDeps, BaseDeps, RequestState } from '../types.js';
+import { AnswerMemory } from './answer-memory.js';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -159,6 +160,7 @@ export async function createApp(base: BaseDeps): Promise<HedgerowApp> {
     access,
     queryJobs: new QueryJobs(base.config.queryTimeoutMs),
     destinationAddresses: new AddressPolicy({ allowlist: base.config.destinationAllowlist, resolve: base.destinationResolver }),
+    answerMemory: new AnswerMemory({ processBytes: base.config.answerMemoryBytes, userBytes: base.config.answerMemoryPerUserBytes }),
   };
   const api = await createOpenApiBackend(deps, registry);
   const canonicalPath = pathCanonicalizer(api);

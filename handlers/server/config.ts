@@ -44,6 +44,15 @@ export interface Config {
   queryConcurrencyPerUser: number;
   /** Asynchronous queries one user may have queued or running at once across all of its environments; 0: no limit. */
   asyncQueriesPerUser: number;
+  /**
+   * Bytes of answers (the query endpoint's, stored statuses', the event listing's) one process may hold at once,
+   * from when one starts being built until it has been sent; past it a 503.
+   */
+  answerMemoryBytes: number;
+  /** Bytes of those one user may hold at once in a process; past it a 429. */
+  answerMemoryPerUserBytes: number;
+  /** Longest a built answer's connection may go without the client reading any of it before it is closed, in milliseconds. */
+  answerWriteTimeoutMs: number;
   /** Longest wait to open a database connection or to be lent one by a pool, in milliseconds. */
   dbConnectTimeoutMs: number;
   /** Longest any other statement (the API's, capture's) may run before PostgreSQL cancels it, in milliseconds. */
@@ -130,6 +139,20 @@ function querySlots(name: string): number {
   return value;
 }
 
+/**
+ * Answers held at once: a JSON answer of N bytes costs a process two to three times N while it is built and sent,
+ * and a worker idles at about 120 MB, so the default keeps a worker well under 512 MB. A user may hold half.
+ */
+function answerMemory(): Pick<Config, 'answerMemoryBytes' | 'answerMemoryPerUserBytes' | 'answerWriteTimeoutMs'> {
+  const processMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_MB', 96));
+  const userMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_PER_USER_MB', Math.ceil(processMb / 2)));
+  return {
+    answerMemoryBytes: processMb * MIB,
+    answerMemoryPerUserBytes: Math.min(userMb, processMb) * MIB,
+    answerWriteTimeoutMs: integer('HEDGEROW_ANSWER_WRITE_TIMEOUT_MS', 30_000),
+  };
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
@@ -146,6 +169,7 @@ export function readConfig(): Config {
     asyncQueriesPerEnvironment: integer('HEDGEROW_ASYNC_QUERIES_PER_ENVIRONMENT', 10),
     queryConcurrencyPerUser: querySlots('HEDGEROW_QUERY_CONCURRENCY_PER_USER'),
     asyncQueriesPerUser: integer('HEDGEROW_ASYNC_QUERIES_PER_USER', 10),
+    ...answerMemory(),
     captureMemoryBytes: Math.max(1, integer('HEDGEROW_CAPTURE_MEMORY_MB', 192)) * 1024 * 1024,
     captureBudgetWaitMs: integer('HEDGEROW_CAPTURE_BUDGET_WAIT_MS', 3_000),
     dbConnectTimeoutMs: Math.max(1, integer('HEDGEROW_DB_CONNECT_TIMEOUT_MS', 5_000)),

@@ -3,10 +3,13 @@
  * copies of every event's properties over 50,000 events (about a gigabyte of answer), every event's properties
  * in one row, the same as an EventsQuery, and the first asynchronously. Each is refused with the 400 that says
  * to add a LIMIT, and no process of the server has grown anywhere near 512 MB on the way (the peak resident
- * memory the kernel recorded for each, VmHWM).
+ * memory the kernel recorded for each, VmHWM). Then answers within the budget that their clients never read, many
+ * of them, from two users (one of them across two organizations): the process keeps only so many of them, and
+ * again no process grows past 512 MB.
  */
 import { expect } from 'chai';
 import { readFile, readdir } from 'node:fs/promises';
+import net from 'node:net';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
@@ -44,6 +47,31 @@ async function memoryOfTree(pid: number): Promise<Array<{ pid: number; peakMb: n
   return found;
 }
 
+/** The memory the issue bounds every process to. */
+const PROCESS_BOUND_MB = 512;
+
+/**
+ * Posts a query and reads no more of its answer than the first chunk (its status line): the socket, kept open
+ * and unread, and the status.
+ */
+function unreadAnswer(baseUrl: string, key: string, environmentId: number, query: string): Promise<{ socket: net.Socket; status: number }> {
+  const body = JSON.stringify({ query: { kind: 'HogQLQuery', query } });
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(
+        `POST /api/environments/${environmentId}/query/ HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    });
+    socket.on('error', () => resolve({ socket, status: 0 }));
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      resolve({ socket, status: Number(chunk.toString('latin1', 9, 12)) });
+    });
+  });
+}
+
 describe('answers of bounded size from the server process', function () {
   this.timeout(300_000);
   let name: string;
@@ -51,6 +79,8 @@ describe('answers of bounded size from the server process', function () {
   let server: ServerProcess;
   let api: HttpClient;
   let path: string;
+  let victimKey: string;
+  let victimEnvironment: number;
 
   before(async () => {
     name = await createDatabase('hedgerow_query_bounds');
@@ -66,6 +96,8 @@ describe('answers of bounded size from the server process', function () {
     server = await startServerProcess({ DATABASE_URL: databaseUrl(name), HEDGEROW_WORKERS: '1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0' });
     api = new HttpClient(server.baseUrl, null).withKey(account.key);
     path = `/api/environments/${account.environment.id}/query/`;
+    victimKey = account.key;
+    victimEnvironment = account.environment.id;
   });
 
   after(async () => {
@@ -96,5 +128,54 @@ describe('answers of bounded size from the server process', function () {
     const processes = await memoryOfTree(server.child.pid!);
     expect(processes.length).to.be.at.least(2);
     for (const process of processes) expect(process.peakMb, `peak RSS of process ${process.pid}`).to.be.below(PEAK_RSS_BOUND_MB);
+  });
+
+  it('keeps only so many unread answers, from one user across organizations and from another, and no process grows past 512 MB', async () => {
+    const attacker = await newAccount(db);
+    const second = await new HttpClient(server.baseUrl, null).withKey(attacker.key).post('/api/organizations/', { name: 'second' });
+    expect(second.status).to.equal(201);
+    const timestamp = new Date(Date.UTC(2024, 0, 1));
+    for (const environment of [attacker.environment.id, second.body.teams[0].id as number]) {
+      await insertEvents(
+        db,
+        environment,
+        Array.from({ length: 12_000 }, (_, index) => ({ event: '$pageview', distinct_id: `d${index % 500}`, timestamp, properties: PROPERTIES })),
+      );
+    }
+    // About 18 MB an answer, just within the 20 MB budget.
+    const query = 'select properties, properties, properties from events limit 11000';
+    const targets = [
+      { key: attacker.key, environment: attacker.environment.id },
+      { key: attacker.key, environment: second.body.teams[0].id as number },
+      { key: victimKey, environment: victimEnvironment },
+    ];
+    const held: net.Socket[] = [];
+    const statuses: number[] = [];
+    try {
+      // Ten unread answers asked of each environment, each retried a few times when refused, as an attacker would.
+      await Promise.all(
+        targets.flatMap((target) =>
+          Array.from({ length: 10 }, async () => {
+            for (let attempt = 0; attempt < 5; attempt++) {
+              const answer = await unreadAnswer(server.baseUrl, target.key, target.environment, query);
+              statuses.push(answer.status);
+              if (answer.status === 200) {
+                held.push(answer.socket);
+                return;
+              }
+              answer.socket.destroy();
+              await new Promise((resolve) => setTimeout(resolve, 500));
+            }
+          }),
+        ),
+      );
+      expect(statuses).to.include(200);
+      expect(statuses.filter((status) => status !== 200 && status !== 429 && status !== 503)).to.deep.equal([]);
+      expect(held.length).to.be.below(30);
+      const processes = await memoryOfTree(server.child.pid!);
+      for (const process of processes) expect(process.peakMb, `peak RSS of process ${process.pid}`).to.be.below(PROCESS_BOUND_MB);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 });

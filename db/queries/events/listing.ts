@@ -5,6 +5,7 @@
  */
 import type { components } from '../../../generated/api.js';
 import { errors } from '../../core/errors.js';
+import { stringifyExact } from '../../core/exact-json.js';
 import { escapeLike, UUID_PATTERN } from '../../core/text.js';
 import type { ReadDb } from '../../pg/client.js';
 import { isQueryTimeout } from '../../pg/errors.js';
@@ -22,6 +23,7 @@ import {
   type HogQLType,
 } from '../../hogql/index.js';
 import type { EnvironmentRow } from '../../rows.js';
+import { DEFAULT_RESULT_MAX_BYTES, guardedByBudget, isOverBudget, pageTooLarge, type QueryBounds } from '../query/execute.js';
 import { encodeCursor } from './cursor.js';
 import { dataErrorParameterOf, invalid, parseEventListRequest, type EventListRequest } from './request.js';
 import { eventJson, parseEventJson, type EventJson, type LegacyEvent, type ListedEventRow } from './shape.js';
@@ -52,8 +54,29 @@ async function probeRows(probe: Promise<QueryRows> | null): Promise<QueryRows | 
  * Runs a compiled listing query. Aggregates run unnamed: they read every event of the project, so planning is a
  * negligible part of them, and a plan kept from other values could cost more than planning again.
  */
-async function readQuery(read: Reader, query: CompiledEventsQuery): Promise<QueryRows> {
-  return (await read(query.text, query.params, { prepare: query.mode !== 'aggregate' })).rows;
+async function readQuery(read: Reader, query: CompiledEventsQuery, maxBytes: number): Promise<QueryRows> {
+  // Counted as PostgreSQL sends them, so that no number of rows, nor one huge row, reaches this process past the budget.
+  try {
+    return (await read(guardedByBudget(query.text, maxBytes), query.params, { prepare: query.mode !== 'aggregate' })).rows;
+  } catch (error) {
+    if (isOverBudget(error)) throw pageTooLarge(maxBytes);
+    throw error;
+  }
+}
+
+/**
+ * The page's rows shaped as the answer shows them, their JSON counted as they are: past the budget (an answer
+ * may show a row larger than PostgreSQL wrote it, such as properties as JSON text), the page is refused.
+ */
+function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
+  let bytes = 2; // the results array's brackets, and a comma between rows
+  return rows.map((row, index) => {
+    const shaped = shape(row);
+    bytes += size(shaped) + (index > 0 ? 1 : 0);
+    if (bytes > bounds.maxResultBytes) throw pageTooLarge(bounds.maxResultBytes);
+    bounds.onAnswerBytes?.(bytes);
+    return shaped;
+  });
 }
 
 function toApiError(error: unknown): unknown {
@@ -103,14 +126,20 @@ export interface PersonFilterTuning {
  */
 export const PERSON_FILTER_TUNING: PersonFilterTuning = { lookupLimit: PERSON_LOOKUP_LIMIT, probeEvents: 200, joinEvents: 2000 };
 
-/** One page of the listing. `request.limit` is the page size, already capped by the caller. */
+/**
+ * One page of the listing. `request.limit` is the page size, already capped by the caller; the page is held to the
+ * answer budget as the query endpoint's answers are (a 400 past it).
+ */
 export async function listEvents(
   reader: ReadDb,
   environment: EnvironmentRow,
   request: EventListRequest,
-  timeoutMs: number,
+  bounds: QueryBounds | number,
   tuning: PersonFilterTuning = PERSON_FILTER_TUNING,
 ): Promise<EventPage> {
+  // (A number: the timeout, with the default answer budget.)
+  const limits: QueryBounds = typeof bounds === 'number' ? { timeoutMs: bounds, maxResultBytes: DEFAULT_RESULT_MAX_BYTES } : bounds;
+  const { timeoutMs, maxResultBytes } = limits;
   try {
     const { cursor, properties, where, select, direction, after, before } = parseEventListRequest(request, environment.timezone);
 
@@ -155,7 +184,7 @@ export async function listEvents(
             distinctIds === null ? compileEventsQuery(specWith({ distinctIds: null, properties: rest, personFilters: probe })) : null;
           probed.query = probeQuery;
           if (probeQuery?.partial && sessionFreeNow(reader)) {
-            probed.rows = onReadSession(reader, timeoutMs, (second) => readQuery(second, probeQuery));
+            probed.rows = onReadSession(reader, timeoutMs, (second) => readQuery(second, probeQuery, maxResultBytes));
             probed.rows.catch(() => undefined); // its failure is handled where it is used, if it is
           }
           // (Without parallel workers: they took longer to start than the thousand ids take to read.)
@@ -177,7 +206,7 @@ export async function listEvents(
       const spec = specWith({ distinctIds, properties: filters, personFilters });
       // (The probe's spec is this spec: only without person_id does the page take it, and then distinctIds is null.)
       let query = strategy === 'probe' && probed.query ? probed.query : compileEventsQuery(spec);
-      let rows = (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await readQuery(read, query));
+      let rows = (strategy === 'probe' ? await probeRows(probed.rows) : null) ?? (await readQuery(read, query, maxResultBytes));
       if (query.partial && rows.length < spec.limit && personFilters) {
         // The probe's events held too few matches: from those it found, how many events would a full page take?
         const wanted = spec.limit + spec.offset;
@@ -188,7 +217,7 @@ export async function listEvents(
             : { ...spec, personFilters: { strategy: 'subquery', filters: personFilters.filters } },
         );
         strategy = events <= tuning.joinEvents ? 'join' : 'subquery';
-        rows = await readQuery(read, query);
+        rows = await readQuery(read, query, maxResultBytes);
       } else if (strategy === 'probe' && !query.partial) {
         strategy = 'join'; // with aggregates, which read every event
       }
@@ -199,10 +228,15 @@ export async function listEvents(
       if (query.mode === 'events') {
         const events = page as unknown as ListedEventRow[];
         const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as ListedEventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: events.map(eventJson), nextCursor };
+        return { kind: 'events', results: shapeWithinBudget(events, eventJson, (json) => Buffer.byteLength(json), limits), nextCursor };
       }
       const types: HogQLType[] = query.columns.map((column) => column.type);
-      const results = page.map((row) => types.map((type, index) => outputValue(type, row[`c${index}`])));
+      const results = shapeWithinBudget(
+        page,
+        (row) => types.map((type, index) => outputValue(type, row[`c${index}`])),
+        (values) => Buffer.byteLength(stringifyExact(values)),
+        limits,
+      );
       let nextCursor: string | null = null;
       if (more && last) {
         nextCursor =

@@ -34,6 +34,11 @@ export interface QueryBounds {
   timeoutMs: number;
   /** Bytes of JSON the answer's rows may take. */
   maxResultBytes: number;
+  /**
+   * Told the answer's bytes so far as its rows are counted (at most the budget): the memory it holds in the
+   * process grows with them. It may throw to stop the query (the process holds as many answers as it may).
+   */
+  onAnswerBytes?: (bytes: number) => void;
 }
 
 const MIB = 1024 * 1024;
@@ -57,7 +62,7 @@ export async function runCompiledSelect(
   shape: (values: unknown[]) => unknown[] = (values) => values,
   session?: SessionHook,
 ): Promise<ReadRows> {
-  const run = (read: Reader) => readRows(read, query, bounds.maxResultBytes, shape);
+  const run = (read: Reader) => readRows(read, query, bounds, shape);
   return onReadSession(reader, bounds.timeoutMs, async (read) => {
     if (!session) return run(read);
     try {
@@ -84,7 +89,8 @@ export async function runCompiledSelect(
 
 const TIMEOUT_ADVICE = 'Narrow it with a condition on timestamp, a LIMIT, or fewer joins.';
 
-async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
+async function readRows(read: Reader, query: CompiledSelect, bounds: QueryBounds, shape: (values: unknown[]) => unknown[]): Promise<ReadRows> {
+  const maxBytes = bounds.maxResultBytes;
   const rows: unknown[][] = [];
   let more = false;
   // The answer's `results` array: its brackets, and a comma between rows.
@@ -103,6 +109,7 @@ async function readRows(read: Reader, query: CompiledSelect, maxBytes: number, s
         tooLarge = true;
         return false;
       }
+      bounds.onAnswerBytes?.(bytes);
       rows.push(row);
       return true;
     });
@@ -139,18 +146,44 @@ function withinBudget(query: CompiledSelect, maxBytes: number): string {
   );
 }
 
+/**
+ * Any statement's rows, counted as they leave PostgreSQL as withinBudget() counts them (the JSON of each row,
+ * column names included): the same columns in the same order, and the error isOverBudget() recognises from
+ * the row that would take their total past `maxBytes`. For statements whose columns this code names itself
+ * (the event listing's); the column `hedgerow_total` is taken.
+ */
+export function guardedByBudget(text: string, maxBytes: number): string {
+  const total = 'sum(octet_length(row_to_json(hedgerow_row)::text)) over (rows between unbounded preceding and current row)';
+  const raise = `case when hedgerow_rows.hedgerow_total > ${Math.trunc(maxBytes)} then ('${OVER_BUDGET_MARK}' || hedgerow_rows.hedgerow_total)::int end`;
+  return (
+    `select (hedgerow_rows.hedgerow_row).* ` +
+    `from (select hedgerow_row, ${total} as hedgerow_total from (${text}) hedgerow_row) hedgerow_rows ` +
+    `where ${raise} is null`
+  );
+}
+
 /** SQLSTATE invalid_text_representation, which the guard's cast raises. */
 const INVALID_TEXT_REPRESENTATION = '22P02';
 
-function isOverBudget(error: unknown): boolean {
+export function isOverBudget(error: unknown): boolean {
   const pg = error as { code?: unknown; message?: unknown };
   return pg.code === INVALID_TEXT_REPRESENTATION && typeof pg.message === 'string' && pg.message.includes(OVER_BUDGET_MARK);
 }
 
+function sizeText(maxBytes: number): string {
+  return maxBytes % MIB === 0 ? `${maxBytes / MIB} MB` : `${maxBytes} bytes`;
+}
+
 /** The 400 of an answer larger than its budget. */
 export function resultTooLarge(maxBytes: number): ApiError {
-  const size = maxBytes % MIB === 0 ? `${maxBytes / MIB} MB` : `${maxBytes} bytes`;
-  return errors.validation(`The query's result is larger than ${size}, the most one answer may hold. Add a LIMIT or select fewer columns.`);
+  return errors.validation(`The query's result is larger than ${sizeText(maxBytes)}, the most one answer may hold. Add a LIMIT or select fewer columns.`);
+}
+
+/** The 400 of an event listing's page larger than the answer budget. */
+export function pageTooLarge(maxBytes: number): ApiError {
+  return errors.validation(
+    `The page of events is larger than ${sizeText(maxBytes)}, the most one answer may hold. Lower \`limit\` or select fewer columns.`,
+  );
 }
 
 /** Seconds with millisecond precision, as the responses' `timings` show them. */

@@ -268,6 +268,15 @@ export async function readQueryStatus(db: Db, teamId: number, id: string, queue:
   return after ? statusOf(after) : null;
 }
 
+/** Bytes of a status's stored results (0 without them, or without the status): about what reading it costs. */
+export async function storedResultsBytes(db: Db, teamId: number, id: string): Promise<number> {
+  const { rows } = (await db.raw(
+    `select coalesce(octet_length(results::text), 0)::bigint as bytes from query_statuses where team_id = ? and id = ? and expiration_time > now()`,
+    [teamId, id],
+  )) as { rows: Array<{ bytes: string }> };
+  return rows[0] ? Number(rows[0].bytes) : 0;
+}
+
 /**
  * Marks failed, complete, the statuses not complete of the environment or user (query `id`'s only, unless null)
  * whose runner is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no
