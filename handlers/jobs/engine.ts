@@ -37,7 +37,7 @@ import {
   requeueOrphanedRuns,
   requeueStaleRuns,
   runEndsSince,
-  runEnvironment,
+  runTenant,
   runStatus,
   schedulableExports,
   startBackfillRun,
@@ -168,8 +168,8 @@ export class Engine {
   private listenRetry: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly inFlight = new Map<string, InFlight>();
-  /** Runs in flight on this engine, by environment. */
-  private readonly runsOf = new Map<number, number>();
+  /** Runs in flight on this engine, by environment and by the user who made their export. */
+  private readonly runsOf = new Map<string, number>();
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
   private readonly jobSchema: string;
@@ -191,8 +191,9 @@ export class Engine {
   }
 
   /**
-   * Runs of one environment this engine works on at most at once: all of its slots but one, so that a tenant
-   * whose destinations are slow cannot hold every slot, and another environment's run always finds one.
+   * Runs of one environment, and of one user's exports across all of its environments, this engine works on at
+   * most at once: all of its slots but one, so that a tenant whose destinations are slow cannot hold every slot
+   * (a key can make more organizations, each with its environment), and another tenant's run always finds one.
    */
   get runsPerEnvironment(): number {
     return Math.max(1, this.concurrency - 1);
@@ -446,21 +447,23 @@ export class Engine {
    * at once after the lookup: the workers of one engine never pass the share together.
    */
   private async work(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {
-    const teamId = await runEnvironment(this.db, job.data.runId);
+    const tenant = await runTenant(this.db, job.data.runId);
     // A run that is gone: the claim below finds nothing to do.
-    if (teamId === null) return this.workOn(job);
-    const running = this.runsOf.get(teamId) ?? 0;
-    if (running >= this.runsPerEnvironment) {
+    if (tenant === null) return this.workOn(job);
+    const holders = [`environment:${tenant.teamId}`, ...(tenant.createdBy === null ? [] : [`user:${tenant.createdBy}`])];
+    if (holders.some((holder) => (this.runsOf.get(holder) ?? 0) >= this.runsPerEnvironment)) {
       await deferRunJob(this.db, this.jobSchema, RUN_QUEUE, job.id, DEFER_MS);
       return;
     }
-    this.runsOf.set(teamId, running + 1);
+    for (const holder of holders) this.runsOf.set(holder, (this.runsOf.get(holder) ?? 0) + 1);
     try {
       await this.workOn(job);
     } finally {
-      const left = (this.runsOf.get(teamId) ?? 1) - 1;
-      if (left > 0) this.runsOf.set(teamId, left);
-      else this.runsOf.delete(teamId);
+      for (const holder of holders) {
+        const left = (this.runsOf.get(holder) ?? 1) - 1;
+        if (left > 0) this.runsOf.set(holder, left);
+        else this.runsOf.delete(holder);
+      }
     }
   }
 

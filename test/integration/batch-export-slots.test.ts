@@ -12,6 +12,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import { insertOrganizationWithOwner } from '../../db/queries/organizations.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
 import { UNREACHABLE_MESSAGE } from '../../handlers/jobs/destinations/egress.js';
 import { createHttpDestination } from '../../handlers/jobs/destinations/http.js';
@@ -88,10 +89,16 @@ describe('export slots and slow destinations', function () {
   let tarpit: Tarpit;
   let slow: Account;
   let other: Account;
+  /** The environment of a second organization of slow's user, as POST /api/organizations/ makes one. */
+  let slowSecondEnvironment: number;
 
   before(async () => {
     [slow, other] = await Promise.all([newAccount(testDb()), newAccount(testDb())]);
-    await insertEvents(testDb(), slow.environment.id, [{ event: 'signed up', distinct_id: 'u1', timestamp: '2026-01-01T10:30:00Z' }]);
+    const second = await testDb().transaction((trx) => insertOrganizationWithOwner(trx, slow.user.id, { name: `second-${randomBytes(3).toString('hex')}` }));
+    slowSecondEnvironment = second.environment.id;
+    for (const environmentId of [slow.environment.id, slowSecondEnvironment]) {
+      await insertEvents(testDb(), environmentId, [{ event: 'signed up', distinct_id: 'u1', timestamp: '2026-01-01T10:30:00Z' }]);
+    }
   });
 
   beforeEach(async () => {
@@ -102,7 +109,12 @@ describe('export slots and slow destinations', function () {
     await tarpit.close();
   });
 
-  it("ends a request the destination dribbles at its deadline (retryable), and another environment's run completes meanwhile", async () => {
+  const slowPlaces: Array<[string, () => [number, number]]> = [
+    ['two exports of one environment', () => [slow.environment.id, slow.environment.id]],
+    ["one export in each of one user's two organizations", () => [slow.environment.id, slowSecondEnvironment]],
+  ];
+  for (const [place, environmentsOf] of slowPlaces) {
+  it(`ends a request the destination dribbles at its deadline (retryable), and another tenant's run completes meanwhile: ${place}`, async () => {
     const schema = `pgboss_test_${randomBytes(4).toString('hex')}`;
     const engine = new Engine({
       db: testDb(),
@@ -116,14 +128,22 @@ describe('export slots and slow destinations', function () {
       pollingIntervalSeconds: 0.5,
       retry: { limit: 1, delaySeconds: 0, backoff: false },
     });
-    const backfill = async (account: Account, fields: Partial<BatchExportRow>): Promise<string> => {
+    const backfill = async (account: Account, environmentId: number, fields: Partial<BatchExportRow>): Promise<string> => {
       const [row] = await testDb()('batch_exports')
-        .insert({ id: randomUUID(), team_id: account.environment.id, name: 'export', interval: 'hour', created_at: new Date('2026-01-01T12:05:00Z'), ...fields })
+        .insert({
+          id: randomUUID(),
+          team_id: environmentId,
+          created_by: account.user.id,
+          name: 'export',
+          interval: 'hour',
+          created_at: new Date('2026-01-01T12:05:00Z'),
+          ...fields,
+        })
         .returning('*');
       await testDb()('batch_export_backfills').insert({
         id: randomUUID(),
         batch_export_id: row.id,
-        team_id: account.environment.id,
+        team_id: environmentId,
         start_at: WINDOW.start,
         end_at: WINDOW.end,
         adjusted_start_at: WINDOW.start,
@@ -134,13 +154,14 @@ describe('export slots and slow destinations', function () {
     const runOf = async (exportId: string) => testDb()<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).first();
     try {
       // Created after the last interval that ended: only the backfills make runs.
-      // Two exports of one environment to the tarpit: with no share they would take both slots.
+      // Two exports of one tenant to the tarpit: with no share they would take both slots.
       const toTarpit = { destination_type: 'HTTP' as const, destination_config: { url: tarpit.url, token: 'phc_slow' } };
-      const slowExports = [await backfill(slow, toTarpit), await backfill(slow, toTarpit)];
+      const slowExports: string[] = [];
+      for (const environmentId of environmentsOf()) slowExports.push(await backfill(slow, environmentId, toTarpit));
       await engine.start();
       await waitFor(async () => tarpit.spans.length > 0);
       // Then the other environment's export, while the tarpit holds the first request.
-      const otherExport = await backfill(other, { destination_type: 'NoOp', destination_config: {} });
+      const otherExport = await backfill(other, other.environment.id, { destination_type: 'NoOp', destination_config: {} });
       await engine.tick();
       const otherRun = await waitFor(async () => {
         const run = await runOf(otherExport);
@@ -157,7 +178,7 @@ describe('export slots and slow destinations', function () {
         ['FailedRetryable', UNREACHABLE_MESSAGE, 2],
         ['FailedRetryable', UNREACHABLE_MESSAGE, 2],
       ]);
-      // One request per attempt, one at a time (the environment's share of two slots is one), each ended by the
+      // One request per attempt, one at a time (the tenant's share of two slots is one), each ended by the
       // deadline however many bytes came meanwhile.
       expect(tarpit.spans).to.have.length(4);
       expect(tarpit.maxOpen).to.equal(1);
@@ -167,11 +188,13 @@ describe('export slots and slow destinations', function () {
       }
     } finally {
       await engine.stop();
-      await testDb()('batch_export_backfills').whereIn('team_id', [slow.environment.id, other.environment.id]).whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
-      await testDb()('batch_exports').whereIn('team_id', [slow.environment.id, other.environment.id]).update({ deleted: true });
+      const environments = [slow.environment.id, slowSecondEnvironment, other.environment.id];
+      await testDb()('batch_export_backfills').whereIn('team_id', environments).whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
+      await testDb()('batch_exports').whereIn('team_id', environments).update({ deleted: true });
       await testDb().raw(`drop schema if exists ${schema} cascade`);
     }
   });
+  }
 
   it('ends an S3 request the endpoint dribbles at its deadline, as a retryable connection failure', async () => {
     const config = {

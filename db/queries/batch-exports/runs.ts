@@ -146,13 +146,19 @@ export async function requeueOrphanedRuns(db: Db, jobSchema: string, queue: stri
   return requeued;
 }
 
-/** The environment a run exports from (its export's), or null when the run is gone. */
-export async function runEnvironment(db: Db, runId: string): Promise<number | null> {
+/** Who a run exports for: its export's environment and the user who made the export (null when gone). */
+export interface RunTenant {
+  teamId: number;
+  createdBy: number | null;
+}
+
+/** The environment a run exports from and its export's maker, or null when the run is gone. */
+export async function runTenant(db: Db, runId: string): Promise<RunTenant | null> {
   const row = await db('batch_export_runs as r')
     .join('batch_exports as e', 'e.id', 'r.batch_export_id')
     .where('r.id', runId)
-    .first<{ team_id: number } | undefined>('e.team_id');
-  return row ? Number(row.team_id) : null;
+    .first<{ team_id: number; created_by: number | null } | undefined>('e.team_id', 'e.created_by');
+  return row ? { teamId: Number(row.team_id), createdBy: row.created_by === null ? null : Number(row.created_by) } : null;
 }
 
 /**
