@@ -99,7 +99,8 @@ const within = (address: Address, [network, bits]: [Address, number]): boolean =
  * with or without brackets (an IPv4-mapped one as its IPv4 address).
  */
 export function addressOf(host: string): Address | null {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  // A trailing dot makes no name of an IPv4 address (`127.0.0.1.`): it is judged as the address.
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host.replace(/^([0-9a-fx.]+)\.$/i, '$1');
   if (!ipaddr.isValid(bare)) return null;
   const address = ipaddr.parse(bare);
   return address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() ? address.toIPv4Address() : address;

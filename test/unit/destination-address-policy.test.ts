@@ -22,6 +22,8 @@ const refusedMessage = (host: string, verb: string, what: string) => `The destin
 export const REFUSED_LITERALS: ReadonlyArray<readonly [string, string]> = [
   ['127.0.0.1', 'a loopback address'],
   ['127.1', 'a loopback address'],
+  ['127.0.0.1.', 'a loopback address'],
+  ['169.254.169.254.', 'a link-local address'],
   ['0x7f000001', 'a loopback address'],
   ['2130706433', 'a loopback address'],
   ['0177.0.0.1', 'a loopback address'],
