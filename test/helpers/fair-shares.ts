@@ -1,7 +1,8 @@
 /**
- * What the tests of fair shares of the database have in common: each environment's five events, the endless
- * statements a saturating tenant runs (see ENDLESS_QUERY), the query slots held, and a read session held until
- * the test lets it go.
+ * What the tests of fair shares of the database (between environments, between users) have in common: a database
+ * of their own with a server of the shares under test, each tenant's five events, the endless statements a
+ * saturating tenant runs (see ENDLESS_QUERY), the query slots held, a read session held until the test lets it
+ * go, and a server without shares.
  */
 import type { Config } from '../../handlers/server/config.js';
 import { createDb, createReadDb, type Db, type ReadDb } from '../../db/pg/client.js';
