@@ -18,7 +18,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createDb } from '../../db/pg/client.js';
 import { bootstrap } from '../../db/queries/bootstrap.js';
-import { postgres, start, stop, type Child } from './capture.js';
+import { postgres, startHedgerow, stop, type Child } from './capture.js';
 import { percentile } from './_processes.js';
 
 export interface NoisyOptions {
@@ -340,12 +340,7 @@ export async function noisyNeighbourRound(build: { command: string; args: string
   let sampler: TreeSampler | null = null;
   const db = createDb(databaseUrl, { poolMax: 1 });
   try {
-    server = await start(
-      build.command,
-      build.args,
-      { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
-      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
-    );
+    server = await startHedgerow(build, databaseUrl);
     const { port } = server;
     sampler = new TreeSampler(server.process.pid!);
     await sampler.start();

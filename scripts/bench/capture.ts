@@ -99,6 +99,19 @@ export async function start(command: string, args: string[], env: NodeJS.Process
   return { process: child, port, output };
 }
 
+/**
+ * Starts a Hedgerow build over `databaseUrl` on a free loopback port, its rate limit off and its log quiet, and
+ * waits until it listens; `env` adds to or overrides that.
+ */
+export function startHedgerow(build: { command: string; args: string[] }, databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Child> {
+  return start(
+    build.command,
+    build.args,
+    { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...env },
+    /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+  );
+}
+
 export async function stop(child: Child): Promise<void> {
   if (child.process.exitCode !== null) return;
   const exited = new Promise((resolve) => child.process.once('exit', resolve));

@@ -35,7 +35,7 @@ import { destinationRoleUrl, handToDestinationRole } from '../../test/helpers/de
 import { startTestS3, S3RVER_CREDENTIALS, type TestS3 } from '../../test/helpers/s3.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
-import { postgres, start, stop, type Child } from './capture.js';
+import { postgres, startHedgerow, stop, type Child } from './capture.js';
 
 /** The end of the exported day: a fixed past UTC midnight, so that a kept database is exported the same way. */
 const END = new Date('2026-11-01T00:00:00Z');
@@ -373,19 +373,7 @@ export async function run(args: string[]): Promise<void> {
     s3 = await startTestS3(BUCKET);
     const build = await privateBuild('bench');
     removeBuild = build.remove;
-    server = await start(
-      build.command,
-      build.args,
-      {
-        DATABASE_URL: url,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        HEDGEROW_RATE_LIMIT_PER_MINUTE: '0',
-        LOG_LEVEL: 'warn',
-        ...(options.workers > 0 ? { HEDGEROW_WORKERS: String(options.workers) } : {}),
-      },
-      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
-    );
+    server = await startHedgerow(build, url, options.workers > 0 ? { HEDGEROW_WORKERS: String(options.workers) } : {});
     const serverPid = server.process.pid!;
     const api: Api = { base: `http://127.0.0.1:${server.port}`, teamId, key };
     const idle = sampleMemory(serverPid);

@@ -26,7 +26,7 @@ import {
   hugeEvent,
   type HostilePayload,
 } from '../../test/helpers/hostile.js';
-import { memoryOf, postgres, start, stop, type Child } from './capture.js';
+import { memoryOf, postgres, startHedgerow, stop, type Child } from './capture.js';
 import { NOISY_DEFAULTS, noisyNeighbourRound, type NoisyOptions } from './_noisy-neighbour.js';
 
 const ROUNDS = ['all', 'flood', 'noisy'] as const;
@@ -119,12 +119,7 @@ async function floodRound(build: { command: string; args: string[] }, options: O
   const databaseUrl = postgres.databaseUrl(name);
   let server: Child | null = null;
   try {
-    server = await start(
-      build.command,
-      build.args,
-      { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', HEDGEROW_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
-      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
-    );
+    server = await startHedgerow(build, databaseUrl);
     const token = /Project API key:\s+(phc_\w+)/.exec(server.output.join(''))?.[1];
     if (!token) throw new Error(`no project API key in Hedgerow's first-run output:\n${server.output.join('')}`);
     const { port } = server;

@@ -5,6 +5,16 @@ import { privateBuild } from '../../scripts/build.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Whether a process `pid` still exists: signal 0 checks without signalling it. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The environment without any DATABASE_URL inherited from the caller, plus `extra`. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };

@@ -1,3 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import type { Db } from '../../db/pg/client.js';
+import { startEngine, type EngineSettings, type RunningEngine } from '../../handlers/jobs/index.js';
+import type { HttpClient } from './http.js';
+import { waitFor } from './wait.js';
+
 /**
  * A HogQL query that runs until it is cancelled: an environment's handful of events joined with themselves
  * twelve times (5^12 rows for five events).
@@ -6,3 +13,47 @@ export const ENDLESS_QUERY = `select count() from events a ${'bcdfghijklm'
   .split('')
   .map((alias) => `join events ${alias} on 1 = 1`)
   .join(' ')}`;
+
+/** A job engine that runs asynchronous queries, with one runner per run kind and settings a test may override. */
+export function startQueryEngine(databaseUrl: string, settings: Partial<EngineSettings> & { queryTimeoutMs: number }): Promise<RunningEngine> {
+  return startEngine(
+    {
+      databaseUrl,
+      concurrency: 1,
+      leaseMs: 60_000,
+      tickIntervalMs: 0,
+      clockOffsetMs: 0,
+      noopDelayMs: 0,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 30_000,
+      ...settings,
+    },
+    pino({ level: 'silent' }),
+  );
+}
+
+/** Polls an asynchronous query's status until it is no longer a 202, and answers that response. */
+export function untilAnswered(client: HttpClient, statusPath: string, what = `${statusPath} to be answered`) {
+  return waitFor(what, async () => {
+    const response = await client.get(statusPath);
+    return response.status !== 202 && response;
+  });
+}
+
+/**
+ * A status row of environment `teamId` that was picked up by a runner whose session no longer exists: this
+ * session's pid with another start. Not inserted: callers insert it, changed as they need.
+ */
+export function statusOfDeadRunner(db: Db, teamId: number, id: string) {
+  return {
+    team_id: teamId,
+    id,
+    query: { kind: 'HogQLQuery', query: 'select 1' },
+    start_time: db.fn.now(),
+    pickup_time: db.fn.now(),
+    expiration_time: db.raw(`now() + interval '20 minutes'`),
+    task_id: randomUUID(),
+    runner_pid: db.raw('pg_backend_pid()'),
+    runner_backend_start: '2000-01-01T00:00:00Z',
+  };
+}

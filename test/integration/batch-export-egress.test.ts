@@ -27,6 +27,7 @@ import { exportRow, runRow } from '../helpers/batch-exports.js';
 import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { fakeResolver, LOOPBACK_ALLOWLIST } from '../helpers/destination-addresses.js';
+import { failureOf } from '../helpers/failure.js';
 import { newAccount, unique, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -126,15 +127,6 @@ async function listener(serve: (socket: net.Socket) => void = (socket) => socket
     connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the run to fail');
 }
 
 describe('batch export destinations: what they may reach', () => {

@@ -12,6 +12,7 @@ import { postgresDestination } from '../../handlers/jobs/destinations/postgres.j
 import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
 import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
+import { failureOf } from '../helpers/failure.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
@@ -130,15 +131,6 @@ describe('batch export destination: Postgres', () => {
 
   async function rowsOf(table: string, order: string): Promise<Record<string, unknown>[]> {
     return (await destination.query(`select * from public.${table} order by ${order}`)).rows;
-  }
-
-  async function failureOf(promise: Promise<unknown>): Promise<Error> {
-    try {
-      await promise;
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('expected the run to fail');
   }
 
   describe('events', () => {

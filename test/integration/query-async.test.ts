@@ -5,17 +5,16 @@
  * cancels another's. A database of its own: the engine started here must find no other test's jobs or exports.
  */
 import { expect } from 'chai';
-import pino from 'pino';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
 import { deleteExpiredQueryStatuses, RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
-import { startEngine, type RunningEngine } from '../../handlers/jobs/index.js';
+import type { RunningEngine } from '../../handlers/jobs/index.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
-import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { ENDLESS_QUERY, startQueryEngine, statusOfDeadRunner, untilAnswered } from '../helpers/queries.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -83,22 +82,11 @@ describe('query: asynchronous runs, their status and cancel', function () {
     let engine: RunningEngine | null = null;
 
     const start = async (queryMaintenanceEveryMs?: number, queryTimeoutMs = QUERY_TIMEOUT_MS) => {
-      engine = await startEngine(
-        {
-          ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
-          databaseUrl: databaseUrl(name),
-          concurrency: 1,
-          leaseMs: 60_000,
-          tickIntervalMs: 0,
-          clockOffsetMs: 0,
-          noopDelayMs: 0,
-          connectTimeoutMs: 5_000,
-          statementTimeoutMs: 30_000,
-          queryTimeoutMs,
-          queryResultMaxBytes: RESULT_MAX_BYTES,
-        },
-        pino({ level: 'silent' }),
-      );
+      engine = await startQueryEngine(databaseUrl(name), {
+        ...(queryMaintenanceEveryMs !== undefined ? { queryMaintenanceEveryMs } : {}),
+        queryTimeoutMs,
+        queryResultMaxBytes: RESULT_MAX_BYTES,
+      });
     };
     const stop = async () => {
       await engine?.stop();
@@ -108,11 +96,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
     before(() => start());
     after(stop);
 
-    const pollUntilDone = (id: string) =>
-      waitFor(`query ${id} to finish`, async () => {
-        const response = await client.get(statusPath(id));
-        return response.status !== 202 && response;
-      });
+    const pollUntilDone = (id: string) => untilAnswered(client, statusPath(id), `query ${id} to finish`);
 
     it('async: 202 with the new status, then GET answers 202 until complete and 200 with the full response', async () => {
       const submitted = Date.now();
@@ -327,10 +311,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       const query = { kind: 'HogQLQuery', query: 'select properties from events limit 1000' };
       const response = await bigClient.post(bigPath, { query, refresh: 'async', client_query_id: 'too-large' });
       expect(response.status).to.equal(202);
-      const failed = await waitFor('the run to finish', async () => {
-        const status = await bigClient.get(`${bigPath}too-large/`);
-        return status.status !== 202 && status;
-      });
+      const failed = await untilAnswered(bigClient, `${bigPath}too-large/`, 'the run to finish');
       expect(failed.status).to.equal(400);
       expect(failed.body.query_status).to.include({
         complete: true,
@@ -524,27 +505,9 @@ describe('query: asynchronous runs, their status and cancel', function () {
 
     it('a status whose runner is gone is reported failed: its session ended, or its job is over without a session', async () => {
       await db('query_statuses').insert([
-        {
-          team_id: team,
-          id: 'dead-session',
-          query: { kind: 'HogQLQuery', query: 'select 1' },
-          start_time: db.fn.now(),
-          pickup_time: db.fn.now(),
-          expiration_time: db.raw(`now() + interval '20 minutes'`),
-          task_id: crypto.randomUUID(),
-          // A session that no longer exists: this one's pid with another start.
-          runner_pid: db.raw('pg_backend_pid()'),
-          runner_backend_start: '2000-01-01T00:00:00Z',
-        },
-        {
-          team_id: team,
-          id: 'dead-job',
-          query: { kind: 'HogQLQuery', query: 'select 1' },
-          start_time: db.fn.now(),
-          pickup_time: db.fn.now(),
-          expiration_time: db.raw(`now() + interval '20 minutes'`),
-          task_id: crypto.randomUUID(),
-        },
+        statusOfDeadRunner(db, team, 'dead-session'),
+        // Its job is over (no job has its task id) and no runner ever picked it up.
+        { ...statusOfDeadRunner(db, team, 'dead-job'), runner_pid: null, runner_backend_start: null },
       ]);
       for (const id of ['dead-session', 'dead-job']) {
         const response = await client.get(statusPath(id));

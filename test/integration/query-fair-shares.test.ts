@@ -6,38 +6,44 @@
  * test's jobs.
  */
 import { expect } from 'chai';
-import pino from 'pino';
 import { ApiError } from '../../db/core/errors.js';
-import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
+import type { Db } from '../../db/pg/client.js';
 import { onReadSession, sessionFreeNow } from '../../db/pg/read-session.js';
 import { environmentReader, sessionsHeldBy, sessionsPerEnvironment } from '../../db/pg/session-shares.js';
-import { migrateLatest } from '../../db/pg/migrate.js';
-import { startEngine, type RunningEngine } from '../../handlers/jobs/index.js';
-import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
+import type { RunningEngine } from '../../handlers/jobs/index.js';
+import { databaseUrl } from '../helpers/database.js';
+import { throttledBody } from '../helpers/error-bodies.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
-import { ENDLESS_QUERY } from '../helpers/queries.js';
+import {
+  ASYNC_LIMIT,
+  cancelEndlessStatements,
+  endlessStatements,
+  FIVE_PAGEVIEWS,
+  gate,
+  holdReadSession,
+  QUERY_TIMEOUT_MS,
+  querySlotsHeld,
+  startSharesDatabase,
+  SYNC_LIMIT,
+  timed,
+  TRIVIAL_QUERY,
+  withShortWaitReader,
+  withUnlimitedServer,
+  type SharesDatabase,
+} from '../helpers/fair-shares.js';
+import { failureOf } from '../helpers/failure.js';
+import { ENDLESS_QUERY, startQueryEngine, statusOfDeadRunner, untilAnswered } from '../helpers/queries.js';
 import { insertEvents } from '../helpers/seed-events.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
-const QUERY_TIMEOUT_MS = 60_000;
-const TRIVIAL = 'select count() from events';
-const SYNC_LIMIT = 3;
-const ASYNC_LIMIT = 10;
-
-const SYNC_TOO_MANY = {
-  type: 'throttled_error',
-  code: 'throttled',
-  detail: 'Exceeded maximum concurrency limit: 3 queries at once for this environment. Retry when one has finished.',
-  attr: null,
-};
+const SYNC_TOO_MANY = throttledBody('Exceeded maximum concurrency limit: 3 queries at once for this environment. Retry when one has finished.');
 
 describe('query: fair shares of the database between environments', function () {
   this.timeout(120_000);
-  let name: string;
+  let shares: SharesDatabase;
   let db: Db;
-  let server: TestServer;
   let a: Account;
   let b: Account;
   let clientA: HttpClient;
@@ -45,62 +51,26 @@ describe('query: fair shares of the database between environments', function () 
 
   const queryPath = (account: Account) => `/api/environments/${account.environment.id}/query/`;
   const runNow = (client: HttpClient, account: Account, query: string) => client.post(queryPath(account), { query: { kind: 'HogQLQuery', query } });
-  /** The endless statements running now, of the query endpoint (compiled, each names its environment). */
-  const endlessRunning = async () =>
-    (
-      await db.raw(
-        `select pid from pg_stat_activity
-         where datname = current_database() and state = 'active' and query like '%join%join%join%' and pid <> pg_backend_pid()`,
-      )
-    ).rows as Array<{ pid: number }>;
-  const cancelEndless = async () => {
-    await db.raw(
-      `select pg_cancel_backend(pid) from pg_stat_activity
-       where datname = current_database() and state = 'active' and query like '%join%join%join%' and pid <> pg_backend_pid()`,
-    );
-  };
-  /** Query slots held now: session advisory locks of the slot class (db/queries/query/shares.ts). */
-  const slotsHeld = async () =>
-    (
-      await db.raw(
-        `select count(*)::int as n from pg_locks
-         where locktype = 'advisory' and objsubid = 2 and classid between x'48675300'::int and x'486753ff'::int`,
-      )
-    ).rows[0].n as number;
-  const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
-    const started = performance.now();
-    const result = await work();
-    return [result, performance.now() - started];
-  };
+  const endlessRunning = () => endlessStatements(db);
+  const cancelEndless = () => cancelEndlessStatements(db);
+  const slotsHeld = () => querySlotsHeld(db, 'environment');
 
   before(async () => {
-    name = await createDatabase('hedgerow_query_shares');
-    db = createDb(databaseUrl(name));
-    await migrateLatest(db);
-    server = await startTestServer({
-      db,
-      config: { queryTimeoutMs: QUERY_TIMEOUT_MS, queryConcurrencyPerEnvironment: SYNC_LIMIT, asyncQueriesPerEnvironment: ASYNC_LIMIT },
+    shares = await startSharesDatabase('hedgerow_query_shares', {
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      queryConcurrencyPerEnvironment: SYNC_LIMIT,
+      asyncQueriesPerEnvironment: ASYNC_LIMIT,
     });
+    db = shares.db;
     a = await newAccount(db, { scopes: ['query:read'] });
     b = await newAccount(db, { scopes: ['query:read'] });
     expect(a.organization.id).to.not.equal(b.organization.id);
-    clientA = server.http.withKey(a.key);
-    clientB = server.http.withKey(b.key);
-    for (const account of [a, b]) {
-      await insertEvents(
-        db,
-        account.environment.id,
-        ['alice', 'bob', 'carol', 'dave', 'erin'].map((distinct_id, day) => ({ event: '$pageview', distinct_id, timestamp: `2024-01-0${day + 1}T10:00:00Z` })),
-      );
-    }
+    clientA = shares.server.http.withKey(a.key);
+    clientB = shares.server.http.withKey(b.key);
+    for (const account of [a, b]) await insertEvents(db, account.environment.id, FIVE_PAGEVIEWS);
   });
 
-  after(async () => {
-    await cancelEndless();
-    await server.close();
-    await db.destroy();
-    await dropDatabase(name);
-  });
+  after(() => shares.close());
 
   describe('synchronous queries', () => {
     afterEach(async () => {
@@ -109,7 +79,7 @@ describe('query: fair shares of the database between environments', function () 
     });
 
     it('A runs its share; its next query is a 429 with Retry-After; B is answered at once; A queries again once they end', async () => {
-      const [alone, aloneMs] = await timed(() => runNow(clientB, b, TRIVIAL));
+      const [alone, aloneMs] = await timed(() => runNow(clientB, b, TRIVIAL_QUERY));
       expect(alone.status).to.equal(200);
       expect(alone.body.results).to.deep.equal([[5]]);
 
@@ -117,7 +87,7 @@ describe('query: fair shares of the database between environments', function () 
       await waitFor('A to run its share', async () => (await endlessRunning()).length === SYNC_LIMIT);
       expect(await slotsHeld()).to.equal(SYNC_LIMIT);
 
-      const refused = await runNow(clientA, a, TRIVIAL);
+      const refused = await runNow(clientA, a, TRIVIAL_QUERY);
       expect(refused.status).to.equal(429);
       expect(refused.headers.get('retry-after')).to.equal('1');
       expect(refused.body).to.deep.equal(SYNC_TOO_MANY);
@@ -125,12 +95,12 @@ describe('query: fair shares of the database between environments', function () 
       const eventsQuery = await clientA.post(`${queryPath(a)}EventsQuery/`, { query: { kind: 'EventsQuery', select: ['event'], after: 'all' } });
       expect(eventsQuery.status).to.equal(429);
       expect(eventsQuery.body).to.deep.equal(SYNC_TOO_MANY);
-      const projectPath = await clientA.post(`/api/projects/${a.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+      const projectPath = await clientA.post(`/api/projects/${a.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: TRIVIAL_QUERY } });
       expect(projectPath.status).to.equal(429);
 
       // B's queries, while A's run: answered, and soon (a generous bound; see the report for the figures).
       for (let round = 0; round < 3; round += 1) {
-        const [answer, ms] = await timed(() => runNow(clientB, b, TRIVIAL));
+        const [answer, ms] = await timed(() => runNow(clientB, b, TRIVIAL_QUERY));
         expect(answer.status).to.equal(200);
         expect(answer.body.results).to.deep.equal([[5]]);
         expect(ms, `B's query took ${Math.round(ms)} ms (alone: ${Math.round(aloneMs)} ms)`).to.be.below(1_000);
@@ -145,7 +115,7 @@ describe('query: fair shares of the database between environments', function () 
       expect(ended.map((answer) => answer.status).filter((status) => status === 200)).to.deep.equal([]);
       // Every slot was given back with its session: A runs its share again.
       expect(await slotsHeld()).to.equal(0);
-      const again = await runNow(clientA, a, TRIVIAL);
+      const again = await runNow(clientA, a, TRIVIAL_QUERY);
       expect(again.status).to.equal(200);
       expect(again.body.results).to.deep.equal([[5]]);
     });
@@ -157,7 +127,7 @@ describe('query: fair shares of the database between environments', function () 
       try {
         const timedOut = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY } });
         expect(timedOut.status).to.equal(504);
-        const next = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: TRIVIAL } });
+        const next = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: TRIVIAL_QUERY } });
         expect(next.status, JSON.stringify(next.body)).to.equal(200);
       } finally {
         await shortServer.close();
@@ -175,11 +145,11 @@ describe('query: fair shares of the database between environments', function () 
         ];
         await waitFor('A to run its share', async () => (await endlessRunning()).length === SYNC_LIMIT);
         for (const client of [clientA, second.http.withKey(a.key)]) {
-          const refused = await runNow(client, a, TRIVIAL);
+          const refused = await runNow(client, a, TRIVIAL_QUERY);
           expect(refused.status).to.equal(429);
           expect(refused.body).to.deep.equal(SYNC_TOO_MANY);
         }
-        expect((await runNow(second.http.withKey(b.key), b, TRIVIAL)).status).to.equal(200);
+        expect((await runNow(second.http.withKey(b.key), b, TRIVIAL_QUERY)).status).to.equal(200);
         await cancelEndless();
         await Promise.all(saturating);
       } finally {
@@ -188,12 +158,7 @@ describe('query: fair shares of the database between environments', function () 
     });
 
     it('without a limit, one environment holds at most all of a process’s read sessions but one: B still finds one', async () => {
-      const unlimited = await startTestServer({
-        db,
-        config: { queryTimeoutMs: QUERY_TIMEOUT_MS, queryConcurrencyPerEnvironment: 0, queryConcurrencyPerUser: 0 },
-      });
-      try {
-        const http = unlimited.http;
+      await withUnlimitedServer(db, async (http) => {
         // Five of A's endless queries on a pool of five sessions: four run, the fifth waits for one of A's own.
         let settled = 0;
         const saturating = Array.from({ length: 5 }, () =>
@@ -202,7 +167,7 @@ describe('query: fair shares of the database between environments', function () 
           }),
         );
         await waitFor('A to hold four sessions', async () => (await endlessRunning()).length === 4);
-        const [answer, ms] = await timed(() => runNow(http.withKey(b.key), b, TRIVIAL));
+        const [answer, ms] = await timed(() => runNow(http.withKey(b.key), b, TRIVIAL_QUERY));
         expect(answer.status).to.equal(200);
         expect(ms).to.be.below(1_000);
         const listing = await http.withKey(b.key).get(`/api/projects/${b.environment.id}/events/?after=2024-01-01T00:00:00Z`);
@@ -218,63 +183,41 @@ describe('query: fair shares of the database between environments', function () 
         await waitFor('the endless statements to end', async () => (await endlessRunning()).length === 0);
         await cancelEndless();
         await Promise.all(saturating);
-      } finally {
-        await unlimited.close();
-      }
+      });
     });
   });
 
   describe('a process’s read sessions (db/pg/session-shares.ts)', () => {
     it('an environment holds all of the pool but one; past that it waits, then is a 429; another’s read goes first', async () => {
-      const shortWaits = createDb(databaseUrl(name), { deadlines: { connectTimeoutMs: 300 } });
-      const reader = createReadDb(shortWaits, 5_000, { poolMax: 2 });
-      try {
+      await withShortWaitReader(databaseUrl(shares.name), 2, async (reader) => {
         const readerA = environmentReader(reader, a.environment.id);
         const readerB = environmentReader(reader, b.environment.id);
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let holds = false;
-        const holding = onReadSession(readerA, 5_000, async (read) => {
-          await read('select 1', []);
-          holds = true;
-          await gate;
-        });
-        await waitFor('A to hold its session', async () => holds);
+        const release = gate();
+        const holding = await holdReadSession(readerA, release.opened);
         expect(sessionsHeldBy(reader, a.environment.id)).to.equal(1);
         expect(sessionsPerEnvironment(reader)).to.equal(1);
         // A read that takes a second session only when one is free now does not take A's last.
         expect(sessionFreeNow(readerA)).to.equal(false);
         expect(sessionFreeNow(readerB)).to.equal(true);
 
-        const waiting = onReadSession(readerA, 5_000, (read) => read('select 1 as n', [])).then(
-          () => null,
-          (error: unknown) => error,
-        );
+        const waiting = failureOf(onReadSession(readerA, 5_000, (read) => read('select 1 as n', [])));
         const { rows } = await onReadSession(readerB, 5_000, (read) => read<{ n: number }>('select 2 as n', []));
         expect(rows).to.deep.equal([{ n: 2 }]);
         const refused = (await waiting) as ApiError;
         expect(refused).to.be.instanceOf(ApiError);
         expect(refused.status).to.equal(429);
         expect(refused.headers).to.deep.equal({ 'Retry-After': '1' });
-        expect(refused.toBody()).to.deep.equal({
-          type: 'throttled_error',
-          code: 'throttled',
-          detail: 'Exceeded maximum concurrency limit: 1 database session at once for this environment. Retry when a read has finished.',
-          attr: null,
-        });
+        expect(refused.toBody()).to.deep.equal(
+          throttledBody('Exceeded maximum concurrency limit: 1 database session at once for this environment. Retry when a read has finished.'),
+        );
 
         // One that waits less long than that gets A's session when it comes back.
         const next = onReadSession(readerA, 5_000, (read) => read<{ n: number }>('select 3 as n', []));
-        release();
-        await holding;
+        release.open();
+        await holding.released;
         expect((await next).rows).to.deep.equal([{ n: 3 }]);
         expect(sessionsHeldBy(reader, a.environment.id)).to.equal(0);
-      } finally {
-        await reader.destroy();
-        await shortWaits.destroy();
-      }
+      });
     });
   });
 
@@ -294,20 +237,7 @@ describe('query: fair shares of the database between environments', function () 
       (await db('query_statuses').where({ team_id: account.environment.id, complete: false }).whereNotNull('runner_pid').select('id')).map((row) => row.id as string);
 
     before(async () => {
-      engine = await startEngine(
-        {
-          databaseUrl: databaseUrl(name),
-          concurrency: 1,
-          leaseMs: 60_000,
-          tickIntervalMs: 0,
-          clockOffsetMs: 0,
-          noopDelayMs: 0,
-          connectTimeoutMs: 5_000,
-          statementTimeoutMs: 30_000,
-          queryTimeoutMs: QUERY_TIMEOUT_MS,
-        },
-        pino({ level: 'silent' }),
-      );
+      engine = await startQueryEngine(databaseUrl(shares.name), { queryTimeoutMs: QUERY_TIMEOUT_MS });
     });
     after(async () => {
       await cancelEndless();
@@ -322,27 +252,21 @@ describe('query: fair shares of the database between environments', function () 
       // Of the engine's three runners, A has two: the third puts A's jobs back and waits for another's.
       await waitFor('A to run two queries', async () => (await runningOf(a)).length === 2);
 
-      const refused = await submit(clientA, a, 'a-over', TRIVIAL);
+      const refused = await submit(clientA, a, 'a-over', TRIVIAL_QUERY);
       expect(refused.status).to.equal(429);
       expect(refused.headers.get('retry-after')).to.equal('5');
-      expect(refused.body).to.deep.equal({
-        type: 'throttled_error',
-        code: 'throttled',
-        detail: 'Exceeded maximum concurrency limit: 10 asynchronous queries queued or running for this environment. Retry when one has finished.',
-        attr: null,
-      });
+      expect(refused.body).to.deep.equal(
+        throttledBody('Exceeded maximum concurrency limit: 10 asynchronous queries queued or running for this environment. Retry when one has finished.'),
+      );
       expect(await db('query_statuses').where({ team_id: a.environment.id, id: 'a-over' }).first()).to.equal(undefined);
       // A status that exists is answered as it is, limit or not.
       expect((await submit(clientA, a, 'a-3', ENDLESS_QUERY)).status).to.equal(202);
 
       const submitted = performance.now();
-      const queued = await submit(clientB, b, 'b-trivial', TRIVIAL);
+      const queued = await submit(clientB, b, 'b-trivial', TRIVIAL_QUERY);
       expect(queued.status).to.equal(202);
       expect((await jobOf(b, 'b-trivial')).priority).to.equal(0);
-      const done = await waitFor('B’s query to complete', async () => {
-        const response = await clientB.get(statusPath(b, 'b-trivial'));
-        return response.status !== 202 && response;
-      });
+      const done = await untilAnswered(clientB, statusPath(b, 'b-trivial'), 'B’s query to complete');
       const tookMs = performance.now() - submitted;
       expect(done.status).to.equal(200);
       expect(done.body.query_status.results.results).to.deep.equal([[5]]);
@@ -359,30 +283,16 @@ describe('query: fair shares of the database between environments', function () 
       // Cancelled, A's queries free its share: A submits again and its query runs.
       for (const id of aIds) expect((await clientA.delete(statusPath(a, id))).status).to.equal(204);
       await waitFor('A’s statements to end', async () => (await endlessRunning()).length === 0);
-      expect((await submit(clientA, a, 'a-after', TRIVIAL)).status).to.equal(202);
-      const after = await waitFor('A’s query to complete', async () => {
-        const response = await clientA.get(statusPath(a, 'a-after'));
-        return response.status !== 202 && response;
-      });
+      expect((await submit(clientA, a, 'a-after', TRIVIAL_QUERY)).status).to.equal(202);
+      const after = await untilAnswered(clientA, statusPath(a, 'a-after'), 'A’s query to complete');
       expect(after.status).to.equal(200);
       expect(after.body.query_status.results.results).to.deep.equal([[5]]);
     });
 
     it('queries whose runner died count no longer against the limit', async () => {
-      const dead = Array.from({ length: ASYNC_LIMIT }, (_, n) => ({
-        team_id: a.environment.id,
-        id: `dead-${n}`,
-        query: { kind: 'HogQLQuery', query: 'select 1' },
-        start_time: db.fn.now(),
-        pickup_time: db.fn.now(),
-        expiration_time: db.raw(`now() + interval '20 minutes'`),
-        task_id: crypto.randomUUID(),
-        // A session that no longer exists: this one's pid with another start.
-        runner_pid: db.raw('pg_backend_pid()'),
-        runner_backend_start: '2000-01-01T00:00:00Z',
-      }));
+      const dead = Array.from({ length: ASYNC_LIMIT }, (_, n) => statusOfDeadRunner(db, a.environment.id, `dead-${n}`));
       await db('query_statuses').insert(dead);
-      const accepted = await submit(clientA, a, 'after-dead', TRIVIAL);
+      const accepted = await submit(clientA, a, 'after-dead', TRIVIAL_QUERY);
       expect(accepted.status).to.equal(202);
       expect(await db('query_statuses').where({ team_id: a.environment.id, complete: true, error: true }).whereLike('id', 'dead-%').count({ n: '*' })).to.deep.equal([
         { n: String(ASYNC_LIMIT) },

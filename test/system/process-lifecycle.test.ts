@@ -9,22 +9,13 @@ import { migrateLatest } from '../../db/pg/migrate.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { isRunning, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { ENDLESS_QUERY } from '../helpers/queries.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** The issue's "within a few seconds": PostgreSQL looks for a vanished client every second. */
 const STATEMENT_GONE_WITHIN_MS = 5_000;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pids of the log lines with message `msg` (the server logs at info level in these tests). */
 function pidsLogged(output: string, msg: string): number[] {

@@ -13,6 +13,7 @@ import net from 'node:net';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
+import { invalidInputBody } from '../helpers/error-bodies.js';
 import { newAccount } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
@@ -24,12 +25,7 @@ const EVENTS = 50_000;
 const PROPERTIES = { $current_url: `https://example.test/${'p'.repeat(400)}`, $browser: 'Firefox', plan: 'pro', n: 1 };
 /** A bound well under the 512 MB the issue sets, far under the gigabytes an unbounded answer took. */
 const PEAK_RSS_BOUND_MB = 384;
-const TOO_LARGE = {
-  type: 'validation_error',
-  code: 'invalid_input',
-  detail: "The query's result is larger than 20 MB, the most one answer may hold. Add a LIMIT or select fewer columns.",
-  attr: null,
-};
+const TOO_LARGE = invalidInputBody("The query's result is larger than 20 MB, the most one answer may hold. Add a LIMIT or select fewer columns.");
 
 /** Peak and current resident memory (MB) of a process and of each of its descendants (Linux /proc). */
 async function memoryOfTree(pid: number): Promise<Array<{ pid: number; peakMb: number; rssMb: number }>> {

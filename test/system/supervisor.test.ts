@@ -12,7 +12,7 @@ import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { contractViolations } from '../helpers/contract.js';
 import { HttpClient } from '../helpers/http.js';
-import { startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
+import { isRunning, startServerProcess, type ServerProcess, stopServerProcess } from '../helpers/processes.js';
 
 interface Health {
   status: 'ok';
@@ -23,15 +23,6 @@ interface Health {
 type Sent = Array<{ uuid: string; n: number }>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('system: the supervisor of npm start', function () {
   this.timeout(180_000);
