@@ -87,16 +87,19 @@ function readQuoted(text: string, start: number): { value: string; end: number }
   throw new HogQLError(`Unterminated ${quote === "'" ? 'string' : 'quoted identifier'} starting at position ${start + 1}.`);
 }
 
+const LINE_END = /[\r\n]/g;
+
 /**
  * Where a comment starting at `start` ends, or -1 when none starts there. As PostHog's HogQL lexer reads them:
  * `--` and `//` run to the end of the line (whatever follows them), a block comment from slash-star to the first
- * star-slash (not nested); `#` is not a comment. Called only outside quotes, so a comment marker inside a string or identifier is text.
+ * star-slash (not nested); `#` is not a comment. Called only outside quotes, so that a comment marker inside a
+ * string or a quoted identifier is text.
  */
 function commentEnd(text: string, start: number): number {
   const opener = text.slice(start, start + 2);
   if (opener === '--' || opener === '//') {
-    const lineEnd = text.slice(start).search(/[\r\n]/);
-    return lineEnd === -1 ? text.length : start + lineEnd;
+    LINE_END.lastIndex = start;
+    return LINE_END.exec(text)?.index ?? text.length;
   }
   if (opener === '/*') {
     const close = text.indexOf('*/', start + 2);
