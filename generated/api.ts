@@ -2716,6 +2716,10 @@ export interface components {
          *     and UNION DISTINCT are a 400. `LIMIT n BY x` keeps the first n rows of each value of x in the query's
          *     order.
          *
+         *     **Comments.** `-- ...` and `// ...` to the end of the line and `/* ... *\/` (not nested: the first `*\/`
+         *     ends it; an unterminated one is a 400) are white space, as in PostHog's HogQL, except inside quotes;
+         *     `#` is not a comment. The same holds wherever HogQL is read.
+         *
          *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
          *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4`; through the
          *     event's person `person.id`, `person.created_at`, `person.is_identified` and
@@ -2851,7 +2855,8 @@ export interface components {
          *     **Special entries.** `*` comes back as an object of the event (`uuid`, `event`, `properties` as an
          *     object, `timestamp`, `team_id`, `distinct_id`, `elements_chain`, `created_at`); `person` as its
          *     person (`uuid`, `created_at`, `properties`, `distinct_id`), or `{distinct_id}` when it has none. An
-         *     entry may end in a `-- comment`, which is ignored (and kept in `columns`). An alias may not be
+         *     entry may hold comments, as a HogQLQuery (PostHog's clients label entries with a trailing `-- comment`);
+         *     they are ignored, and the entry is kept as written in `columns`. An alias may not be
          *     `timestamp`, `event` or `person` (the node's own conditions read them) unless it names that field.
          *
          *     **Window.** `timestamp > after` and `timestamp < before`; `after` defaults to `-24h` (`all` removes

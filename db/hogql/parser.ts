@@ -87,10 +87,74 @@ function readQuoted(text: string, start: number): { value: string; end: number }
   throw new HogQLError(`Unterminated ${quote === "'" ? 'string' : 'quoted identifier'} starting at position ${start + 1}.`);
 }
 
+const LINE_END = /[\r\n]/g;
+
 /**
- * `placeholders`: `{` and `}` are tokens (a query's `{name}`); elsewhere they stay unexpected characters.
+ * Where a comment starting at `start` ends, or -1 when none starts there. As PostHog's HogQL lexer reads them:
+ * `--` and `//` run to the end of the line (whatever follows them), a block comment from slash-star to the first
+ * star-slash (not nested); `#` is not a comment. Called only outside quotes, so that a comment marker inside a
+ * string or a quoted identifier is text.
  */
-export function tokenize(text: string, placeholders = false): Token[] {
+function commentEnd(text: string, start: number): number {
+  const opener = text.slice(start, start + 2);
+  if (opener === '--' || opener === '//') {
+    LINE_END.lastIndex = start;
+    return LINE_END.exec(text)?.index ?? text.length;
+  }
+  if (opener === '/*') {
+    const close = text.indexOf('*/', start + 2);
+    if (close === -1) throw new HogQLError(`Unterminated comment starting at position ${start + 1}.`);
+    return close + 2;
+  }
+  return -1;
+}
+
+/**
+ * The text with each comment replaced by one space, for readers that cut the text into pieces by position
+ * (a select list split at its commas); strings and quoted identifiers are kept as written.
+ */
+export function withoutComments(text: string): string {
+  let result = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === "'" || char === '"' || char === '`') {
+      const { end } = readQuoted(text, index);
+      result += text.slice(index, end);
+      index = end;
+      continue;
+    }
+    const end = commentEnd(text, index);
+    if (end !== -1) {
+      result += ' ';
+      index = end;
+      continue;
+    }
+    result += char;
+    index += 1;
+  }
+  return result;
+}
+
+/** Whether nothing but white space and comments follows `start`. */
+function onlyCommentsFrom(text: string, start: number): boolean {
+  let index = start;
+  while (index < text.length) {
+    if (/\s/.test(text[index]!)) index += 1;
+    else {
+      const end = commentEnd(text, index);
+      if (end === -1) return false;
+      index = end;
+    }
+  }
+  return true;
+}
+
+/**
+ * `statement`: `{` and `}` are tokens (a query's `{name}`), and so is a `;` that ends the text; in an expression
+ * they stay unexpected characters. Comments are white space.
+ */
+export function tokenize(text: string, statement = false): Token[] {
   const tokens: Token[] = [];
   let index = 0;
   while (index < text.length) {
@@ -98,6 +162,15 @@ export function tokenize(text: string, placeholders = false): Token[] {
     if (/\s/.test(char)) {
       index += 1;
       continue;
+    }
+    const afterComment = commentEnd(text, index);
+    if (afterComment !== -1) {
+      index = afterComment;
+      continue;
+    }
+    if (statement && char === ';' && onlyCommentsFrom(text, index + 1)) {
+      tokens.push({ type: 'op', value: ';', pos: index });
+      break;
     }
     if (char === "'" || char === '"' || char === '`') {
       const { value, end } = readQuoted(text, index);
@@ -126,7 +199,7 @@ export function tokenize(text: string, placeholders = false): Token[] {
       index = end;
       continue;
     }
-    const operator = (placeholders ? [...OPERATORS, '{', '}'] : OPERATORS).find((candidate) => text.startsWith(candidate, index));
+    const operator = (statement ? [...OPERATORS, '{', '}'] : OPERATORS).find((candidate) => text.startsWith(candidate, index));
     if (!operator) throw new HogQLError(`Unexpected character "${char}" at position ${index + 1}.`);
     tokens.push({ type: 'op', value: operator, pos: index });
     index += operator.length;

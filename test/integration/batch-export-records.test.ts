@@ -207,6 +207,13 @@ describe('batch export records', () => {
         { event: 'anonymous', url: null, email: null, id: uuids[2], who: 'nobody!', _inserted_at: at('2026-01-01T10:20:00Z') },
       ]);
       expect(hogqlSelectItems('select (1 + 2) * 3 AS n, event FROM events').map((item) => item.name)).to.deep.equal(['n', 'event']);
+      // Comments are white space, as where the query is validated: the names are those of the text without them.
+      expect(hogqlSelectItems("SELECT event -- , uuid\n, '--' /* x */ AS `a--b`, distinct_id /* , uuid */ FROM -- persons\n events").map((item) => item.name)).to.deep.equal([
+        'event',
+        'a--b',
+        'distinct_id',
+      ]);
+      expect(() => hogqlSelectItems('SELECT event FROM events /* never closed')).to.throw(InvalidExportSettingsError, 'Invalid HogQL query: Unterminated comment');
       expect(() => hogqlSelectItems('SELECT event FROM persons')).to.throw(InvalidExportSettingsError, 'FROM events');
       expect(() => exportRecordsQuery(testDb(), { ...window, batchExport: exportRow(team, { hogql_query: 'SELECT nosuch FROM events' }) })).to.throw(
         InvalidExportSettingsError,

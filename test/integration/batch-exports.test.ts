@@ -195,6 +195,21 @@ describe('batch exports', () => {
       expect(empty).to.deep.include({ hogql_query: '', schema: null });
     });
 
+    it('describes a hogql_query with comments as the same query without them', async () => {
+      const hogql_query = "SELECT event, -- the name\n  properties.$browser /* the browser */ AS browser, '--' AS dashes // text\nFROM events -- all of them";
+      const created = await create(s3Export({ hogql_query }));
+      expect(created.hogql_query).to.equal(hogql_query);
+      expect(created.schema).to.deep.equal({
+        fields: [
+          { expression: 'event', alias: 'event' },
+          { expression: 'properties.$browser', alias: 'browser' },
+          { expression: "'--'", alias: 'dashes' },
+        ],
+        values: {},
+        hogql_query: "SELECT event, properties.$browser AS browser, '--' AS dashes FROM events",
+      });
+    });
+
     it('stores property filters', async () => {
       const filters = [{ key: '$browser', operator: 'exact', type: 'event', value: ['Chrome'] }];
       const created = await create(s3Export({ filters }));
@@ -248,6 +263,8 @@ describe('batch exports', () => {
       ['a subquery', { hogql_query: 'SELECT event FROM (SELECT event FROM events)' }, invalid('Subqueries or CTEs are not supported', 'hogql_query')],
       ['another table', { hogql_query: 'SELECT event FROM persons' }, invalid('Query must only SELECT FROM events', 'hogql_query')],
       ['a WHERE that does not parse', { hogql_query: 'SELECT event FROM events WHERE event = ' }, invalid('Failed to parse query', 'hogql_query')],
+      ['an unterminated comment', { hogql_query: 'SELECT event FROM events /* never closed' }, invalid('Failed to parse query', 'hogql_query')],
+      ['a table named after a comment that ends the line', { hogql_query: 'SELECT event FROM -- events\npersons' }, invalid('Query must only SELECT FROM events', 'hogql_query')],
       ['a JOIN', { hogql_query: 'SELECT event FROM events JOIN persons ON 1 = 1' }, invalid('JOINs are not supported', 'hogql_query')],
       ['a port out of range', { destination: { type: 'Postgres', config: { ...POSTGRES_CONFIG, ...POSTGRES_SECRETS, port: 99999 } } }, invalid("Configuration has invalid value: 'port' must be between 1 and 65535", 'destination')],
       ['files of no size', { destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS, max_file_size_mb: 0 } } }, invalid("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination')],

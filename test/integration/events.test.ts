@@ -358,6 +358,19 @@ describe('events (deprecated listing)', function () {
         });
       });
 
+      it('reads comments in select and where as white space, and echoes the select entries as written', async () => {
+        const res = await list({
+          select: ['event -- the name', 'count() /* + 1 */ AS n', "'a -- b' AS `c -- d`"],
+          where: ["event != 'signup' -- not signups\n", "properties.price /* or */ IS NOT NULL"],
+        });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body).to.deep.equal({
+          columns: ['event -- the name', 'n', 'c -- d'],
+          next: null,
+          results: [['pageview', 2, 'a -- b']],
+        });
+      });
+
       it('groups by the expressions that are not aggregates, largest first', async () => {
         const res = await list({ select: ['event', 'count() AS n', 'sum(properties.price)'] });
         expect(res.body).to.deep.equal({

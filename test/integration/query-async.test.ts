@@ -324,7 +324,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
     });
 
     it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
-      const query = 'select event from events where event = {name} -- \u0000';
+      const query = 'select event from events where event = {name} or \u0000';
       const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
       const response = await client.post(submitPath, {
         query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' },

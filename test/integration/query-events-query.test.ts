@@ -114,6 +114,16 @@ const CASES: Case[] = [
     columns: ["concat(event, '--x') -- labelled", 'count() -- how many'],
   },
   {
+    name: 'comments anywhere in select, where and orderBy are white space; a select entry is echoed as written',
+    query: {
+      select: ['distinct_id /* who */', 'sum(properties.price) -- spent\n', "'/*' AS `--`"],
+      where: ["event = '$pageview' -- views\nOR event = 'signup'", 'properties.price /* the price */ >= 10 // or more'],
+      orderBy: ['sum(properties.price) DESC -- the biggest spender first'],
+    },
+    rows: [['bob', 30, '/*'], ['alice2', 20, '/*'], ['alice', 10, '/*']],
+    columns: ['distinct_id /* who */', 'sum(properties.price) -- spent\n', '--'],
+  },
+  {
     name: 'the window: after and before are exclusive',
     query: { select: ['event'], after: '2024-01-06T09:00:00Z', before: '2024-01-07T23:59:59Z' },
     rows: [],
@@ -392,6 +402,28 @@ describe('query: EventsQuery', function () {
       const response = await run({ select: ['event', 'count(('] });
       expect(response.status).to.equal(400);
       expect(response.body).to.include({ type: 'validation_error', code: 'invalid_input', attr: 'query__select__1' });
+    });
+
+    it('* and person followed by a comment are still the event and the person', async () => {
+      const response = await run({ select: ['* /* the event */', 'person -- who'], event: 'purchase', ...WINDOW });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      const body = response.body as { results: [Record<string, unknown>, unknown][]; columns: string[] };
+      expect(body.columns).to.deep.equal(['* /* the event */', 'person -- who']);
+      expect(body.results).to.have.length(1);
+      expect(body.results[0]![0]).to.include({ event: 'purchase', distinct_id: 'carol' });
+      expect(body.results[0]![1]).to.deep.equal({ distinct_id: 'carol' });
+    });
+
+    it('an unterminated comment is a 400 naming the entry', async () => {
+      const response = await run({ select: ['event', 'count() /* never closed'] });
+      expect(response.body).to.deep.equal({
+        type: 'validation_error',
+        code: 'invalid_input',
+        detail: 'Unterminated comment starting at position 9.',
+        attr: 'query__select__1',
+      });
+      const order = await run({ select: ['event'], orderBy: ['event /* DESC'] });
+      expect(order.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: 'Unterminated comment starting at position 7.', attr: 'query__orderBy__0' });
     });
 
     it('an alias that would change what the window filters is a 400', async () => {

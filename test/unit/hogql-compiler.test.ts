@@ -211,7 +211,8 @@ describe('unit: HogQL compiler', () => {
       ['"team_id" = 1', /Unknown field "team_id"/],
       ['person.name', /Unknown field "person.name"/],
       ['event.length', /The field "event" has no field "length"/],
-      ["event = 'x' --comment", /Unknown field "comment"/],
+      // The comment ends with its line: the next line is read.
+      ["event = 'x' --comment\nor comment", /Unknown field "comment"/],
       ['count(count())', /cannot be nested/],
       ['sum(1, 2)', /sum\(\) takes 1 argument, got 2/],
       ['now(1)', /now\(\) takes 0 arguments, got 1/],

@@ -78,6 +78,14 @@ class StatementParser extends Parser {
     super(tokenize(text, true), values);
   }
 
+  /** The whole text: one query, optionally ended by `;`. */
+  statement(): QueryNode {
+    const query = this.query();
+    if (this.isOp(';')) this.advance();
+    this.expectEnd();
+    return query;
+  }
+
   private keyword(word: string): boolean {
     if (!this.isKeyword(word)) return false;
     this.advance();
@@ -324,10 +332,7 @@ class StatementParser extends Parser {
 export function parseSelect(text: string, values: PlaceholderValues = {}): QueryNode {
   if (typeof text !== 'string') throw new HogQLError('The query must be a string.');
   if (text.length > MAX_QUERY_LENGTH) throw new HogQLError(`A query may be at most ${MAX_QUERY_LENGTH} characters long.`);
-  const trimmed = text.replace(/;\s*$/, '');
-  if (trimmed.trim() === '') throw new HogQLError('The query is empty.');
-  const parser = new StatementParser(trimmed, values);
-  const query = parser.query();
-  parser.expectEnd();
-  return query;
+  const parser = new StatementParser(text, values);
+  if (parser.atEnd()) throw new HogQLError('The query is empty.');
+  return parser.statement();
 }

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { connectionStringOf, type Db } from '../../pg/client.js';
 import { Compiler, compilePropertyGroup, HogQLError, parsePropertyFilters, parseSelectItem, type SelectItem } from '../../hogql/index.js';
-import { tokenize } from '../../hogql/parser.js';
+import { tokenize, withoutComments } from '../../hogql/parser.js';
 import { join, keyword, param, sql, textArrayParam, type Fragment } from '../../hogql/sql.js';
 import type { Expr } from '../../hogql/ast.js';
 import type { Typed } from '../../hogql/types.js';
@@ -128,8 +128,10 @@ function eventNames(config: Record<string, unknown>, key: 'include_events' | 'ex
  * The items of a stored `SELECT <items> FROM events`, each parsed by the HogQL parser. The API validated the text
  * when it was written; it is read again here because the text, not a compiled form, is what is stored.
  */
-export function hogqlSelectItems(query: string): SelectItem[] {
+export function hogqlSelectItems(stored: string): SelectItem[] {
   try {
+    // The items are cut out of the text by position, so comments go first.
+    const query = withoutComments(stored);
     const tokens = tokenize(query);
     const first = tokens[0]!;
     if (first.type !== 'ident' || first.quoted || first.value.toLowerCase() !== 'select') {

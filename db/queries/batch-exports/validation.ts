@@ -7,7 +7,7 @@
 import { errors } from '../../core/errors.js';
 import { checkPostgresHostSpelling, DestinationAddressError, type AddressPolicy } from '../../destinations/address-policy.js';
 import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelectItem } from '../../hogql/index.js';
-import { tokenize } from '../../hogql/parser.js';
+import { tokenize, withoutComments } from '../../hogql/parser.js';
 import {
   DESTINATION_TYPES,
   S3_PREFIX_VARIABLES,
@@ -347,6 +347,9 @@ export function describeHogqlQuery(text: string | null | undefined): ExportSchem
   if (text === null || text === undefined || text.trim() === '') return null;
   let tokens: Token[];
   try {
+    // Pieces of the text are cut out by position below, and the stored text has its line breaks collapsed: both
+    // need it without comments.
+    text = withoutComments(text);
     tokens = tokenize(text);
   } catch {
     throw invalid('Failed to parse query');

@@ -17,7 +17,7 @@ import { HogQLError, inParameter } from '../../hogql/errors.js';
 import { FUNCTIONS } from '../../hogql/functions.js';
 import { ownEntry } from '../../hogql/lookup.js';
 import { compilePropertyGroup, parsePropertyFilters } from '../../hogql/property-filters.js';
-import { parseExpression, parseSelectItem } from '../../hogql/parser.js';
+import { parseExpression, parseSelectItem, withoutComments } from '../../hogql/parser.js';
 import { compileSelect, type CompiledSelect, type SelectQuery } from '../../hogql/select/index.js';
 import { SELECT_FUNCTIONS } from '../../hogql/select/functions.js';
 import type { SelectColumn } from '../../hogql/select/parser.js';
@@ -97,25 +97,9 @@ function aggregates(expr: Expr): boolean {
   }
 }
 
-/**
- * An entry without its `-- comment` suffix (PostHog's clients label entries so): the text up to a `--` outside
- * quotes.
- */
-function withoutComment(raw: string): string {
-  let quote: string | null = null;
-  for (let index = 0; index < raw.length; index += 1) {
-    const char = raw[index]!;
-    if (quote !== null) {
-      if (char === '\\') index += 1;
-      else if (char === quote) quote = null;
-    } else if (char === "'" || char === '"' || char === '`') quote = char;
-    else if (char === '-' && raw[index + 1] === '-') return raw.slice(0, index);
-  }
-  return raw;
-}
-
+/** An entry of `select`; a comment in it (PostHog's clients label entries with a `-- comment`) is only echoed. */
 function parseItem(raw: string, index: number): Item {
-  const text = withoutComment(raw).trim();
+  const text = inParameter(`select__${index}`, () => withoutComments(raw)).trim();
   if (text === '*') return { kind: 'star', name: raw };
   if (text === 'person') return { kind: 'person', name: raw };
   return inParameter(`select__${index}`, () => {
@@ -161,8 +145,9 @@ const ORDER_DIRECTION = /\s+(asc|desc)\s*$/i;
 function order(input: EventsQueryInput, items: readonly Item[], columns: readonly SelectColumn[]): SelectQuery['orderBy'] {
   if (input.orderBy && input.orderBy.length > 0) {
     return input.orderBy.map((raw, index) => {
-      const direction = ORDER_DIRECTION.exec(raw);
-      const expr = inParameter(`orderBy__${index}`, () => parseExpression(direction ? raw.slice(0, direction.index) : raw));
+      const text = inParameter(`orderBy__${index}`, () => withoutComments(raw));
+      const direction = ORDER_DIRECTION.exec(text);
+      const expr = inParameter(`orderBy__${index}`, () => parseExpression(direction ? text.slice(0, direction.index) : text));
       return { expr, descending: direction?.[1]?.toLowerCase() === 'desc' };
     });
   }
