@@ -79,13 +79,17 @@ describe('system: the supervisor of npm start', function () {
   }
 
   /**
-   * `/_health` on new connections until two workers have answered (at most 40), at least `count` times. The
-   * primary hands each new connection to a free worker: on a loaded machine one worker may take several in a row.
+   * `/_health` on new connections, at least `count` times, then a little apart until two workers have answered (at
+   * most 100): the primary hands each new connection to a free worker, and on a loaded machine one worker may
+   * take many in a row.
    */
   async function healthFromMany(baseUrl: string, count = 8): Promise<Health[]> {
     const answers: Health[] = [];
     const served = () => new Set(answers.map((health) => health.worker.pid)).size;
-    while (answers.length < count || (served() < 2 && answers.length < 40)) answers.push(await healthOnNewConnection(baseUrl));
+    while (answers.length < count || (served() < 2 && answers.length < 100)) {
+      if (answers.length >= count) await new Promise((resolve) => setTimeout(resolve, 50));
+      answers.push(await healthOnNewConnection(baseUrl));
+    }
     return answers;
   }
 
