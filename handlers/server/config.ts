@@ -140,8 +140,8 @@ function querySlots(name: string): number {
 }
 
 /**
- * Answers held at once: a JSON answer of N bytes costs a process two to three times N while it is built and sent,
- * and a worker idles at about 120 MB, so the default keeps a worker well under 512 MB. A user may hold half.
+ * Answers held at once: a JSON answer costs a process a few times its size while it is built and sent, so the
+ * default leaves a worker, with what it holds idle, well under 512 MB. A user may hold half.
  */
 function answerMemory(): Pick<Config, 'answerMemoryBytes' | 'answerMemoryPerUserBytes' | 'answerWriteTimeoutMs'> {
   const processMb = Math.max(1, integer('HEDGEROW_ANSWER_MEMORY_MB', 96));

@@ -11,6 +11,9 @@ import { SupervisorLink } from './supervisor-link.js';
 import { createApp } from './app.js';
 
 export async function runWorker(config: Config): Promise<void> {
+  // A terminal's Ctrl-C reaches every process of the group at once: the supervisor answers it by stopping the
+  // workers in order (SIGTERM), so a worker leaves it to the supervisor instead of exiting under it, from its start.
+  process.on('SIGINT', () => undefined);
   const worker = { id: cluster.worker!.id, pid: process.pid };
   nameDatabaseSessions('worker');
   const logger = createLogger(config).child({ worker: worker.id });
@@ -46,9 +49,6 @@ export async function runWorker(config: Config): Promise<void> {
     process.exit(0);
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // A terminal's Ctrl-C reaches every process of the group at once: the supervisor answers it by stopping the
-  // workers in order (SIGTERM), so a worker leaves it to the supervisor instead of exiting under it.
-  process.on('SIGINT', () => undefined);
   // The primary is gone (killed): nothing will start this worker again nor send it connections.
   process.on('disconnect', () => {
     supervisor.disconnected();

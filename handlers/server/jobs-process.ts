@@ -11,6 +11,10 @@ import { engineSettings } from './engine-settings.js';
 import { createLogger, nameDatabaseSessions } from './logger.js';
 import type { JobsMessage } from './supervisor-link.js';
 
+// The terminal's Ctrl-C is the supervisor's to answer (it sends SIGTERM), as for the HTTP workers: ignored from
+// the start, so that one during start-up does not cut a process short.
+process.on('SIGINT', () => undefined);
+
 const config = readConfig();
 nameDatabaseSessions('jobs');
 const logger = createLogger(config).child({ process: 'jobs' });
@@ -36,7 +40,5 @@ async function shutdown(signal: string): Promise<void> {
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
-// The terminal's Ctrl-C is the supervisor's to answer (it sends SIGTERM), as for the HTTP workers.
-process.on('SIGINT', () => undefined);
 // The supervisor is gone (killed): nothing would start this process again.
 process.on('disconnect', () => void shutdown('supervisor gone'));

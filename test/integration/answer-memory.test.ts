@@ -248,7 +248,7 @@ describe('answers: a client that reads nothing is cut off', function () {
   before(async () => {
     server = await startTestServer({
       // One unread answer fills the user's share.
-      config: { queryResultMaxBytes: ANSWER_BUDGET, answerMemoryBytes: 80 * MIB, answerMemoryPerUserBytes: 24 * MIB, answerWriteTimeoutMs: 3_000 },
+      config: { queryResultMaxBytes: ANSWER_BUDGET, answerMemoryBytes: 80 * MIB, answerMemoryPerUserBytes: 24 * MIB, answerWriteTimeoutMs: 10_000 },
     });
     user = await newAccount(testDb());
     await seedBig(user.environment.id, 150, 100_000);
@@ -270,7 +270,7 @@ describe('answers: a client that reads nothing is cut off', function () {
     const answered = await waitFor('the user answered again', async () => {
       const response = await client.post(`/api/environments/${user.environment.id}/query/`, { query: { kind: 'HogQLQuery', query: LARGE_QUERY } });
       return response.status === 200 ? response : null;
-    });
+    }, 40_000);
     expect(answered.body.results).to.have.length(150);
     // Because the server cut the answer off: read now, it ends short of its length.
     expect(await bytesUntilClosed(answer)).to.be.below(answer.length);

@@ -26,7 +26,7 @@ import { loopbackAddresses } from '../helpers/destination-addresses.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { insertEvents } from '../helpers/seed-events.js';
 
-const DEADLINE_MS = 3_000;
+const DEADLINE_MS = 6_000;
 const WINDOW = { start: '2026-01-01T10:00:00Z', end: '2026-01-01T11:00:00Z' };
 
 interface Tarpit {
@@ -85,7 +85,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined | null | false>): P
 }
 
 describe('export slots and slow destinations', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let tarpit: Tarpit;
   let slow: Account;
   let other: Account;

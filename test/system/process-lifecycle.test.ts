@@ -14,7 +14,7 @@ import { ENDLESS_QUERY } from '../helpers/queries.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** The issue's "within a few seconds": PostgreSQL looks for a vanished client every second. */
+/** Within a few seconds: PostgreSQL looks for a vanished client every second. */
 const STATEMENT_GONE_WITHIN_MS = 5_000;
 
 /** The pids of the log lines with message `msg` (the server logs at info level in these tests). */

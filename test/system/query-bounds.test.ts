@@ -23,7 +23,7 @@ import { waitFor } from '../helpers/wait.js';
 const EVENTS = 50_000;
 /** About 500 bytes of properties an event: 25 MB of properties in all, past the budget on its own. */
 const PROPERTIES = { $current_url: `https://example.test/${'p'.repeat(400)}`, $browser: 'Firefox', plan: 'pro', n: 1 };
-/** A bound well under the 512 MB the issue sets, far under the gigabytes an unbounded answer took. */
+/** A bound well under the 512 MB every process must stay under, far under the gigabytes an unbounded answer takes. */
 const PEAK_RSS_BOUND_MB = 384;
 const TOO_LARGE = invalidInputBody("The query's result is larger than 20 MB, the most one answer may hold. Add a LIMIT or select fewer columns.");
 
@@ -43,7 +43,7 @@ async function memoryOfTree(pid: number): Promise<Array<{ pid: number; peakMb: n
   return found;
 }
 
-/** The memory the issue bounds every process to. */
+/** The memory every process must stay under, whatever a query asks for. */
 const PROCESS_BOUND_MB = 512;
 
 /**

@@ -169,7 +169,7 @@ describe('S3 destinations and the server’s own AWS credentials', () => {
     expect(signed!.authorization).to.match(/^AWS4-HMAC-SHA256 Credential=AKIATENANTKEY\/\d{8}\/us-west-2\/s3\/aws4_request,/);
   });
 
-  it('never contacts the metadata service at a refused address (the audit reproduction, with keys)', async () => {
+  it('never contacts the metadata service at a refused address (keys given, the AWS settings of the server poisoned)', async () => {
     // Only 127.0.0.2 is allowed: the "bucket" endpoint, closed; the metadata listener on 127.0.0.1 is refused.
     const policy = new AddressPolicy({ allowlist: ['127.0.0.2'] });
     const { error } = await put({ bucket_name: 'exports', region: 'us-east-1', prefix: 'x', endpoint_url: 'http://127.0.0.2:9', ...KEYS }, policy);

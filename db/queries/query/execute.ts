@@ -165,9 +165,12 @@ export function guardedByBudget(text: string, maxBytes: number): string {
 /** SQLSTATE invalid_text_representation, which the guard's cast raises. */
 const INVALID_TEXT_REPRESENTATION = '22P02';
 
+/** PostgreSQL's message for the guard's cast, whole: a query's own text cast to a number is never taken for it. */
+const OVER_BUDGET_MESSAGE = new RegExp(`^invalid input syntax for type integer: "${OVER_BUDGET_MARK}\\d+"$`);
+
 export function isOverBudget(error: unknown): boolean {
   const pg = error as { code?: unknown; message?: unknown };
-  return pg.code === INVALID_TEXT_REPRESENTATION && typeof pg.message === 'string' && pg.message.includes(OVER_BUDGET_MARK);
+  return pg.code === INVALID_TEXT_REPRESENTATION && typeof pg.message === 'string' && OVER_BUDGET_MESSAGE.test(pg.message);
 }
 
 function sizeText(maxBytes: number): string {

@@ -29,7 +29,7 @@ const USER_SLOT_LOCK_CLASS = 0x48675500;
 
 export { MAX_QUERY_SLOTS };
 
-/** What the 429 suggests: most queries take well under a second. */
+/** What the 429 suggests: a synchronous query's slot is usually given back within a second. */
 export const SLOT_RETRY_AFTER_SECONDS = 1;
 
 /**
@@ -47,7 +47,7 @@ function takeSlotSql(lockClass: number, limit: number): string {
  * session has ended, a moment after the caller got its answer: a caller's next query must not find them still held.
  */
 const SLOT_GRACE_MS = 1_000;
-const SLOT_RETRY_EVERY_MS = 50;
+const SLOT_RETRY_EVERY_MS = 200;
 
 async function takeSlotWithin(session: ClientBase, take: string, id: number, graceMs: number): Promise<number | null> {
   const deadline = performance.now() + graceMs;
