@@ -3,6 +3,7 @@
  * backfills on one window at a time, takes over the runs of dead workers and pauses exports that keep failing.
  * handlers/jobs/README.md tells how the pieces fit; the SQL is in db/queries/batch-exports/runs.ts.
  */
+import { RunShares } from './shares.js';
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
@@ -169,7 +170,7 @@ export class Engine {
   private stopping = false;
   private readonly inFlight = new Map<string, InFlight>();
   /** Runs in flight on this engine, by environment and by the user who made their export. */
-  private readonly runsOf = new Map<string, number>();
+  private readonly shares = new RunShares(() => this.runsPerEnvironment);
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
   private readonly jobSchema: string;
@@ -450,21 +451,8 @@ export class Engine {
     const tenant = await runTenant(this.db, job.data.runId);
     // A run that is gone: the claim below finds nothing to do.
     if (tenant === null) return this.workOn(job);
-    const holders = [`environment:${tenant.teamId}`, ...(tenant.createdBy === null ? [] : [`user:${tenant.createdBy}`])];
-    if (holders.some((holder) => (this.runsOf.get(holder) ?? 0) >= this.runsPerEnvironment)) {
-      await deferRunJob(this.db, this.jobSchema, RUN_QUEUE, job.id, DEFER_MS);
-      return;
-    }
-    for (const holder of holders) this.runsOf.set(holder, (this.runsOf.get(holder) ?? 0) + 1);
-    try {
-      await this.workOn(job);
-    } finally {
-      for (const holder of holders) {
-        const left = (this.runsOf.get(holder) ?? 1) - 1;
-        if (left > 0) this.runsOf.set(holder, left);
-        else this.runsOf.delete(holder);
-      }
-    }
+    const ran = await this.shares.within(RunShares.holdersOf(tenant.teamId, tenant.createdBy), () => this.workOn(job));
+    if (!ran) await deferRunJob(this.db, this.jobSchema, RUN_QUEUE, job.id, DEFER_MS);
   }
 
   private async workOn(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {

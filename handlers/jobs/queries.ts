@@ -7,6 +7,7 @@
  * A query job is never retried: a runner that dies leaves a status that says so (detected when it is read), and
  * whether to run the query again is the client's choice.
  */
+import { RunShares } from './shares.js';
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
@@ -148,7 +149,7 @@ export class QueryRunner {
   private readonly workerIds: string[] = [];
   private readonly inFlight = new Set<Flight>();
   /** The runs in flight of each environment and each user (those of its jobs this process took and has not finished). */
-  private readonly runsOf = new Map<string, number>();
+  private readonly shares = new RunShares(() => this.runsPerEnvironment);
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private boss: PgBoss | null = null;
@@ -227,21 +228,8 @@ export class QueryRunner {
    */
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { teamId, userId } = job.data;
-    const holders = [`environment:${teamId}`, ...(typeof userId === 'number' ? [`user:${userId}`] : [])];
-    if (holders.some((holder) => (this.runsOf.get(holder) ?? 0) >= this.runsPerEnvironment)) {
-      await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
-      return;
-    }
-    for (const holder of holders) this.runsOf.set(holder, (this.runsOf.get(holder) ?? 0) + 1);
-    try {
-      await this.runJob(job);
-    } finally {
-      for (const holder of holders) {
-        const left = (this.runsOf.get(holder) ?? 1) - 1;
-        if (left > 0) this.runsOf.set(holder, left);
-        else this.runsOf.delete(holder);
-      }
-    }
+    const ran = await this.shares.within(RunShares.holdersOf(teamId, userId), () => this.runJob(job));
+    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
   }
 
   private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
