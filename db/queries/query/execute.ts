@@ -125,41 +125,37 @@ async function readRows(read: Reader, query: CompiledSelect, bounds: QueryBounds
 const OVER_BUDGET_MARK = 'hedgerow: result over budget, bytes ';
 
 /**
- * The query, its rows counted as they leave PostgreSQL: the running total of each row's JSON (as row_to_json
- * writes it, less the column names it adds), and an error raised by the row that would take it past `maxBytes`,
- * so that the row is never sent. The total is a window sum over the rows in the order the query gives them,
- * which PostgreSQL computes row by row as it sends them. The error is a cast to integer of a text
- * naming the total (a statement cannot raise an error of its own without a function; the text depends on the
- * row, so that the planner never computes it ahead). The rows come back as one record, so that the guard adds
- * no column to a select list that PostgreSQL limits.
+ * A statement's rows counted as they leave PostgreSQL: the running total of each row's JSON (as row_to_json
+ * writes it, less `uncountedBytes` of each), and an error raised by the row that would take it past `maxBytes`,
+ * so that the row is never sent. The total is a window sum over the rows in the order the statement gives them,
+ * which PostgreSQL computes row by row as it sends them. The error is a cast to integer of a text naming the
+ * total (a statement cannot raise an error of its own without a function; the text depends on the row, so that
+ * the planner never computes it ahead). `selected` picks the columns back out of the row record; the column
+ * `hedgerow_total` is taken.
  */
-function withinBudget(query: CompiledSelect, maxBytes: number): string {
-  const names = query.columns.map((_, index) => `c${index}`);
-  // row_to_json writes each value after `"cN":`; the answer's rows are arrays.
-  const namesBytes = names.reduce((sum, name) => sum + name.length + 3, 0);
-  const total = 'sum(octet_length(row_to_json(hedgerow_row)::text) - ' + namesBytes + ') over (rows between unbounded preceding and current row)';
-  const raise = `case when hedgerow_rows.total > ${Math.trunc(maxBytes)} then ('${OVER_BUDGET_MARK}' || hedgerow_rows.total)::int end`;
-  return (
-    `select ${names.map((name) => `(hedgerow_rows.hedgerow_row).${name}`).join(', ')} ` +
-    `from (select hedgerow_row, ${total} as total from (${query.text}) hedgerow_row) hedgerow_rows ` +
-    `where ${raise} is null`
-  );
+function countedRows(text: string, maxBytes: number, selected: string, uncountedBytes: number): string {
+  const total = `sum(octet_length(row_to_json(hedgerow_row)::text) - ${uncountedBytes}) over (rows between unbounded preceding and current row)`;
+  const raise = `case when hedgerow_rows.hedgerow_total > ${Math.trunc(maxBytes)} then ('${OVER_BUDGET_MARK}' || hedgerow_rows.hedgerow_total)::int end`;
+  return `select ${selected} from (select hedgerow_row, ${total} as hedgerow_total from (${text}) hedgerow_row) hedgerow_rows where ${raise} is null`;
 }
 
 /**
- * Any statement's rows, counted as they leave PostgreSQL as withinBudget() counts them (the JSON of each row,
- * column names included): the same columns in the same order, and the error isOverBudget() recognises from
- * the row that would take their total past `maxBytes`. For statements whose columns this code names itself
- * (the event listing's); the column `hedgerow_total` is taken.
+ * The compiled query, counted as countedRows() counts: the answer's rows are arrays, so the column names
+ * row_to_json writes (`"cN":` before each value) are not counted. The columns are named back one by one, so
+ * that the guard adds no column to a select list that PostgreSQL limits.
+ */
+function withinBudget(query: CompiledSelect, maxBytes: number): string {
+  const names = query.columns.map((_, index) => `c${index}`);
+  const namesBytes = names.reduce((sum, name) => sum + name.length + 3, 0);
+  return countedRows(query.text, maxBytes, names.map((name) => `(hedgerow_rows.hedgerow_row).${name}`).join(', '), namesBytes);
+}
+
+/**
+ * Any statement's rows, counted as countedRows() counts, column names included (the event listing's, whose
+ * answers are objects): the same columns in the same order.
  */
 export function guardedByBudget(text: string, maxBytes: number): string {
-  const total = 'sum(octet_length(row_to_json(hedgerow_row)::text)) over (rows between unbounded preceding and current row)';
-  const raise = `case when hedgerow_rows.hedgerow_total > ${Math.trunc(maxBytes)} then ('${OVER_BUDGET_MARK}' || hedgerow_rows.hedgerow_total)::int end`;
-  return (
-    `select (hedgerow_rows.hedgerow_row).* ` +
-    `from (select hedgerow_row, ${total} as hedgerow_total from (${text}) hedgerow_row) hedgerow_rows ` +
-    `where ${raise} is null`
-  );
+  return countedRows(text, maxBytes, '(hedgerow_rows.hedgerow_row).*', 0);
 }
 
 /** SQLSTATE invalid_text_representation, which the guard's cast raises. */
