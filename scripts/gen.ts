@@ -1,15 +1,18 @@
 /**
- * Generates generated/api.ts from spec/openapi.yaml with openapi-typescript.
+ * Generates generated/api.ts from spec/openapi.yaml with openapi-typescript, and generated/hogql-functions.md
+ * (the functions HogQL runs and the ones it refuses) from the compiler's function tables.
  *
- *   tsx scripts/gen.ts           write the file
- *   tsx scripts/gen.ts --check   exit 1 when the committed file differs from what the spec generates
+ *   tsx scripts/gen.ts           write the files
+ *   tsx scripts/gen.ts --check   exit 1 when a committed file differs from what it is generated from
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { catalogueMarkdown } from '../db/hogql/select/index.js';
 
 const specUrl = new URL('../spec/openapi.yaml', import.meta.url);
 const outputUrl = new URL('../generated/api.ts', import.meta.url);
+const functionsUrl = new URL('../generated/hogql-functions.md', import.meta.url);
 
 const BANNER = `/**
  * GENERATED FILE — DO NOT EDIT.
@@ -25,20 +28,27 @@ async function render(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const fresh = await render();
+  const outputs: [URL, string, string][] = [
+    [outputUrl, await render(), 'spec/openapi.yaml'],
+    [functionsUrl, `${catalogueMarkdown()}\n`, "the compiler's function tables"],
+  ];
   if (process.argv.includes('--check')) {
-    const committed = await readFile(outputUrl, 'utf8').catch(() => '');
-    if (committed !== fresh) {
-      process.stderr.write(
-        `${fileURLToPath(outputUrl)} is stale against spec/openapi.yaml: run \`npm run gen\` and commit the result.\n`,
-      );
-      process.exit(1);
+    let stale = false;
+    for (const [url, fresh, source] of outputs) {
+      const committed = await readFile(url, 'utf8').catch(() => '');
+      if (committed !== fresh) {
+        process.stderr.write(`${fileURLToPath(url)} is stale against ${source}: run \`npm run gen\` and commit the result.\n`);
+        stale = true;
+      }
     }
-    process.stdout.write('generated/api.ts is up to date.\n');
+    if (stale) process.exit(1);
+    process.stdout.write('generated/ is up to date.\n');
     return;
   }
-  await writeFile(outputUrl, fresh);
-  process.stdout.write(`wrote ${fileURLToPath(outputUrl)}\n`);
+  for (const [url, fresh] of outputs) {
+    await writeFile(url, fresh);
+    process.stdout.write(`wrote ${fileURLToPath(url)}\n`);
+  }
 }
 
 await main();

@@ -365,9 +365,14 @@ export class Compiler {
     return ownEntry(FUNCTIONS, lowerCaseName);
   }
 
+  /** A call of a name no table has; a compiler that knows why a function is missing says so. */
+  protected unknownFunction(name: string): never {
+    throw new HogQLError(`Unknown function "${name}".`);
+  }
+
   call(name: string, args: readonly Expr[], params?: readonly Expr[]): Typed {
     const fn = this.functionNamed(name.toLowerCase());
-    if (!fn) throw new HogQLError(`Unknown function "${name}".`);
+    if (!fn) this.unknownFunction(name);
     const [minParams, maxParams] = fn.params ?? [0, 0];
     if (params !== undefined && (params.length < minParams || params.length > maxParams)) {
       throw new HogQLError(maxParams === 0 ? `${fn.name}() takes no parameters.` : `${fn.name}() takes ${minParams} to ${maxParams} parameters, got ${params.length}.`);

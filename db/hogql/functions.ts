@@ -260,7 +260,7 @@ const DEFINITIONS: FunctionDef[] = [
     maxArgs: 1,
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
-      if (value.type === 'json') return typed(sql`hogql_json_length(${value.sql})`, 'int', true, value.aggregate);
+      if (value.type === 'json' || value.type === 'array') return typed(sql`hogql_json_length(${value.sql})`, 'int', true, value.aggregate);
       const text = coerce(value, 'string', c.scope);
       return typed(sql`char_length(${text.sql})::bigint`, 'int', text.nullable, text.aggregate);
     },

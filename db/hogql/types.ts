@@ -12,9 +12,10 @@ import { keyword, param, sql, type Fragment } from './sql.js';
 
 /**
  * `json` is a value read from a JSON document (`properties.x`), whose type is only known per row; `float` is SQL
- * numeric (exact, never overflows); `int` is bigint.
+ * numeric (exact, never overflows); `int` is bigint; `array` is a jsonb array (ClickHouse's Array and Tuple: jsonb
+ * nests, keeps each element's own type and counts from 1 as `->` is given it), its elements' type in `element`.
  */
-export type HogQLType = 'string' | 'int' | 'float' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json' | 'null' | 'interval';
+export type HogQLType = 'string' | 'int' | 'float' | 'boolean' | 'datetime' | 'date' | 'uuid' | 'json' | 'null' | 'interval' | 'array';
 
 export interface Typed {
   sql: Fragment;
@@ -28,6 +29,8 @@ export interface Typed {
   jsonPath?: { document: Fragment; keys: (string | number)[] };
   /** A datetime given a timezone by toTimeZone(): its wall clock (toHour, formatDateTime, …) is read there. */
   zone?: string;
+  /** An array's elements' type: `json` when they are only known per row (a property holding a list). */
+  element?: HogQLType;
 }
 
 /** What conversions need to know about the query. */
@@ -47,11 +50,17 @@ export const TYPE_NAMES: Readonly<Record<HogQLType, string>> = {
   json: 'JSON',
   null: 'Null',
   interval: 'Interval',
+  array: 'Array',
 };
 
 
 export function typed(fragment: Fragment, type: HogQLType, nullable: boolean, aggregate = false): Typed {
   return { sql: fragment, type, nullable, aggregate };
+}
+
+/** A jsonb array of elements of `element`. */
+export function arrayOf(fragment: Fragment, element: HogQLType, nullable: boolean, aggregate = false): Typed {
+  return { ...typed(fragment, 'array', nullable, aggregate), element };
 }
 
 export function timezoneParam(scope: Scope): Fragment {
@@ -123,6 +132,7 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
       uuid: 'uuid',
       json: 'jsonb',
       interval: 'interval',
+      array: 'jsonb',
     };
     return { ...keep(keyword(`null::${casts[target]!}`), true), constant: null };
   }
@@ -141,6 +151,8 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
           return keep(sql`${keyword(DATETIME_OUTPUT)}(${value.sql})`);
         case 'date':
           return keep(sql`to_char(${value.sql}, 'YYYY-MM-DD')`);
+        case 'array':
+          return keep(sql`(${value.sql})::text`);
         default:
           return unconvertible(value, target);
       }
@@ -234,6 +246,11 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
       return unconvertible(value, target);
     case 'json':
       if (JSON_COMPATIBLE.includes(value.type)) return keep(sql`to_jsonb(${value.sql})`);
+      if (value.type === 'array') return keep(value.sql);
+      return unconvertible(value, target);
+    case 'array':
+      // A JSON value is an array where it holds one, null elsewhere.
+      if (value.type === 'json') return { ...keep(sql`(case when jsonb_typeof(${value.sql}) = 'array' then ${value.sql} end)`, true), element: 'json' };
       return unconvertible(value, target);
     default:
       return unconvertible(value, target);

@@ -110,7 +110,7 @@ describe('query: bounded answers and the errors a query causes', function () {
     const compiled = (text: string, limit: number): CompiledSelect => ({
       text,
       params: [],
-      columns: [{ name: 'n', clickhouseType: 'Int64', type: 'int', array: false }],
+      columns: [{ name: 'n', clickhouseType: 'Int64', type: 'int' }],
       hogql: '',
       limit,
       offset: 0,

@@ -5,212 +5,18 @@
  * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
  * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr, QueryRef, WindowSpec } from '../ast.js';
-import { Compiler, MAX_WEIGHT, type CompileOptions } from '../compiler.js';
+import type { Expr } from '../ast.js';
+import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
-import type { FunctionDef } from '../functions.js';
-import { ownEntry } from '../lookup.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
-import { ARRAY_FUNCTIONS, SELECT_FUNCTIONS } from './functions.js';
+import { coerce, comparisonType, outputColumn, typed, type HogQLType, type Typed } from '../types.js';
 import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
 import { printExpr, printQuery } from './print.js';
-import { compileWindowCall } from './window.js';
+import { bounded, internalAlias, StatementCompiler, type Context, type Core, type SelectOptions } from './statement.js';
+import { TABLES, TABLE_NAMES, type Table } from './tables.js';
 
-/** How nested statements are compiled: the caller's options, the WITH queries in reach, internal aliases. */
-interface Context {
-  options: SelectOptions;
-  /** The statement that compileSelect was given (the one `outerCondition` applies to). */
-  outermost: QueryNode;
-  ctes: ReadonlyMap<string, QueryNode>;
-  /** WITH queries being expanded (one that names itself would never end). */
-  expanding: ReadonlySet<string>;
-  aliases: { next: number };
-  /** The weight of every statement compiled so far, nested ones included (see COMPILE_BUDGET). */
-  compiled: { weight: number };
-}
-
-/**
- * The most weight (Fragment.weight) the statements compiled for one query may have together, nested ones counted
- * in each statement that holds them. A WITH query is compiled again at each use, so a chain of them that each
- * read the previous twice doubles at each link, as do nested queries whose columns each read the one below
- * twice (which PostgreSQL's planner writes out): summing as each statement is done stops such a query after
- * about this much work, where a bound on the result alone would only see it once built. Realistic queries come
- * to a few thousand; the largest the text limit allows, without nesting, to tens of thousands.
- */
-const COMPILE_BUDGET = 2 * MAX_WEIGHT;
-
-/** A compiled statement, counted; refused once the query's statements come to more than COMPILE_BUDGET. */
-function bounded(core: Core, context: Context): Core {
-  context.compiled.weight += core.sql.weight;
-  if (context.compiled.weight > COMPILE_BUDGET) {
-    throw new HogQLError(
-      `The query is too complex: written out in full, with each WITH query at each of its uses and the columns of nested queries as their expressions, its statements come to more than ${COMPILE_BUDGET} parts.`,
-    );
-  }
-  return core;
-}
-
-function internalAlias(context: Context): string {
-  context.aliases.next += 1;
-  return `s${context.aliases.next}`;
-}
-
-/**
- * What every table's compiler shares: the added functions, and `IN (SELECT …)`, whose statement is compiled with
- * the same environment filter as every other.
- */
-abstract class StatementCompiler extends Compiler {
-  /** The implicit joins of events an expression reads (`group_0` … `group_4`, `session`). */
-  readonly implicitJoins = new Set<ImplicitJoin>();
-  private insideWindow = false;
-
-  constructor(
-    options: CompileOptions,
-    protected readonly context: Context,
-  ) {
-    super(options);
-  }
-
-  protected override windowCall(name: string, args: readonly Expr[], params: readonly Expr[] | undefined, over: WindowSpec): Typed {
-    // PostgreSQL computes windows after aggregates: an aggregate may hold none.
-    if (this.insideAggregate) throw new HogQLError(`A window function such as ${name}() OVER (…) cannot be inside an aggregate function.`);
-    if (this.insideWindow) throw new HogQLError(`Window functions cannot be nested: ${name}() OVER (…) inside another.`);
-    this.insideWindow = true;
-    try {
-      return compileWindowCall(this, name, args, params, over);
-    } finally {
-      this.insideWindow = false;
-    }
-  }
-
-  protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return ownEntry(SELECT_FUNCTIONS, lowerCaseName) ?? super.functionNamed(lowerCaseName);
-  }
-
-  protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
-    const core = compileNode(query as QueryNode, this.context, null);
-    if (core.values.length !== 1) throw new HogQLError(`A subquery after IN must select one column, not ${core.values.length}.`);
-    const column = core.values[0]!;
-    const type = comparisonType(value, column, false);
-    if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
-    const alias = internalAlias(this.context);
-    const v = coerce(value, type, this.scope);
-    const inner = coerce(typed(columnReference(`${alias}.c0`, column.sql.weight), column.type, column.nullable), type, this.scope);
-    // As in ClickHouse, the nested query's nulls are in no set; a null value is in none either.
-    const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (select ${inner.sql} from (${core.sql}) ${keyword(alias)} where ${inner.sql} is not null)`;
-    return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, [v]);
-  }
-}
-
-type ImplicitJoin = 'group_0' | 'group_1' | 'group_2' | 'group_3' | 'group_4' | 'session';
-
-const GROUP_JOINS: readonly ImplicitJoin[] = ['group_0', 'group_1', 'group_2', 'group_3', 'group_4'];
-
-/** A group's fields, as PostHog's groups table names them: [column of `groups`, type]. */
-const GROUP_FIELDS: Readonly<Record<string, [string, HogQLType]>> = {
-  index: ['group_type_index::bigint', 'int'],
-  key: ['group_key', 'string'],
-  created_at: ['created_at', 'datetime'],
-};
-
-/** A field of a group (`properties…` or a column), read from the groups row under `alias`. */
-function groupField(c: Compiler, alias: string, chain: readonly (string | number)[], nullable: boolean, what: string): Typed {
-  const [head, ...rest] = chain;
-  if (head === 'properties') return c.jsonPath(keyword(`${alias}.group_properties`), rest, nullable);
-  const column = typeof head === 'string' && Object.hasOwn(GROUP_FIELDS, head) ? GROUP_FIELDS[head] : undefined;
-  if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
-  if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
-  return typed(keyword(`${alias}.${column[0]}`), column[1], nullable);
-}
-
-/** The events compiler's fields, plus the ones PostHog's events table has that the listing does not offer. */
-class EventsCompiler extends StatementCompiler {
-  override field(chain: readonly (string | number)[]): Typed {
-    const [head, ...rest] = chain;
-    // `group_2.properties.name`: the group of type 2 the event belongs to (null fields when it has none).
-    if (typeof head === 'string' && (GROUP_JOINS as readonly string[]).includes(head) && rest.length > 0) {
-      this.implicitJoins.add(head as ImplicitJoin);
-      return groupField(this, `g${head.slice(-1)}`, rest, true, `the group ${head}`);
-    }
-    // `session.$session_duration`: the session of the event's $session_id.
-    if (head === 'session' && rest.length > 0) {
-      const [name, ...more] = rest;
-      const column = typeof name === 'string' && Object.hasOwn(SESSION_FIELDS, name) ? SESSION_FIELDS[name] : undefined;
-      if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}": sessions have ${Object.keys(SESSION_FIELDS).join(', ')}.`);
-      if (more.length > 0) throw new HogQLError(`The field "${String(name)}" has no field "${more.map(String).join('.')}".`);
-      this.implicitJoins.add('session');
-      return typed(keyword(column[0].replace(/^sess\./, 'es.')), column[1], true);
-    }
-    // `pdi.distinct_id`, `pdi.person_id`: the distinct id's current mapping to a person.
-    if (head === 'pdi' && rest.length === 1 && (rest[0] === 'distinct_id' || rest[0] === 'person_id')) {
-      this.usesPerson = true;
-      return rest[0] === 'distinct_id' ? typed(keyword('pdi.distinct_id'), 'string', true) : typed(keyword('p.uuid'), 'uuid', true);
-    }
-    if (rest.length === 0) {
-      // PostHog's created_at is when the event was stored.
-      if (head === 'created_at') return typed(keyword('e.inserted_at'), 'datetime', false);
-      if (head === '$session_id' || head === '$window_id') return this.jsonPath(keyword('e.properties'), [head], false);
-    }
-    if (head === 'person' && rest.length === 1) {
-      const columns: Record<string, [string, HogQLType]> = { created_at: ['p.created_at', 'datetime'], is_identified: ['p.is_identified', 'boolean'] };
-      const column = typeof rest[0] === 'string' && Object.hasOwn(columns, rest[0]) ? columns[rest[0]] : undefined;
-      if (column) {
-        this.usesPerson = true;
-        return typed(keyword(column[0]), column[1], true);
-      }
-    }
-    return super.field(chain);
-  }
-}
-
-/** The persons table: a person's uuid is its `id`, as in PostHog. */
-class PersonsCompiler extends StatementCompiler {
-  override field(chain: readonly (string | number)[]): Typed {
-    const [head, ...rest] = chain;
-    if (head === 'properties') return this.jsonPath(keyword('p.properties'), rest, false);
-    const columns: Record<string, [string, HogQLType]> = {
-      id: ['p.uuid', 'uuid'],
-      created_at: ['p.created_at', 'datetime'],
-      is_identified: ['p.is_identified', 'boolean'],
-    };
-    const column = typeof head === 'string' && Object.hasOwn(columns, head) ? columns[head] : undefined;
-    const name = chain.map(String).join('.');
-    if (!column) throw new HogQLError(`Unknown field "${name}" of the table persons.`);
-    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
-    return typed(keyword(column[0]), column[1], false);
-  }
-}
-
-/** The sessions table's fields: each one an aggregate of a session's events, computed in `sessions_of`. */
-const SESSION_FIELDS: Readonly<Record<string, [string, HogQLType, boolean]>> = {
-  session_id: ['sess.session_id', 'string', false],
-  distinct_id: ['sess.distinct_id', 'string', false],
-  $start_timestamp: ['sess.start_timestamp', 'datetime', false],
-  $end_timestamp: ['sess.end_timestamp', 'datetime', false],
-  $session_duration: ['sess.session_duration', 'int', false],
-  $entry_current_url: ['sess.entry_current_url', 'string', true],
-  $end_current_url: ['sess.end_current_url', 'string', true],
-  $pageview_count: ['sess.pageview_count', 'int', false],
-};
-
-/** The groups table, as PostHog's: one row per (index, key) of the environment's groups. */
-class GroupsCompiler extends StatementCompiler {
-  override field(chain: readonly (string | number)[]): Typed {
-    return groupField(this, 'g', chain, false, 'the table groups');
-  }
-}
-
-/** Sessions, as PostHog's sessions table: one row per `$session_id` of the environment's events. */
-class SessionsCompiler extends StatementCompiler {
-  override field(chain: readonly (string | number)[]): Typed {
-    const [head, ...rest] = chain;
-    const column = typeof head === 'string' && Object.hasOwn(SESSION_FIELDS, head) ? SESSION_FIELDS[head] : undefined;
-    if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of the table sessions.`);
-    if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
-    return typed(keyword(column[0]), column[1], column[2]);
-  }
-}
+export { TABLE_NAMES } from './tables.js';
+export type { SelectOptions } from './statement.js';
 
 /** A source of rows read as a nested statement, under an internal alias. */
 interface NestedSource {
@@ -226,7 +32,7 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
   const value = source.core.values[index]!;
   const column = columnReference(`${source.alias}.c${index}`, value.sql.weight);
   // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
-  if (rest.length === 0) return { ...typed(column, value.type, value.nullable || (source.outer ?? false)), zone: value.zone };
+  if (rest.length === 0) return { ...typed(column, value.type, value.nullable || (source.outer ?? false)), zone: value.zone, element: value.element };
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
 }
@@ -277,102 +83,11 @@ class JoinCompiler extends StatementCompiler {
   }
 }
 
-interface Table {
-  /** The fields `*` stands for. */
-  star: readonly string[];
-  /** The fields a JOIN reads of it. */
-  joinFields: readonly string[];
-  compiler(options: CompileOptions, context: Context): Compiler;
-  /**
-   * FROM with the environment filter (in it, or beside it); `uses` adds the events' persons, groups and sessions
-   * an expression reads, each filtered the same.
-   */
-  from(teamId: Fragment, uses: { person: boolean; implicitJoins: ReadonlySet<ImplicitJoin> }): { from: Fragment; filter: Fragment | null };
-}
-
-/** The sessions of an environment's events, one row per `$session_id`, as `alias`. */
-function sessionsOf(teamId: Fragment, alias: string): Fragment {
-  return sql`(select e.properties ->> '$session_id' as session_id,
-          (array_agg(e.distinct_id order by e.timestamp))[1] as distinct_id,
-          min(e.timestamp) as start_timestamp, max(e.timestamp) as end_timestamp,
-          floor(extract(epoch from max(e.timestamp) - min(e.timestamp)))::bigint as session_duration,
-          (array_agg(e.properties ->> '$current_url' order by e.timestamp) filter (where e.properties ->> '$current_url' is not null))[1] as entry_current_url,
-          (array_agg(e.properties ->> '$current_url' order by e.timestamp desc) filter (where e.properties ->> '$current_url' is not null))[1] as end_current_url,
-          count(*) filter (where e.event = '$pageview') as pageview_count
-        from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
-        group by 1) ${keyword(alias)}`;
-}
-
-const TABLES: Readonly<Record<string, Table>> = {
-  events: {
-    star: ['uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at'],
-    joinFields: [
-      'uuid', 'event', 'properties', 'timestamp', 'distinct_id', 'elements_chain', 'created_at', 'person_id', '$session_id', '$window_id',
-      '$group_0', '$group_1', '$group_2', '$group_3', '$group_4',
-    ],
-    compiler: (options, context) => new EventsCompiler(options, context),
-    from: (teamId, uses) => {
-      const joins: Fragment[] = [keyword('events e')];
-      if (uses.person) {
-        joins.push(sql`left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
-            left join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`);
-      }
-      GROUP_JOINS.forEach((name, index) => {
-        if (!uses.implicitJoins.has(name)) return;
-        const alias = `g${index}`;
-        joins.push(
-          sql`left join groups ${keyword(alias)} on ${keyword(alias)}.team_id = ${teamId} and ${keyword(`${alias}.group_type_index = ${index}`)} and ${keyword(`${alias}.group_key = e.group_${index}`)}`,
-        );
-      });
-      if (uses.implicitJoins.has('session')) {
-        joins.push(sql`left join ${sessionsOf(teamId, 'es')} on es.session_id = e.properties ->> '$session_id'`);
-      }
-      return { from: join(joins, ' '), filter: sql`e.team_id = ${teamId}` };
-    },
-  },
-  persons: {
-    star: ['id', 'created_at', 'properties', 'is_identified'],
-    joinFields: ['id', 'created_at', 'properties', 'is_identified'],
-    compiler: (options, context) => new PersonsCompiler(options, context),
-    from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
-  },
-  sessions: {
-    star: Object.keys(SESSION_FIELDS),
-    joinFields: Object.keys(SESSION_FIELDS),
-    compiler: (options, context) => new SessionsCompiler(options, context),
-    from: (teamId) => ({ from: sessionsOf(teamId, 'sess'), filter: null }),
-  },
-  groups: {
-    star: ['index', 'key', 'created_at', 'properties'],
-    joinFields: ['index', 'key', 'created_at', 'properties'],
-    compiler: (options, context) => new GroupsCompiler(options, context),
-    from: (teamId) => ({ from: keyword('groups g'), filter: sql`g.team_id = ${teamId}` }),
-  },
-};
-
-export const TABLE_NAMES = Object.keys(TABLES);
-
-export interface SelectOptions {
-  teamId: number;
-  timezone: string;
-  /** Rows returned without a LIMIT (one more is read, to tell whether more exist). */
-  defaultLimit: number;
-  /** The most rows a LIMIT may ask for; larger ones are lowered to it. */
-  maxLimit: number;
-  /**
-   * A condition ANDed to the outermost SELECT's WHERE, compiled by its WHERE compiler: for filters that are not
-   * HogQL (the event query's property filters), over `events e` only.
-   */
-  outerCondition?: (where: Compiler) => Fragment;
-}
-
 export interface SelectOutputColumn {
   name: string;
   /** The ClickHouse type name PostHog gives such a column (its mapping of PostgreSQL types). */
   clickhouseType: string;
   type: HogQLType;
-  /** A list (groupArray, splitByChar): shown as a JSON array. */
-  array: boolean;
 }
 
 export interface CompiledSelect {
@@ -385,14 +100,6 @@ export interface CompiledSelect {
   offset: number;
   /** Without a LIMIT: `limit` + 1 rows are read, the last one only telling whether there are more. */
   paginated: boolean;
-}
-
-/** A compiled query: a statement whose columns are c0, c1, …, of these values' types, by these names. */
-interface Core {
-  sql: Fragment;
-  values: Typed[];
-  names: string[];
-  arrays: boolean[];
 }
 
 /** Rewrites a tree top-down: `replace` answers a replacement, or undefined to look inside. */
@@ -449,10 +156,12 @@ const CLICKHOUSE_TYPES: Readonly<Record<HogQLType, string>> = {
   json: 'String',
   null: 'Nothing',
   interval: 'String',
+  array: 'Array',
 };
 
-function clickhouseType(value: Typed, array: boolean): string {
-  if (array) return 'Array(String)';
+function clickhouseType(value: Typed): string {
+  // ClickHouse has no nullable arrays: an empty one stands for none.
+  if (value.type === 'array') return `Array(${CLICKHOUSE_TYPES[value.element ?? 'json']})`;
   const base = CLICKHOUSE_TYPES[value.type];
   return value.nullable ? `Nullable(${base})` : base;
 }
@@ -516,7 +225,6 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
       };
     }),
     names: first.names,
-    arrays: first.arrays,
   };
   return bounded(core, context);
 }
@@ -745,8 +453,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   } else {
     statement = join([...clauses, ...finalClauses], ' ');
   }
-  const arrays = columns.map((column) => column.expr.kind === 'call' && ARRAY_FUNCTIONS.has(column.expr.name.toLowerCase()));
-  return bounded({ sql: statement, values: selectedValues, names, arrays }, context);
+  return bounded({ sql: statement, values: selectedValues, names }, context);
 }
 
 const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
@@ -790,22 +497,22 @@ function checkArrayJoins(query: SelectQuery, columns: readonly SelectColumn[], g
  * more, without a LIMIT), each value formatted as the response shows it.
  */
 export function compileSelect(query: QueryNode, options: SelectOptions): CompiledSelect {
-  const context: Context = { options, outermost: query, ctes: new Map(), expanding: new Set(), aliases: { next: 0 }, compiled: { weight: 0 } };
+  const context: Context = { options, outermost: query, ctes: new Map(), expanding: new Set(), aliases: { next: 0 }, compiled: { weight: 0 }, compileNested: (node, nested) => compileNode(node, nested, null) };
   const own = query.kind === 'select' ? query.limit : null;
   const paginated = own === null;
   const limit = paginated ? options.defaultLimit : Math.min(own, options.maxLimit);
   const offset = query.kind === 'select' ? (query.offset ?? 0) : 0;
   const core = compileNode(query, context, { count: paginated ? limit + 1 : limit, offset });
 
-  const outputColumns: SelectOutputColumn[] = core.values.map((value, index) => {
-    const array = core.arrays[index]!;
-    const shownType = value.type === 'json' && !array ? 'string' : value.type;
-    return { name: core.names[index]!, clickhouseType: clickhouseType(value, array), type: shownType, array };
-  });
+  const outputColumns: SelectOutputColumn[] = core.values.map((value, index) => ({
+    name: core.names[index]!,
+    clickhouseType: clickhouseType(value),
+    type: value.type === 'json' ? 'string' : value.type,
+  }));
   // Formatted outside the statement that orders, groups and limits, so that those read the values themselves.
   const outputs = core.values.map((value, index) => {
-    const column = typed(columnReference(`q.c${index}`, value.sql.weight), value.type, value.nullable);
-    const shown = value.type === 'json' && !core.arrays[index] ? coerce(column, 'string', { timezone: options.timezone }) : column;
+    const column = { ...typed(columnReference(`q.c${index}`, value.sql.weight), value.type, value.nullable), element: value.element };
+    const shown = value.type === 'json' ? coerce(column, 'string', { timezone: options.timezone }) : column;
     return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
   });
   const { text, params } = numbered(sql`select ${join(outputs, ', ')} from (${core.sql}) q`);

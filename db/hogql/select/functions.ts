@@ -9,10 +9,7 @@ import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
-
-/** Functions whose value is a list: the response shows it as a JSON array, typed Array(…). */
-export const ARRAY_FUNCTIONS = new Set(['grouparray', 'splitbychar']);
+import { arrayOf, coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
 const to = (c: Compiler, expr: Expr, type: HogQLType): Typed => coerce(c.compile(expr), type, c.scope);
@@ -274,7 +271,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
       const v = aggregated(value);
-      return typed(sql`coalesce(jsonb_agg(to_jsonb(${v})) filter (where ${v} is not null), '[]'::jsonb)`, 'json', false);
+      return arrayOf(sql`coalesce(jsonb_agg(to_jsonb(${v})) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
     },
   },
   {
@@ -374,7 +371,7 @@ const DEFINITIONS: FunctionDef[] = [
       // arrayJoin; where it may stand is checked by the statement compiler.
       if (!['SELECT', 'GROUP BY', 'ORDER BY'].includes(c.options.clause)) throw new HogQLError(`arrayJoin() is not allowed in ${c.options.clause}.`);
       const list = c.compile(arg(args, 0));
-      if (list.type !== 'json') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
+      if (list.type !== 'json' && list.type !== 'array') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
       const array = sql`(case when jsonb_typeof(${list.sql}) = 'array' then ${list.sql} else '[]'::jsonb end)`;
       return typed(sql`jsonb_array_elements(${array})`, 'json', true, list.aggregate);
     },
@@ -427,7 +424,7 @@ const DEFINITIONS: FunctionDef[] = [
         throw new HogQLError('The separator of splitByChar() must be a constant of one character.');
       }
       const text = to(c, arg(args, 1), 'string');
-      return typed(sql`to_jsonb(string_to_array(${text.sql}, ${param(separator.value, 'text')}))`, 'json', text.nullable, text.aggregate);
+      return arrayOf(sql`to_jsonb(string_to_array(${text.sql}, ${param(separator.value, 'text')}))`, 'string', text.nullable, text.aggregate);
     },
   },
   {

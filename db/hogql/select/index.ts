@@ -3,3 +3,4 @@ export { compileSelect, TABLE_NAMES, type CompiledSelect, type SelectOptions, ty
 export { SELECT_FUNCTION_NAMES } from './functions.js';
 export { MAX_QUERY_LENGTH, parseSelect, type QueryNode, type SelectQuery, type UnionQuery } from './parser.js';
 export { printExpr, printQuery } from './print.js';
+export { catalogueMarkdown, functionCatalogue, type CatalogueEntry } from './catalogue.js';

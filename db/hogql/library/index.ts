@@ -1,0 +1,26 @@
+/**
+ * PostHog's HogQL function library beyond the first functions (functions.ts, select/functions.ts): one file a
+ * family of PostHog's mapping (arrays, dates, strings, aggregates, PostHog's own, …). Each family gives its
+ * definitions and, for each function of its family that does not run here, the reason a refusal names.
+ */
+import type { FunctionDef } from '../functions.js';
+
+export interface Family {
+  /** What the functions are, as the generated list heads them. */
+  title: string;
+  definitions: readonly FunctionDef[];
+  /** Functions of the family that are refused, each with why (by PostHog's spelling of its name). */
+  unavailable: Readonly<Record<string, string>>;
+}
+
+export const FAMILIES: readonly Family[] = [];
+
+/** The library's functions, by lower-case name. */
+export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(
+  FAMILIES.flatMap((family) => family.definitions.map((definition) => [definition.name.toLowerCase(), definition])),
+);
+
+/** Why a function is not available, by lower-case name. */
+export const UNAVAILABLE: Readonly<Record<string, { name: string; reason: string }>> = Object.fromEntries(
+  FAMILIES.flatMap((family) => Object.entries(family.unavailable).map(([name, reason]) => [name.toLowerCase(), { name, reason }])),
+);
