@@ -26,7 +26,17 @@ export type Expr =
   | { kind: 'not'; expr: Expr }
   | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
   /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
-  | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef };
+  | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef }
+  /** `[a, b]` and `array(a, b)`: an array of the items. */
+  | { kind: 'array'; items: Expr[] }
+  /** `(a, b)` and `tuple(a, b)`: a tuple of the items. */
+  | { kind: 'tuple'; items: Expr[] }
+  /** `x -> body`, `(x, y) -> body`: only as an argument of a function that calls it (arrayMap, arrayFilter, …). */
+  | { kind: 'lambda'; params: string[]; body: Expr }
+  /** `expr[index]` on any expression (arrays count from 1, negative from the end); `expr.1` on a tuple. */
+  | { kind: 'element'; expr: Expr; index: Expr; tuple: boolean }
+  /** `(expr AS name)` inside an expression: the value of expr, named for the rest of the statement. */
+  | { kind: 'alias'; expr: Expr; name: string };
 
 /** One bound of a window frame: `n PRECEDING` and `n FOLLOWING` carry n. */
 export type FrameBound =
@@ -53,4 +63,44 @@ export interface SelectItem {
   expr: Expr;
   /** `expr AS name`, or the expression's own text. */
   name: string;
+}
+
+/** The expressions directly inside `expr` (not those of a nested statement, whose names are its own). */
+export function childrenOf(expr: Expr): Expr[] {
+  switch (expr.kind) {
+    case 'constant':
+    case 'field':
+      return [];
+    case 'call':
+      return [
+        ...expr.args,
+        ...(expr.params ?? []),
+        ...(expr.over ? [...expr.over.partitionBy, ...expr.over.orderBy.map((term) => term.expr)] : []),
+      ];
+    case 'arithmetic':
+    case 'compare':
+      return [expr.left, expr.right];
+    case 'negate':
+    case 'not':
+    case 'isNull':
+    case 'inQuery':
+    case 'alias':
+      return [expr.expr];
+    case 'in':
+      return [expr.expr, ...expr.list];
+    case 'between':
+      return [expr.expr, expr.low, expr.high];
+    case 'and':
+    case 'or':
+      return expr.exprs;
+    case 'interval':
+      return [expr.amount];
+    case 'array':
+    case 'tuple':
+      return expr.items;
+    case 'lambda':
+      return [expr.body];
+    case 'element':
+      return [expr.expr, expr.index];
+  }
 }

@@ -203,6 +203,14 @@ export class Compiler {
         };
         return typed(sql`((${amount.sql})::float8 * ${keyword(ownEntry(units, expr.unit)!)})`, 'interval', amount.nullable, amount.aggregate);
       }
+      case 'alias':
+        return this.compile(expr.expr);
+      case 'array':
+      case 'tuple':
+      case 'element':
+        throw new HogQLError('Arrays and tuples are not supported yet.');
+      case 'lambda':
+        throw new HogQLError('A lambda (x -> …) can only be an argument of a function that calls it, such as arrayMap().');
     }
   }
 

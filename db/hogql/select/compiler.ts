@@ -129,6 +129,7 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
     case 'negate':
     case 'not':
     case 'isNull':
+    case 'alias':
       return { ...expr, expr: m(expr.expr) };
     case 'in':
       return { ...expr, expr: m(expr.expr), list: expr.list.map(m) };
@@ -142,6 +143,14 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
       return { ...expr, exprs: expr.exprs.map(m) };
     case 'interval':
       return { ...expr, amount: m(expr.amount) };
+    case 'array':
+    case 'tuple':
+      return { ...expr, items: expr.items.map(m) };
+    case 'lambda':
+      // A lambda's parameters shadow the statement's names (a column alias of the same name among them).
+      return { ...expr, body: mapExpr(expr.body, (inner) => (inner.kind === 'field' && typeof inner.chain[0] === 'string' && expr.params.includes(inner.chain[0]) ? inner : replace(inner))) };
+    case 'element':
+      return { ...expr, expr: m(expr.expr), index: m(expr.index) };
   }
 }
 

@@ -6,7 +6,9 @@
 import type { Expr } from '../ast.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
-import type { FunctionDef } from '../functions.js';
+import { FUNCTIONS, type FunctionDef } from '../functions.js';
+import { LIBRARY_FUNCTIONS } from '../library/index.js';
+import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
@@ -459,3 +461,9 @@ export const SELECT_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fr
 );
 
 export const SELECT_FUNCTION_NAMES = DEFINITIONS.map((definition) => definition.name);
+
+/** The function a query's call names, by any case: the query's own, the library's, then the core ones. */
+export function functionDefinition(name: string): FunctionDef | undefined {
+  const lowerCaseName = name.toLowerCase();
+  return ownEntry(SELECT_FUNCTIONS, lowerCaseName) ?? ownEntry(LIBRARY_FUNCTIONS, lowerCaseName) ?? ownEntry(FUNCTIONS, lowerCaseName);
+}

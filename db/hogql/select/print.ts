@@ -17,7 +17,7 @@ function name(part: string): string {
 
 /** Operands that are not atoms get parentheses, so that the text parses back to the same tree. */
 function operand(expr: Expr): string {
-  return ['constant', 'field', 'call'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
+  return ['constant', 'field', 'call', 'array', 'tuple', 'alias'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
 }
 
 export function printExpr(expr: Expr): string {
@@ -60,6 +60,16 @@ export function printExpr(expr: Expr): string {
       return `NOT ${operand(expr.expr)}`;
     case 'interval':
       return `INTERVAL ${operand(expr.amount)} ${expr.unit}`;
+    case 'array':
+      return `[${expr.items.map(printExpr).join(', ')}]`;
+    case 'tuple':
+      return expr.items.length === 1 ? `tuple(${printExpr(expr.items[0]!)})` : `(${expr.items.map(printExpr).join(', ')})`;
+    case 'lambda':
+      return `${expr.params.length === 1 ? name(expr.params[0]!) : `(${expr.params.map(name).join(', ')})`} -> ${operand(expr.body)}`;
+    case 'element':
+      return expr.tuple && expr.index.kind === 'constant' ? `${operand(expr.expr)}.${printExpr(expr.index)}` : `${operand(expr.expr)}[${printExpr(expr.index)}]`;
+    case 'alias':
+      return `(${printExpr(expr.expr)} AS ${name(expr.name)})`;
   }
 }
 

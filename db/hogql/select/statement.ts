@@ -7,11 +7,11 @@ import type { Expr, QueryRef, WindowSpec } from '../ast.js';
 import { Compiler, MAX_WEIGHT, type CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
-import { LIBRARY_FUNCTIONS, UNAVAILABLE } from '../library/index.js';
+import { UNAVAILABLE } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { columnReference, keyword, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, TYPE_NAMES, typed, type Typed } from '../types.js';
-import { SELECT_FUNCTIONS } from './functions.js';
+import { functionDefinition } from './functions.js';
 import type { QueryNode } from './parser.js';
 import { compileWindowCall } from './window.js';
 
@@ -109,7 +109,7 @@ export abstract class StatementCompiler extends Compiler {
   }
 
   protected override functionNamed(lowerCaseName: string): FunctionDef | undefined {
-    return ownEntry(SELECT_FUNCTIONS, lowerCaseName) ?? ownEntry(LIBRARY_FUNCTIONS, lowerCaseName) ?? super.functionNamed(lowerCaseName);
+    return functionDefinition(lowerCaseName);
   }
 
   protected override unknownFunction(name: string): never {

@@ -11,15 +11,13 @@ import { parseJson } from '../../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
 import { errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
-import type { Expr } from '../../hogql/ast.js';
+import { childrenOf, type Expr } from '../../hogql/ast.js';
 import { parseDateTimeInput } from '../../hogql/datetime.js';
 import { HogQLError, inParameter } from '../../hogql/errors.js';
-import { FUNCTIONS } from '../../hogql/functions.js';
-import { ownEntry } from '../../hogql/lookup.js';
 import { compilePropertyGroup, parsePropertyFilters } from '../../hogql/property-filters.js';
 import { parseExpression, parseSelectItem, withoutComments } from '../../hogql/parser.js';
 import { compileSelect, type CompiledSelect, type SelectQuery } from '../../hogql/select/index.js';
-import { SELECT_FUNCTIONS } from '../../hogql/select/functions.js';
+import { functionDefinition } from '../../hogql/select/functions.js';
 import type { SelectColumn } from '../../hogql/select/parser.js';
 import type { EnvironmentRow } from '../../rows.js';
 import { runCompiledSelect, seconds, type QueryBounds, type SessionHook } from './execute.js';
@@ -68,33 +66,8 @@ const text = (value: string): Expr => ({ kind: 'constant', value });
 
 /** Whether the expression aggregates rows (outside a nested query, whose aggregates are its own). */
 function aggregates(expr: Expr): boolean {
-  switch (expr.kind) {
-    case 'call': {
-      const name = expr.name.toLowerCase();
-      const definition = ownEntry(SELECT_FUNCTIONS, name) ?? ownEntry(FUNCTIONS, name);
-      return definition?.aggregate === true || expr.args.some(aggregates) || (expr.params ?? []).some(aggregates);
-    }
-    case 'arithmetic':
-    case 'compare':
-      return aggregates(expr.left) || aggregates(expr.right);
-    case 'negate':
-    case 'not':
-    case 'isNull':
-      return aggregates(expr.expr);
-    case 'in':
-      return aggregates(expr.expr) || expr.list.some(aggregates);
-    case 'inQuery':
-      return aggregates(expr.expr);
-    case 'between':
-      return aggregates(expr.expr) || aggregates(expr.low) || aggregates(expr.high);
-    case 'and':
-    case 'or':
-      return expr.exprs.some(aggregates);
-    case 'interval':
-      return aggregates(expr.amount);
-    default:
-      return false;
-  }
+  if (expr.kind === 'call' && !expr.over && functionDefinition(expr.name)?.aggregate === true) return true;
+  return childrenOf(expr).some(aggregates);
 }
 
 /** An entry of `select`; a comment in it (PostHog's clients label entries with a `-- comment`) is only echoed. */
