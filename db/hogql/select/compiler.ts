@@ -170,6 +170,7 @@ const CLICKHOUSE_TYPES: Readonly<Record<HogQLType, string>> = {
 
 function clickhouseType(value: Typed): string {
   // ClickHouse has no nullable arrays: an empty one stands for none.
+  if (value.type === 'array' && value.tupleTypes) return `Tuple(${value.tupleTypes.map((type) => CLICKHOUSE_TYPES[type]).join(', ')})`;
   if (value.type === 'array') return `Array(${CLICKHOUSE_TYPES[value.element ?? 'json']})`;
   const base = CLICKHOUSE_TYPES[value.type];
   return value.nullable ? `Nullable(${base})` : base;

@@ -11,6 +11,7 @@ import { LIBRARY_FUNCTIONS } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
+import { fromJsonb } from '../arrays.js';
 import { arrayOf, coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
@@ -375,7 +376,9 @@ const DEFINITIONS: FunctionDef[] = [
       const list = c.compile(arg(args, 0));
       if (list.type !== 'json' && list.type !== 'array') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
       const array = sql`(case when jsonb_typeof(${list.sql}) = 'array' then ${list.sql} else '[]'::jsonb end)`;
-      return typed(sql`jsonb_array_elements(${array})`, 'json', true, list.aggregate);
+      // An array of known elements (range(), splitByChar(), [1, 2]) gives them in their type, not as JSON.
+      const element = fromJsonb(sql`jsonb_array_elements(${array})`, list.type === 'array' ? (list.element ?? 'json') : 'json');
+      return { ...element, nullable: true, aggregate: list.aggregate };
     },
   },
   dateShift('dateAdd', '+'),
