@@ -229,6 +229,7 @@ const REFUSED: [string, string][] = [
   ['select [1, 2] < [1, 3] from events', 'Arrays and tuples can only be compared with = and !=, not <.'],
   ['select range(2000000) from events', 'range() builds at most 1000000 elements; this one would have 2000000.'],
   ['select range(1, 5, 0) from events', 'The step of range() cannot be 0.'],
+  ['select arrayMap(x -> range(20000), [1]) from events', 'range() builds at most 10000 elements inside a lambda; this one would have 20000.'],
   ["select (event, distinct_id) IN (select event from events) from events", 'A subquery after IN must select 2 columns, one for each item of the tuple, not 1.'],
   ["select (event, distinct_id) IN (('a', 'b', 'c')) from events", 'A tuple of 2 items can only be IN a list of tuples of 2 items.'],
   ['select arrayFold((acc, x) -> acc + x, [1], 0) from events', `The function arrayFold() is not available: it runs a lambda over an accumulator element after element, which a query over the elements as a set of rows cannot do exactly.`],
@@ -277,6 +278,13 @@ describe('query: HogQL arrays, tuples and lambdas', function () {
     const response = await run("select [1, 2], ['a'], (1, 'a'), splitByChar(',', event), properties.nums from events where event = 'lists'");
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     expect(response.body.types.map((pair: [string, string]) => pair[1])).to.deep.equal(['Array(Int64)', 'Array(String)', 'Tuple(Int64, String)', 'Array(String)', 'Nullable(String)']);
+  });
+
+  it('a hostile nesting of ranges runs bounded: cancelled at the statement timeout, never a 500', async () => {
+    // 10 000 elements for each of 1 000 000: no bound at compile time sees the product, the timeout stops it.
+    const response = await run('select length(arrayMap(x -> range(10000), range(1000000))) from events');
+    expect(response.status, JSON.stringify(response.body)).to.be.oneOf([400, 504]);
+    expect(response.body.type, JSON.stringify(response.body)).to.not.equal('server_error_internal');
   });
 
   for (const [query, detail] of REFUSED) {

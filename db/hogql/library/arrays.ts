@@ -15,6 +15,15 @@ import type { Family } from './index.js';
 
 /** The most elements range() and arrayResize() build: ClickHouse allows 100 000 000, a row's memory less. */
 export const MAX_RANGE_ELEMENTS = 1_000_000;
+/**
+ * The most inside a lambda, where one is built for each element of another array: the product of the two is
+ * what a row holds (jsonb then refuses a value over 256 MB, which answers a 400).
+ */
+export const MAX_RANGE_ELEMENTS_IN_LAMBDA = 10_000;
+
+function rangeBound(c: Compiler): number {
+  return c.lambdaDepth > 0 ? MAX_RANGE_ELEMENTS_IN_LAMBDA : MAX_RANGE_ELEMENTS;
+}
 
 type Lambda = Extract<Expr, { kind: 'lambda' }>;
 
@@ -239,8 +248,8 @@ function concat(c: Compiler, arrays: readonly Typed[]): Typed {
 
 /** A length bound for range() and arrayResize(): a constant over the bound is refused, a computed one is cut at it. */
 function boundedCount(c: Compiler, expr: Expr, fn: string): Fragment {
-  if (expr.kind === 'constant' && typeof expr.value === 'number' && expr.value > MAX_RANGE_ELEMENTS) {
-    throw new HogQLError(`${fn}() builds at most ${MAX_RANGE_ELEMENTS} elements.`);
+  if (expr.kind === 'constant' && typeof expr.value === 'number' && expr.value > rangeBound(c)) {
+    throw new HogQLError(`${fn}() builds at most ${rangeBound(c)} elements${c.lambdaDepth > 0 ? ' inside a lambda' : ''}.`);
   }
   return coerce(c.compile(expr), 'int', c.scope).sql;
 }
@@ -248,17 +257,18 @@ function boundedCount(c: Compiler, expr: Expr, fn: string): Fragment {
 function range(c: Compiler, args: readonly Expr[]): Typed {
   const ints = args.map((expr) => coerce(c.numeric(c.compile(expr)), 'int', c.scope));
   const [start, end, step] = args.length === 1 ? [constant(0), ints[0]!, constant(1)] : [ints[0]!, ints[1]!, ints[2] ?? constant(1)];
+  const bound = rangeBound(c);
   const constants = [start, end, step].map((value) => value.constant);
   if (constants.every((value) => typeof value === 'number')) {
     const [s, e, st] = constants as number[];
     if (st === 0) throw new HogQLError('The step of range() cannot be 0.');
     const count = Math.max(0, Math.ceil((e! - s!) / st!));
-    if (count > MAX_RANGE_ELEMENTS) throw new HogQLError(`range() builds at most ${MAX_RANGE_ELEMENTS} elements; this one would have ${count}.`);
+    if (count > bound) throw new HogQLError(`range() builds at most ${bound} elements${c.lambdaDepth > 0 ? ' inside a lambda' : ''}; this one would have ${count}.`);
   }
   // A computed range is cut at the bound: its last element is at most start + step × (bound − 1).
-  const limit = sql`least(${end.sql} - sign(${step.sql})::bigint, ${start.sql} + ${step.sql} * ${keyword(String(MAX_RANGE_ELEMENTS - 1))})`;
-  const lastPositive = sql`(case when ${step.sql} > 0 then ${limit} else greatest(${end.sql} + 1, ${start.sql} + ${step.sql} * ${keyword(String(MAX_RANGE_ELEMENTS - 1))}) end)`;
-  const series = sql`generate_series(${start.sql}, ${lastPositive}, nullif(${step.sql}, 0))`;
+  const furthest = sql`${start.sql} + ${step.sql} * ${keyword(String(bound - 1))}`;
+  const last = sql`(case when ${step.sql} > 0 then least(${end.sql} - 1, ${furthest}) else greatest(${end.sql} + 1, ${furthest}) end)`;
+  const series = sql`generate_series(${start.sql}, ${last}, nullif(${step.sql}, 0))`;
   const parts = [start, end, step];
   return arrayOf(sql`(select coalesce(jsonb_agg(hogql_r.i order by hogql_r.n), '[]'::jsonb) from ${series} with ordinality hogql_r(i, n))`, 'int', parts.some((p) => p.nullable), parts.some((p) => p.aggregate));
 }
@@ -446,7 +456,7 @@ const DEFINITIONS: FunctionDef[] = [
     }
     const type = elementType(array);
     const extender = args.length > 2 ? asElementOf(c, array, c.compile(arg(args, 2)), 'arrayResize').value : toJsonb(typed(defaultOf(type) ?? keyword('null'), defaultOf(type) ? type : 'null', false), c.scope);
-    const series = sql`generate_series(1, least(greatest(${size}, 0), ${keyword(String(MAX_RANGE_ELEMENTS))})) hogql_s(i)`;
+    const series = sql`generate_series(1, least(greatest(${size}, 0), ${keyword(String(rangeBound(c)))})) hogql_s(i)`;
     const fragment = sql`(select coalesce(jsonb_agg(coalesce(${array.sql} -> (hogql_s.i - 1)::int, ${extender}) order by hogql_s.i), '[]'::jsonb) from ${series})`;
     return sameElements(array, fragment, false);
   }),
@@ -492,7 +502,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const size = boundedCount(c, arg(args, 0), 'arrayWithConstant');
       const value = c.compile(arg(args, 1));
-      const series = sql`generate_series(1, least(greatest(${size}, 0), ${keyword(String(MAX_RANGE_ELEMENTS))})) hogql_s(i)`;
+      const series = sql`generate_series(1, least(greatest(${size}, 0), ${keyword(String(rangeBound(c)))})) hogql_s(i)`;
       const type = value.type === 'null' ? 'json' : value.type;
       return { ...arrayOf(sql`(select coalesce(jsonb_agg(coalesce(${toJsonb(value, c.scope)}, 'null'::jsonb)), '[]'::jsonb) from ${series})`, type, false, value.aggregate), elementNullable: value.nullable };
     },
