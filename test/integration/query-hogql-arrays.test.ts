@@ -211,6 +211,16 @@ const CASES: Case[] = [
     rows: [[0]],
   },
   {
+    name: 'an array with a lambda is the same expression in SELECT and GROUP BY',
+    query: 'select arrayMap(x -> x * 2, [toInt(length(event))]) as doubled, count() from events group by doubled order by doubled',
+    rows: [[[10], 2]],
+  },
+  {
+    name: 'datetimes in an array are written as the response writes them, and read back',
+    query: "select [timestamp], [timestamp][1], arraySort([timestamp, timestamp - interval 1 day])[1] from events where event = 'lists'",
+    rows: [[['2024-01-01T10:00:00.000Z'], '2024-01-01T10:00:00.000Z', '2023-12-31T10:00:00.000Z']],
+  },
+  {
     name: 'a lambda parameter shadows a column alias',
     query: "select 5 as x, arrayMap(x -> x + 1, [1]) from events where event = 'lists'",
     rows: [[5, [2]]],
@@ -275,9 +285,17 @@ describe('query: HogQL arrays, tuples and lambdas', function () {
   }
 
   it('types of array and tuple columns', async () => {
-    const response = await run("select [1, 2], ['a'], (1, 'a'), splitByChar(',', event), properties.nums from events where event = 'lists'");
+    const response = await run("select [1, 2], ['a'], (1, 'a'), splitByChar(',', event), properties.nums, [1, NULL], [timestamp] from events where event = 'lists'");
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    expect(response.body.types.map((pair: [string, string]) => pair[1])).to.deep.equal(['Array(Int64)', 'Array(String)', 'Tuple(Int64, String)', 'Array(String)', 'Nullable(String)']);
+    expect(response.body.types.map((pair: [string, string]) => pair[1])).to.deep.equal([
+      'Array(Int64)',
+      'Array(String)',
+      'Tuple(Int64, String)',
+      'Array(String)',
+      'Nullable(String)',
+      'Array(Nullable(Int64))',
+      "Array(DateTime64(6, 'UTC'))",
+    ]);
   });
 
   it('a hostile nesting of ranges runs bounded: cancelled at the statement timeout, never a 500', async () => {
