@@ -150,7 +150,7 @@ export function arrayOffset(index: Typed, scope: Scope): Fragment {
 }
 
 /** `array[index]`, `tuple.N`: an element of an array, a tuple or a JSON value (a property holding a list). */
-export function elementOf(container: Typed, index: Typed, tupleAccess: boolean, scope: Scope): Typed {
+export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean, scope: Scope): Typed {
   const aggregate = container.aggregate || index.aggregate;
   if (container.type === 'json') {
     const key = index.type === 'string' ? coerce(index, 'string', scope).sql : arrayOffset(index, scope);
@@ -170,7 +170,7 @@ export function elementOf(container: Typed, index: Typed, tupleAccess: boolean, 
     const value = readElement(container, sql`(${container.sql} -> ${jsonKey(position)})`, type, container.elementNullable === true);
     return { ...value, aggregate };
   }
-  if (tupleAccess && types === undefined) throw new HogQLError('Only a tuple has items by position (t.1); use [i] for an array.');
+  // `.N` on an array whose tuples' types are not known here (a tuple read from JSON) reads the element.
   const type = elementType(container);
   const value = readElement(container, sql`(${container.sql} -> ${arrayOffset(index, scope)})`, type, elementsNullable(container));
   return { ...value, aggregate };

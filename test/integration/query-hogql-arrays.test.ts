@@ -190,6 +190,11 @@ interface Case {
 const CASES: Case[] = [
   { name: 'arrayJoin of range() gives typed rows', query: "select arrayJoin(range(3)) as n from events where event = 'lists' order by n", rows: [[0], [1], [2]] },
   {
+    name: 'arrayJoin of zipped arrays gives tuples with typed items',
+    query: "select arrayJoin(arrayZip(['a', 'b'], [1, 2])) as t from events where event = 'lists' order by t",
+    rows: [[['a', 1]], [['b', 2]]],
+  },
+  {
     name: 'arrayJoin of a literal array of strings',
     query: "select arrayJoin(['b', 'a']) as s from events where event = 'lists' order by s",
     rows: [['a'], ['b']],

@@ -377,7 +377,10 @@ const DEFINITIONS: FunctionDef[] = [
       if (list.type !== 'json' && list.type !== 'array') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
       const array = sql`(case when jsonb_typeof(${list.sql}) = 'array' then ${list.sql} else '[]'::jsonb end)`;
       // An array of known elements (range(), splitByChar(), [1, 2]) gives them in their type, not as JSON.
-      const element = fromJsonb(sql`jsonb_array_elements(${array})`, list.type === 'array' ? (list.element ?? 'json') : 'json');
+      const type = list.type === 'array' ? (list.element ?? 'json') : 'json';
+      const rows = sql`jsonb_array_elements(${array})`;
+      // Arrays of arrays hold arrays only: read as they are, since a set cannot stand inside the CASE that checks.
+      const element = type === 'array' ? { ...fromJsonb(rows, type, list.elementShape), sql: rows } : fromJsonb(rows, type, list.elementShape);
       return { ...element, nullable: true, aggregate: list.aggregate };
     },
   },
