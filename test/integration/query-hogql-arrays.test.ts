@@ -206,6 +206,16 @@ const CASES: Case[] = [
     rows: [[[6, 20]]],
   },
   {
+    name: 'events in the order of their times, from groupArray of tuples',
+    query: 'select arrayMap(x -> x.1, arraySort(x -> x.2, groupArray((event, timestamp)))) from events',
+    rows: [[['lists', 'other']]],
+  },
+  {
+    name: 'groupArray of datetimes writes them as the response does',
+    query: 'select arraySort(groupArray(timestamp)), arrayStringConcat(arraySort(groupArray(event)), \',\') from events',
+    rows: [[['2024-01-01T10:00:00.000Z', '2024-01-02T10:00:00.000Z'], 'lists,other']],
+  },
+  {
     name: 'a lambda and arrays cannot reach the other environment',
     query: "select count(), sum(arraySum(arrayFilter(x -> x > 0, properties.nums))) from events where has(properties.tags, 'a') or distinct_id = 'mallory'",
     rows: [[1, 6]],

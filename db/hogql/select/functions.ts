@@ -11,8 +11,8 @@ import { LIBRARY_FUNCTIONS } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { fromJsonb } from '../arrays.js';
-import { arrayOf, coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
+import { fromJsonb, toJsonb } from '../arrays.js';
+import { arrayOf, coerce, shapeOf, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
 const to = (c: Compiler, expr: Expr, type: HogQLType): Typed => coerce(c.compile(expr), type, c.scope);
@@ -274,7 +274,10 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
       const v = aggregated(value);
-      return arrayOf(sql`coalesce(jsonb_agg(to_jsonb(${v})) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
+      // Elements written as arrays write them (datetimes as the response does), tuples keeping their items' types.
+      const element = value.type === 'json' ? v : toJsonb(value, c.scope);
+      const list = arrayOf(sql`coalesce(jsonb_agg(${element}) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
+      return { ...list, elementShape: shapeOf(value) };
     },
   },
   {
