@@ -343,8 +343,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   },
   {
     name: 'an array function that is not supported',
-    query: "select arrayReduce('max', splitByChar(',', event)) from events",
-    detail: 'The function arrayReduce() is not available: it names an aggregate function by a string; use the array function for it instead (arraySum, arrayMax, arrayUniq, …).',
+    query: "select arrayFold((acc, x) -> acc, splitByChar(',', event), '') from events",
+    detail: 'The function arrayFold() is not available: it runs a lambda over an accumulator element after element, which a query over the elements as a set of rows cannot do exactly.',
   },
   { name: 'an unknown function, named', query: 'select toStartOfFifteenMinutes(timestamp) from events', detail: 'Unknown function "toStartOfFifteenMinutes".' },
   { name: 'a field named as a plain object\'s inherited property', query: 'select constructor from events', detail: 'Unknown field "constructor".' },

@@ -100,7 +100,8 @@ describe('unit: HogQL arrays, tuples and lambdas', () => {
       ['select arrayResize([1], -1) from events', /size of 0 or more/],
       ['select arrayMap(x -> x, [1], [2]) from events', /takes 1 parameter but is given 2 arrays/],
       ['select arraySum(x -> x, x -> x) from events', /lambda only as its first argument/],
-      ['select arrayReduce(\'sum\', [1]) from events', /arrayReduce\(\) is not available/],
+      ["select arrayReduce('quantile', [1]) from events", /arrayReduce\(\) takes one of the aggregates/],
+      ['select arrayReduce(event, [1]) from events', /arrayReduce\(\) takes one of the aggregates/],
     ];
     for (const [given, want] of compiled) {
       it(given, () => expect(() => compile(given)).to.throw(HogQLError, want));

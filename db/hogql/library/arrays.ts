@@ -9,6 +9,7 @@ import { buildArray, commonElementType, defaultOf, elementOf, elementsNullable, 
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
+import { ownEntry } from '../lookup.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, constant, shapeOf, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
@@ -309,7 +310,32 @@ function jsonDocument(c: Compiler, args: readonly Expr[], fn: string): { value: 
   return { value, aggregate: source.aggregate };
 }
 
+/** The aggregates arrayReduce() names, each as the array function that computes it over an array. */
+const REDUCERS: Readonly<Record<string, string>> = {
+  sum: 'arraySum',
+  min: 'arrayMin',
+  max: 'arrayMax',
+  avg: 'arrayAvg',
+  uniq: 'arrayUniq',
+  uniqexact: 'arrayUniq',
+  count: 'length',
+  groupuniqarray: 'arrayDistinct',
+};
+
 const DEFINITIONS: FunctionDef[] = [
+  {
+    name: 'arrayReduce',
+    minArgs: 2,
+    maxArgs: 2,
+    compile: (c, args) => {
+      const name = arg(args, 0);
+      const target = name.kind === 'constant' && typeof name.value === 'string' ? ownEntry(REDUCERS, name.value.toLowerCase()) : undefined;
+      if (target === undefined) {
+        throw new HogQLError(`arrayReduce() takes one of the aggregates ${Object.keys(REDUCERS).join(', ')} as a string constant.`);
+      }
+      return c.call(target, [arg(args, 1)]);
+    },
+  },
   {
     name: 'array',
     minArgs: 0,
@@ -578,7 +604,6 @@ export const ARRAYS: Family = {
   title: 'Arrays',
   definitions: DEFINITIONS,
   unavailable: {
-    arrayReduce: "it names an aggregate function by a string; use the array function for it instead (arraySum, arrayMax, arrayUniq, …).",
     arrayAUC: 'ClickHouse defines its handling of ties and edge cases bit for bit; no exact equivalent here.',
     arrayFill: NO_FOLD,
     arrayReverseFill: NO_FOLD,
