@@ -2,6 +2,7 @@
  * Arrays and tuples as jsonb arrays: how a value of each type is written into one and read back, the value a
  * missing element reads as, and element access counted as ClickHouse counts (from 1, negative from the end).
  */
+import type { Expr } from './ast.js';
 import { HogQLError } from './errors.js';
 import { keyword, param, sql, type Fragment } from './sql.js';
 import { arrayOf, coerce, jsonKey, shapeOf, TYPE_NAMES, typed, unifiedType, type ArrayShape, type HogQLType, type Scope, type Typed } from './types.js';
@@ -147,6 +148,16 @@ export function arrayOffset(index: Typed, scope: Scope): Fragment {
   }
   const i = coerce(index, 'int', scope).sql;
   return sql`(case when ${i} > 0 then least(${i} - 1, 2147483646) when ${i} < 0 then greatest(${i}, -2147483647) else 2147483647 end)::int`;
+}
+
+/**
+ * ClickHouse refuses a constant index 0 on an array that is not itself a literal ("Array indices are 1-based");
+ * on a literal it reads the default, as any index out of range does.
+ */
+export function checkZeroIndex(container: Expr, index: Expr): void {
+  if (index.kind === 'constant' && index.value === 0 && container.kind !== 'array' && container.kind !== 'tuple') {
+    throw new HogQLError('Array indices are 1-based: [0] names no element (use [1] for the first, [-1] for the last).');
+  }
 }
 
 /** `array[index]`, `tuple.N`: an element of an array, a tuple or a JSON value (a property holding a list). */

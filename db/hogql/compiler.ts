@@ -8,7 +8,7 @@
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
 import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
-import { buildArray, elementOf } from './arrays.js';
+import { buildArray, checkZeroIndex, elementOf } from './arrays.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
 import { ownEntry } from './lookup.js';
@@ -268,6 +268,7 @@ export class Compiler {
           expr.kind === 'tuple',
         );
       case 'element':
+        checkZeroIndex(expr.expr, expr.index);
         return elementOf(this.compile(expr.expr), this.compile(expr.index), expr.tuple, this.scope);
       case 'lambda':
         throw new HogQLError('A lambda (x -> …) can only be an argument of a function that calls it, such as arrayMap().');

@@ -140,6 +140,8 @@ const VALUES: [string, unknown][] = [
   ['arrayResize([1], 3)', [1, 0, 0]],
   ['arrayResize([1, 2, 3], 2)', [1, 2]],
   ['arrayResize([1], 3, 9)', [1, 9, 9]],
+  ['arrayResize([[1, 2]], 2)', [[1, 2], []]],
+  ['arrayResize([1, 2], 4, 5)', [1, 2, 5, 5]],
   ['arrayFlatten([[1, 2], [3]])', [1, 2, 3]],
   ['arrayFlatten([[[1]], [[2], [3]]])', [1, 2, 3]],
   ['arrayIntersect([1, 2], [1, 3], [2, 3])', []],

@@ -92,6 +92,8 @@ describe('unit: HogQL arrays, tuples and lambdas', () => {
       ["select [1, 'a'] from events", /no common type/],
       ['select [[1], 2] from events', /no common type/],
       ['select (1, 2).0 from events', /no item 0/],
+      ["select splitByChar(',', event)[0] from events", /Array indices are 1-based/],
+      ["select arrayElement(splitByChar(',', event), 0) from events", /Array indices are 1-based/],
       ['select [1, 2] > [1] from events', /only be compared with = and !=/],
       ["select [1]['a'] from events", /index must be an integer/],
       ['select range(1000001) from events', /at most 1000000 elements/],

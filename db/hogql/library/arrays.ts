@@ -5,7 +5,7 @@
  * cost is the body's, whatever the arrays' lengths.
  */
 import type { Expr } from '../ast.js';
-import { buildArray, commonElementType, defaultOf, elementOf, elementsNullable, elementType, readElement, toJsonb } from '../arrays.js';
+import { buildArray, checkZeroIndex, commonElementType, defaultOf, elementOf, elementsNullable, elementType, readElement, toJsonb } from '../arrays.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
@@ -358,7 +358,10 @@ const DEFINITIONS: FunctionDef[] = [
     name: 'arrayElement',
     minArgs: 2,
     maxArgs: 2,
-    compile: (c, args) => elementOf(c.compile(arg(args, 0)), c.compile(arg(args, 1)), false, c.scope),
+    compile: (c, args) => {
+      checkZeroIndex(arg(args, 0), arg(args, 1));
+      return elementOf(c.compile(arg(args, 0)), c.compile(arg(args, 1)), false, c.scope);
+    },
   },
   emptiness('empty', true),
   emptiness('notEmpty', false),
