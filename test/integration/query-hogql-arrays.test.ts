@@ -115,6 +115,11 @@ const VALUES: [string, unknown][] = [
   ["arraySort(['b', 'a', 'B'])", ['B', 'a', 'b']],
   ['arraySort([1, NULL, 0])', [0, 1, null]],
   ['arrayReverseSort([3, 1, 2])', [3, 2, 1]],
+  // ClickHouse's documented examples.
+  ['arrayFill(x -> not isNull(x), [1, NULL, 3, 11, 12, NULL, NULL, 5, 6, 14, NULL, NULL])', [1, 1, 3, 11, 12, 12, 12, 5, 6, 14, 14, 14]],
+  ['arrayReverseFill(x -> not isNull(x), [1, NULL, 3, 11, 12, NULL, NULL, 5, 6, 14, NULL, NULL])', [1, 3, 3, 11, 12, 5, 5, 5, 6, 14, null, null]],
+  ['arraySplit((x, y) -> y, [1, 2, 3, 4, 5], [1, 0, 0, 1, 0])', [[1, 2, 3], [4, 5]]],
+  ['arrayReverseSplit((x, y) -> y, [1, 2, 3, 4, 5], [1, 0, 0, 1, 0])', [[1], [2, 3, 4], [5]]],
   // The other array functions.
   ['arraySlice([1, 2, 3, 4, 5], 2, 2)', [2, 3]],
   ['arraySlice([1, 2, NULL, 4, 5], 2, 3)', [2, null, 4]],

@@ -197,6 +197,57 @@ function finding(name: string, last: boolean, index: boolean): FunctionDef {
   };
 }
 
+/**
+ * arrayFill, arrayReverseFill: an element the lambda does not hold for takes the value of the nearest one before
+ * (after) it that it holds for; the first (last) element stays.
+ */
+function filling(name: 'arrayFill' | 'arrayReverseFill'): FunctionDef {
+  return {
+    name,
+    minArgs: 2,
+    maxArgs: Infinity,
+    compile: (c, args) => {
+      const { elements, value, aggregate } = higherOrder(c, args, name, true);
+      const array = elements.arrays[0]!;
+      const size = sql`jsonb_array_length(${array.sql})`;
+      const holds = c.truth(value!);
+      const source =
+        name === 'arrayFill'
+          ? sql`max(${elements.n}) filter (where ${holds} or ${elements.n} = 1) over (order by ${elements.n} rows between unbounded preceding and current row)`
+          : sql`min(${elements.n}) filter (where ${holds} or ${elements.n} = ${size}) over (order by ${elements.n} rows between current row and unbounded following)`;
+      const picked = sql`(select ${elements.n} as n, ${source} as k from ${elements.from}) hogql_p`;
+      const fragment = sql`(select coalesce(jsonb_agg(${array.sql} -> (hogql_p.k - 1)::int order by hogql_p.n), '[]'::jsonb) from ${picked})`;
+      return sameElements(array, fragment, aggregate);
+    },
+  };
+}
+
+/**
+ * arraySplit, arrayReverseSplit: the array cut before (after) each element the lambda holds for, the first (last)
+ * element aside.
+ */
+function splitting(name: 'arraySplit' | 'arrayReverseSplit'): FunctionDef {
+  return {
+    name,
+    minArgs: 2,
+    maxArgs: Infinity,
+    compile: (c, args) => {
+      const { elements, value, aggregate } = higherOrder(c, args, name, true);
+      const array = elements.arrays[0]!;
+      const size = sql`jsonb_array_length(${array.sql})`;
+      const holds = c.truth(value!);
+      const part =
+        name === 'arraySplit'
+          ? sql`count(*) filter (where ${holds} and ${elements.n} > 1) over (order by ${elements.n} rows between unbounded preceding and current row)`
+          : sql`coalesce(count(*) filter (where ${holds} and ${elements.n} < ${size}) over (order by ${elements.n} rows between unbounded preceding and 1 preceding), 0)`;
+      const numbered = sql`(select ${elements.raw[0]!} as v, ${elements.n} as n, ${part} as g from ${elements.from}) hogql_p`;
+      const parts = sql`(select hogql_p.g, jsonb_agg(hogql_p.v order by hogql_p.n) as a from ${numbered} group by hogql_p.g) hogql_g`;
+      const fragment = sql`(select coalesce(jsonb_agg(hogql_g.a order by hogql_g.g), '[]'::jsonb) from ${parts})`;
+      return { ...arrayOf(fragment, 'array', false, aggregate), elementShape: shapeOf(array) };
+    },
+  };
+}
+
 function sorting(name: string, descending: boolean): FunctionDef {
   return {
     name,
@@ -398,6 +449,10 @@ const DEFINITIONS: FunctionDef[] = [
   finding('arrayLast', true, false),
   finding('arrayFirstIndex', false, true),
   finding('arrayLastIndex', true, true),
+  filling('arrayFill'),
+  filling('arrayReverseFill'),
+  splitting('arraySplit'),
+  splitting('arrayReverseSplit'),
   sorting('arraySort', false),
   sorting('arrayReverseSort', true),
   overOne('arrayReverse', 1, 1, (_c, elements, array) => sameElements(array, collect(elements, elements.raw[0]!, null, sql`${elements.n} desc`), false)),
@@ -608,11 +663,7 @@ export const ARRAYS: Family = {
   definitions: DEFINITIONS,
   unavailable: {
     arrayAUC: 'ClickHouse defines its handling of ties and edge cases bit for bit; no exact equivalent here.',
-    arrayFill: NO_FOLD,
-    arrayReverseFill: NO_FOLD,
     arrayFold: NO_FOLD,
-    arraySplit: NO_FOLD,
-    arrayReverseSplit: NO_FOLD,
     arrayCumSumNonNegative: NO_FOLD,
     arrayProduct: 'PostgreSQL has no exact product aggregate (a product through logarithms is not exact).',
     generateSeries: 'it is a table function; use range(start, end, step) for an array of the same numbers.',
