@@ -155,6 +155,8 @@ const VALUES: [string, unknown][] = [
   ["arrayStringConcat(['a', NULL, 'b'])", 'ab'],
   ['arrayCumSum([1, 2, 3])', [1, 3, 6]],
   ['arrayDifference([1, 2, 4])', [0, 1, 2]],
+  ['arrayCumSumNonNegative([1, 1, -4, 1])', [1, 2, 0, 1]],
+  ['arrayCumSumNonNegative([-1, 2, -5, 3, 1])', [0, 2, 0, 3, 4]],
   ['arrayWithConstant(3, 1)', [1, 1, 1]],
   ["arrayReduce('max', [1, 3, 2])", 3],
   ["arrayReduce('uniqExact', [1, 1, 2])", 2],

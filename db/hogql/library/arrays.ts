@@ -574,6 +574,14 @@ const DEFINITIONS: FunctionDef[] = [
     const sums = sql`(select ${elements.n} as n, sum(${number.sql}) over (order by ${elements.n}) as s from ${elements.from}) hogql_s`;
     return arrayOf(sql`(select coalesce(jsonb_agg(hogql_s.s order by hogql_s.n), '[]'::jsonb) from ${sums})`, number.type, false);
   }),
+  overOne('arrayCumSumNonNegative', 1, 1, (c, elements) => {
+    // A running sum that restarts from 0 whenever it would go below: the plain running sum less its lowest
+    // point so far (when that is below 0).
+    const number = numberOf(c, elements.items[0]!);
+    const sums = sql`(select ${elements.n} as n, sum(${number.sql}) over (order by ${elements.n}) as s from ${elements.from}) hogql_s`;
+    const kept = sql`(select hogql_s.n, hogql_s.s - least(0, min(hogql_s.s) over (order by hogql_s.n)) as s from ${sums}) hogql_k`;
+    return arrayOf(sql`(select coalesce(jsonb_agg(hogql_k.s order by hogql_k.n), '[]'::jsonb) from ${kept})`, number.type, false);
+  }),
   overOne('arrayDifference', 1, 1, (c, elements) => {
     const number = numberOf(c, elements.items[0]!);
     const differences = sql`(select ${elements.n} as n, coalesce(${number.sql} - lag(${number.sql}) over (order by ${elements.n}), 0) as d from ${elements.from}) hogql_s`;
@@ -664,7 +672,6 @@ export const ARRAYS: Family = {
   unavailable: {
     arrayAUC: 'ClickHouse defines its handling of ties and edge cases bit for bit; no exact equivalent here.',
     arrayFold: NO_FOLD,
-    arrayCumSumNonNegative: NO_FOLD,
     arrayProduct: 'PostgreSQL has no exact product aggregate (a product through logarithms is not exact).',
     generateSeries: 'it is a table function; use range(start, end, step) for an array of the same numbers.',
   },
