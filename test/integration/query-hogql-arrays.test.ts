@@ -149,6 +149,7 @@ const VALUES: [string, unknown][] = [
   ['arrayResize([1, 2], 4, 5)', [1, 2, 5, 5]],
   ['arrayFlatten([[1, 2], [3]])', [1, 2, 3]],
   ['arrayFlatten([[[1]], [[2], [3]]])', [1, 2, 3]],
+  ['arrayFlatten([[1, 2], [3]])[3] + 1', 4],
   ['arrayIntersect([1, 2], [1, 3], [2, 3])', []],
   ['arrayIntersect([1, 2], [1, 3], [1, 4])', [1]],
   ["arrayStringConcat(['a', 'b'], '-')", 'a-b'],

@@ -11,7 +11,7 @@ import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { ownEntry } from '../lookup.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
-import { arrayOf, coerce, constant, shapeOf, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { arrayOf, coerce, constant, shapeOf, TYPE_NAMES, typed, type ArrayShape, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 
 /** The most elements range() and arrayResize() build: ClickHouse allows 100 000 000, a row's memory less. */
@@ -547,7 +547,11 @@ const DEFINITIONS: FunctionDef[] = [
   overOne('arrayFlatten', 1, 1, (_c, _elements, array) => {
     // Nested arrays unwrapped up to eight levels deep, in order (lax mode reads a scalar as its own array).
     const fragment = sql`coalesce(jsonb_path_query_array(${array.sql}, 'lax $[*][*][*][*][*][*][*][*]'), '[]'::jsonb)`;
-    return { ...arrayOf(fragment, 'json', false), elementNullable: true };
+    // The innermost elements' type, where every level's is known.
+    let shape: ArrayShape | undefined = shapeOf(array);
+    while (shape?.element === 'array' && shape.tupleTypes === undefined) shape = shape.elementShape;
+    const element = shape && shape.tupleTypes === undefined ? (shape.element ?? 'json') : 'json';
+    return { ...arrayOf(fragment, element, false), elementNullable: element === 'json' || shape?.elementNullable === true };
   }),
   {
     name: 'arrayIntersect',
