@@ -2743,6 +2743,16 @@ export interface components {
          *     `avg`, `min`, `max` take `OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE BETWEEN ... AND ...])`
          *     in SELECT and ORDER BY. Any other table, field or function is a 400 naming it.
          *
+         *     **Arrays, tuples and lambdas.** `[a, b]` and `array(a, b)`, tuples `(a, b)` and `tuple(a)`, `x[i]` on
+         *     any array (from 1, negative from the end; a missing element is its type's default, 0 or '', or null
+         *     where the elements may be null, as ClickHouse's arrayElement), `t.1` on a tuple, `(a, b) IN ((1, 2), ...)`
+         *     and `(a, b) IN (SELECT x, y ...)`, `(expr AS name)` inside an expression, and lambdas `x -> ...`,
+         *     `(x, y) -> ...` as the first argument of the array functions (arrayMap, arrayFilter, arraySort, ...).
+         *     Arrays are answered as JSON arrays of type `Array(T)`, tuples as JSON arrays of type `Tuple(...)`. An
+         *     array literal lists at most 10,000 items; `range()` builds at most 1,000,000 elements (10,000 inside a
+         *     lambda, where one is built per element); arrays compare only with `=` and `!=`. The array functions
+         *     are those of PostHog's mapping, listed in generated/hogql-functions.md with those refused and why.
+         *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.
          *

@@ -8,6 +8,7 @@
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
 import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
+import { buildArray, checkZeroIndex, elementOf } from './arrays.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
 import { ownEntry } from './lookup.js';
@@ -82,10 +83,27 @@ function asStoredJsonText(item: Typed): Typed {
   return { ...item, sql: sql`(${param(text, 'jsonb')})::text` };
 }
 
+/**
+ * `(a, b) IN ((1, 2), (3, 4))` as `(a = 1 AND b = 2) OR (a = 3 AND b = 4)`: each item compared in its own type,
+ * as a row comparison is. A list entry that is not a tuple of the same length cannot match and is refused.
+ */
+function tupleMembership(negated: boolean, items: readonly Expr[], list: readonly Expr[]): Expr {
+  const rows = list.map((entry): Expr => {
+    if (entry.kind !== 'tuple' || entry.items.length !== items.length) {
+      throw new HogQLError(`A tuple of ${items.length} items can only be IN a list of tuples of ${items.length} items.`);
+    }
+    return { kind: 'and', exprs: items.map((item, index): Expr => ({ kind: 'compare', op: '=', left: item, right: entry.items[index]! })) };
+  });
+  const any: Expr = rows.length === 0 ? { kind: 'constant', value: false } : rows.length === 1 ? rows[0]! : { kind: 'or', exprs: rows };
+  return negated ? { kind: 'not', expr: any } : any;
+}
+
 export class Compiler {
   /** Set once an expression reads the person: the query must join `persons p`. */
   usesPerson = false;
   private aggregateDepth = 0;
+  /** The parameters of the lambdas being compiled, innermost last: names bound only inside their bodies. */
+  private readonly lambdaScopes: ReadonlyMap<string, Typed>[] = [];
 
   constructor(readonly options: CompileOptions) {}
 
@@ -129,6 +147,41 @@ export class Compiler {
     };
   }
 
+  /** How many lambdas enclose the expression being compiled (their subqueries' aliases are numbered by it). */
+  get lambdaDepth(): number {
+    return this.lambdaScopes.length;
+  }
+
+  /**
+   * Compiles a lambda's body with its parameters bound to `values`: inside it they shadow fields and aliases of
+   * the same names. The body is compiled once, whatever the array's length.
+   */
+  withLambdaParams(params: readonly string[], values: readonly Typed[], body: () => Typed): Typed {
+    this.lambdaScopes.push(new Map(params.map((name, index) => [name, values[index]!])));
+    try {
+      const result = body();
+      if (result.aggregate) throw new HogQLError('A lambda cannot hold an aggregate function; aggregate the array instead.');
+      return result;
+    } finally {
+      this.lambdaScopes.pop();
+    }
+  }
+
+  /** A lambda parameter named by `chain`'s head, with the rest of the chain read inside it; undefined when none. */
+  private lambdaParam(chain: readonly (string | number)[]): Typed | undefined {
+    const [head, ...rest] = chain;
+    if (typeof head !== 'string') return undefined;
+    for (let index = this.lambdaScopes.length - 1; index >= 0; index -= 1) {
+      const value = this.lambdaScopes[index]!.get(head);
+      if (value === undefined) continue;
+      return rest.reduce<Typed>(
+        (container, key) => elementOf(container, constant(key), typeof key === 'number' && container.tupleTypes !== undefined, this.scope),
+        value,
+      );
+    }
+    return undefined;
+  }
+
   /** An expression, refused when it is too large written out in full (see MAX_WEIGHT). */
   compile(expr: Expr): Typed {
     const value = this.compileExpr(expr);
@@ -145,7 +198,7 @@ export class Compiler {
       case 'constant':
         return constant(expr.value);
       case 'field':
-        return this.field(expr.chain);
+        return this.lambdaParam(expr.chain) ?? this.field(expr.chain);
       case 'call':
         if (expr.over) return this.windowCall(expr.name, expr.args, expr.params, expr.over);
         return this.call(expr.name, expr.args, expr.params);
@@ -160,8 +213,10 @@ export class Compiler {
       case 'compare':
         return this.comparison(expr.op, this.compile(expr.left), this.compile(expr.right));
       case 'in':
+        if (expr.expr.kind === 'tuple') return this.compile(tupleMembership(expr.negated, expr.expr.items, expr.list));
         return this.membership(expr.negated, this.compile(expr.expr), expr.list.map((item) => this.compile(item)));
       case 'inQuery':
+        if (expr.expr.kind === 'tuple') return this.inQueryRow(expr.negated, expr.expr.items.map((item) => this.compile(item)), expr.query);
         return this.inQuery(expr.negated, this.compile(expr.expr), expr.query);
       case 'between': {
         const value = this.compile(expr.expr);
@@ -207,8 +262,14 @@ export class Compiler {
         return this.compile(expr.expr);
       case 'array':
       case 'tuple':
+        return buildArray(
+          expr.items.map((item) => this.compile(item)),
+          this.scope,
+          expr.kind === 'tuple',
+        );
       case 'element':
-        throw new HogQLError('Arrays and tuples are not supported yet.');
+        checkZeroIndex(expr.expr, expr.index);
+        return elementOf(this.compile(expr.expr), this.compile(expr.index), expr.tuple, this.scope);
       case 'lambda':
         throw new HogQLError('A lambda (x -> …) can only be an argument of a function that calls it, such as arrayMap().');
     }
@@ -259,6 +320,10 @@ export class Compiler {
     }
     const textual = op.endsWith('like');
     const ordering = !textual && !['=', '!='].includes(op);
+    if (ordering && (left.type === 'array' || right.type === 'array')) {
+      // jsonb orders arrays by length first, ClickHouse element by element: no answer rather than another one.
+      throw new HogQLError(`Arrays and tuples can only be compared with = and !=, not ${op}.`);
+    }
     if (ordering && left.type === 'json' && right.type === 'json') return this.jsonOrdering(op, left, right);
     const type = textual ? 'string' : (comparisonType(left, right, ordering) ?? this.incomparable(left, right));
     const equality = op === '=' || op === '!=';
@@ -360,6 +425,11 @@ export class Compiler {
 
   /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */
   protected inQuery(_negated: boolean, _value: Typed, _query: QueryRef): Typed {
+    throw new HogQLError('Subqueries are not supported here.');
+  }
+
+  /** `(a, b) IN (SELECT x, y …)`: a compiler of statements compiles the nested one. */
+  protected inQueryRow(_negated: boolean, _values: readonly Typed[], _query: QueryRef): Typed {
     throw new HogQLError('Subqueries are not supported here.');
   }
 

@@ -2,6 +2,7 @@
  * The functions HogQL expressions may call, with ClickHouse's names, compiled to PostgreSQL. Names are matched
  * case-insensitively; a name not in this table is refused by the compiler.
  */
+import { commonShape } from './arrays.js';
 import type { Expr } from './ast.js';
 import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
@@ -41,6 +42,19 @@ function unify(c: Compiler, values: readonly Typed[]): { type: HogQLType; values
       const converted = type === 'null' ? value : coerce(value, type, c.scope);
       return value.type === 'json' && converted.type === 'json' ? { ...converted, sql: sql`nullif(${converted.sql}, 'null'::jsonb)` } : converted;
     }),
+  };
+}
+
+/** An array chosen among arrays (if, coalesce) keeps their elements' type when they share one, JSON otherwise. */
+function withElements(result: Typed, values: readonly Typed[]): Typed {
+  if (result.type !== 'array') return result;
+  const arrays = values.filter((value) => value.type === 'array');
+  const elements = new Set(arrays.map((value) => value.element ?? 'json'));
+  return {
+    ...result,
+    element: elements.size === 1 ? [...elements][0]! : 'json',
+    elementNullable: arrays.some((value) => value.elementNullable === true) || values.some((value) => value.type === 'json'),
+    elementShape: commonShape(arrays),
   };
 }
 
@@ -146,7 +160,7 @@ function conditional(c: Compiler, args: readonly Expr[]): Typed {
   const whens = conditions.map((condition, index) => sql`when ${c.truth(condition)} then ${values[index]!.sql}`);
   const fragment = sql`(case ${join(whens, ' ')} else ${values[values.length - 1]!.sql} end)`;
   const aggregate = [...conditions, ...branches].some((part) => part.aggregate);
-  return typed(fragment, type, values.some((value) => value.nullable), aggregate);
+  return withElements(typed(fragment, type, values.some((value) => value.nullable), aggregate), values);
 }
 
 /** A constant pattern as PostgreSQL runs it (regex.ts); a computed one as it is. */
@@ -272,11 +286,14 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const compiled = args.map((item) => c.compile(item));
       const { type, values } = unify(c, compiled);
-      return typed(
-        sql`coalesce(${join(values.map((value) => value.sql), ', ')})`,
-        type,
-        values.every((value) => value.nullable),
-        compiled.some((value) => value.aggregate),
+      return withElements(
+        typed(
+          sql`coalesce(${join(values.map((value) => value.sql), ', ')})`,
+          type,
+          values.every((value) => value.nullable),
+          compiled.some((value) => value.aggregate),
+        ),
+        values,
       );
     },
   },

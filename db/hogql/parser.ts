@@ -2,10 +2,11 @@
  * The HogQL expression parser: text → typed syntax tree (ast.ts). A subset of ClickHouse's expression grammar, as
  * PostHog's HogQL accepts it in `select` and `where`: literals, fields (`properties.$browser`,
  * `properties['key with spaces']`), arithmetic, comparisons, `and/or/not`, `in`, `like/ilike`, `is [not] null`,
- * `between`, `interval`, and function calls. Anything else is a HogQLError that says where.
+ * `between`, `interval`, function calls, arrays `[a, b]`, tuples `(a, b)`, element access (`x[1]`, `t.1`),
+ * `(expr AS name)` and lambdas `x -> body`. Anything else is a HogQLError that says where.
  *
- * Precedence, loosest first: or, and, not, comparison (= != < > like in is between), ||, + -, * / %, unary -,
- * member access (. and []).
+ * Precedence, loosest first: lambda, or, and, not, comparison (= != < > like in is between), ||, + -, * / %,
+ * unary -, member access (. and []), as in PostHog's HogQLParser.g4.
  */
 import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
@@ -13,6 +14,8 @@ import { ownEntry } from './lookup.js';
 
 /** Longest expression accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 10_000;
+/** The most items an array or tuple literal may list (the text limit allows a few thousand anyway). */
+export const MAX_ARRAY_LITERAL_ITEMS = 10_000;
 /** Deepest nesting accepted (parentheses, calls, operators). */
 const MAX_DEPTH = 64;
 
@@ -23,7 +26,7 @@ export type Token =
   | { type: 'op'; value: string; pos: number }
   | { type: 'eof'; pos: number };
 
-const OPERATORS = ['==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']'];
+const OPERATORS = ['->', '==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']'];
 const IDENT_START = /[A-Za-z_$]/;
 const IDENT_PART = /[A-Za-z0-9_$]/;
 const DIGIT = /[0-9]/;
@@ -306,7 +309,45 @@ export class Parser {
   }
 
   expression(): Expr {
-    return this.nested(() => this.or());
+    return this.nested(() => this.lambda() ?? this.or());
+  }
+
+  /**
+   * `x -> body` or `(x, y) -> body`, when that is what follows: read wherever an expression starts (the
+   * compiler refuses one anywhere but as an argument of a function that calls it).
+   */
+  private lambda(): Expr | null {
+    const params: string[] = [];
+    let index = this.index;
+    const at = (offset: number) => this.tokens[index + offset];
+    const isOpAt = (offset: number, value: string) => at(offset)?.type === 'op' && (at(offset) as { value: string }).value === value;
+    const nameAt = (offset: number) => {
+      const token = at(offset);
+      return token?.type === 'ident' ? token.value : null;
+    };
+    const single = nameAt(0);
+    if (single !== null && isOpAt(1, '->')) {
+      params.push(single);
+      index += 2;
+    } else if (isOpAt(0, '(')) {
+      let offset = 1;
+      for (;;) {
+        const name = nameAt(offset);
+        if (name === null) return null;
+        params.push(name);
+        offset += 1;
+        if (isOpAt(offset, ',')) offset += 1;
+        else if (isOpAt(offset, ')')) break;
+        else return null;
+      }
+      if (!isOpAt(offset + 1, '->')) return null;
+      index += offset + 2;
+    } else {
+      return null;
+    }
+    if (new Set(params).size !== params.length) throw new HogQLError('A lambda names the same parameter twice.');
+    this.index = index;
+    return { kind: 'lambda', params, body: this.expression() };
   }
 
   private or(): Expr {
@@ -449,31 +490,49 @@ export class Parser {
     return this.postfix();
   }
 
+  /**
+   * Member access, tighter than any operator: on a field, constant keys extend its chain (`properties.list[1]`,
+   * `properties['a b']`); anywhere else, and for a computed index, `[i]` is an element of an array and `.N` of a
+   * tuple.
+   */
   private postfix(): Expr {
-    const base = this.primary();
-    if (!this.isOp('.') && !this.isOp('[')) return base;
-    if (base.kind !== 'field') this.fail('an operator');
-    const chain = [...base.chain];
+    let expr = this.primary();
     while (this.isOp('.') || this.isOp('[')) {
       const accessor = (this.advance() as { value: string }).value;
       if (accessor === '.') {
         const token = this.advance();
-        if (token.type === 'ident') chain.push(token.value);
-        else if (token.type === 'number' && Number.isInteger(token.value)) chain.push(token.value);
-        else {
+        if (expr.kind === 'field' && token.type === 'ident') expr = { kind: 'field', chain: [...expr.chain, token.value] };
+        else if (token.type === 'number' && Number.isSafeInteger(token.value)) {
+          expr =
+            expr.kind === 'field'
+              ? { kind: 'field', chain: [...expr.chain, token.value] }
+              : { kind: 'element', expr, index: { kind: 'constant', value: token.value }, tuple: true };
+        } else {
           this.index -= 1;
-          this.fail('a name after "."');
+          this.fail(expr.kind === 'field' ? 'a name after "."' : 'the position of a tuple element after "."');
         }
       } else {
         const key = this.expression();
-        if (key.kind !== 'constant' || (typeof key.value !== 'string' && !Number.isInteger(key.value))) {
-          throw new HogQLError('Only a string or an integer constant can go inside [ ].');
-        }
-        chain.push(key.value as string | number);
         this.expectOp(']');
+        const isKey = key.kind === 'constant' && (typeof key.value === 'string' || Number.isSafeInteger(key.value));
+        if (expr.kind === 'field' && isKey) expr = { kind: 'field', chain: [...expr.chain, key.value as string | number] };
+        else expr = { kind: 'element', expr, index: key, tuple: false };
       }
     }
-    return { kind: 'field', chain };
+    return expr;
+  }
+
+  /** Items up to `close`, for an array or tuple literal, bounded in number. */
+  private items(close: string): Expr[] {
+    const items: Expr[] = [];
+    if (!this.isOp(close)) {
+      do {
+        if (items.length >= MAX_ARRAY_LITERAL_ITEMS) throw new HogQLError(`An array or tuple may list at most ${MAX_ARRAY_LITERAL_ITEMS} items.`);
+        items.push(this.expression());
+      } while (this.isOp(',') && this.advance());
+    }
+    this.expectOp(close);
+    return items;
   }
 
   private primary(): Expr {
@@ -508,15 +567,33 @@ export class Parser {
       case 'op':
         if (token.value === '(') {
           this.advance();
-          const inner = this.expression();
-          this.expectOp(')');
-          return inner;
+          return this.nested(() => this.parenthesisedExpression());
+        }
+        if (token.value === '[') {
+          this.advance();
+          return this.nested(() => ({ kind: 'array', items: this.items(']') }));
         }
         if (token.value === '{' && this.placeholders) return this.placeholder();
         return this.fail('an expression');
       default:
         return this.fail('an expression');
     }
+  }
+
+  /** After `(`: an expression, `(expr AS name)`, or a tuple of two or more items. */
+  private parenthesisedExpression(): Expr {
+    const first = this.expression();
+    if (this.isKeyword('as')) {
+      const name = this.alias()!;
+      this.expectOp(')');
+      return { kind: 'alias', expr: first, name };
+    }
+    if (this.isOp(',')) {
+      this.advance();
+      return { kind: 'tuple', items: [first, ...this.items(')')] };
+    }
+    this.expectOp(')');
+    return first;
   }
 
   private placeholder(): Expr {
@@ -569,6 +646,8 @@ export class Parser {
         this.expectOp(')');
         return { kind: 'call', name: 'uniq', args: [arg] };
       }
+      const lower = name.toLowerCase();
+      if (lower === 'array' || lower === 'tuple') return { kind: lower, items: this.items(')') };
       if (!this.isOp(')')) {
         do {
           args.push(this.expression());

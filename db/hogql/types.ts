@@ -31,6 +31,26 @@ export interface Typed {
   zone?: string;
   /** An array's elements' type: `json` when they are only known per row (a property holding a list). */
   element?: HogQLType;
+  /** Whether an array's elements may be null (ClickHouse's Array(Nullable(T))): a missing element is then null. */
+  elementNullable?: boolean;
+  /** A tuple's items' types, by position (a tuple is a jsonb array too). */
+  tupleTypes?: readonly HogQLType[];
+  /** For an array of arrays (or of tuples): what its elements hold. */
+  elementShape?: ArrayShape;
+}
+
+/** What an array holds, as a Typed of type `array` describes it. */
+export interface ArrayShape {
+  element?: HogQLType;
+  elementNullable?: boolean;
+  tupleTypes?: readonly HogQLType[];
+  elementShape?: ArrayShape;
+}
+
+/** The shape of an array value, for the arrays holding it. */
+export function shapeOf(value: Typed): ArrayShape | undefined {
+  if (value.type !== 'array') return undefined;
+  return { element: value.element, elementNullable: value.elementNullable, tupleTypes: value.tupleTypes, elementShape: value.elementShape };
 }
 
 /** What conversions need to know about the query. */
@@ -152,7 +172,7 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
         case 'date':
           return keep(sql`to_char(${value.sql}, 'YYYY-MM-DD')`);
         case 'array':
-          return keep(sql`(${value.sql})::text`);
+          return keep(arrayText(value.sql, value.tupleTypes ? '()' : '[]', 0));
         default:
           return unconvertible(value, target);
       }
@@ -255,6 +275,22 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
     default:
       return unconvertible(value, target);
   }
+}
+
+/** How deep toString() writes nested arrays element by element; deeper ones are written as their JSON. */
+const ARRAY_TEXT_DEPTH = 3;
+
+/**
+ * An array as ClickHouse writes it: `['a','b']`, `[1,2]`, `[[1],[]]`, `[NULL]`, a tuple in parentheses; quotes
+ * and backslashes inside strings escaped with a backslash.
+ */
+function arrayText(array: Fragment, brackets: '[]' | '()', depth: number): Fragment {
+  const row = keyword(`hogql_t${depth}`);
+  const item = sql`${row}.v`;
+  const nested = depth + 1 < ARRAY_TEXT_DEPTH ? arrayText(item, '[]', depth + 1) : sql`(${item})::text`;
+  const itemText = sql`(case jsonb_typeof(${item}) when 'string' then '''' || replace(replace(${item} #>> '{}', '\\', '\\\\'), '''', '\\''') || '''' when 'null' then 'NULL' when 'array' then ${nested} else (${item})::text end)`;
+  const [open, close] = brackets === '[]' ? [keyword("'['"), keyword("']'")] : [keyword("'('"), keyword("')'")];
+  return sql`(select ${open} || coalesce(string_agg(${itemText}, ',' order by ${row}.n), '') || ${close} from jsonb_array_elements(${array}) with ordinality ${row}(v, n))`;
 }
 
 /** A datetime literal: an ISO 8601 text with an offset, or a wall-clock one read in the project's timezone. */

@@ -112,7 +112,7 @@ describe('unit: HogQL parser', () => {
       ['a = 1 = 2', /Expected end of expression/],
       ['f(1,', /Expected an expression/],
       ['(1', /Expected "\)"/],
-      ['properties[event]', /Only a string or an integer constant/],
+      ['properties[1', /Expected "\]"/],
       ['count() AS', /column name after AS/],
       ['event x', /Expected end of expression/],
       ['12abc', /Unexpected "a" after the number 12/],

@@ -170,7 +170,12 @@ const CLICKHOUSE_TYPES: Readonly<Record<HogQLType, string>> = {
 
 function clickhouseType(value: Typed): string {
   // ClickHouse has no nullable arrays: an empty one stands for none.
-  if (value.type === 'array') return `Array(${CLICKHOUSE_TYPES[value.element ?? 'json']})`;
+  if (value.type === 'array' && value.tupleTypes) return `Tuple(${value.tupleTypes.map((type) => CLICKHOUSE_TYPES[type]).join(', ')})`;
+  if (value.type === 'array') {
+    const element = value.element ?? 'json';
+    const inner = CLICKHOUSE_TYPES[element];
+    return `Array(${value.elementNullable === true && element !== 'json' && element !== 'array' ? `Nullable(${inner})` : inner})`;
+  }
   const base = CLICKHOUSE_TYPES[value.type];
   return value.nullable ? `Nullable(${base})` : base;
 }

@@ -11,7 +11,8 @@ import { LIBRARY_FUNCTIONS } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { arrayOf, coerce, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
+import { fromJsonb, toJsonb } from '../arrays.js';
+import { arrayOf, coerce, shapeOf, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
 const to = (c: Compiler, expr: Expr, type: HogQLType): Typed => coerce(c.compile(expr), type, c.scope);
@@ -273,7 +274,10 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
       const v = aggregated(value);
-      return arrayOf(sql`coalesce(jsonb_agg(to_jsonb(${v})) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
+      // Elements written as arrays write them (datetimes as the response does), tuples keeping their items' types.
+      const element = value.type === 'json' ? v : toJsonb(value, c.scope);
+      const list = arrayOf(sql`coalesce(jsonb_agg(${element}) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
+      return { ...list, elementShape: shapeOf(value) };
     },
   },
   {
@@ -375,7 +379,12 @@ const DEFINITIONS: FunctionDef[] = [
       const list = c.compile(arg(args, 0));
       if (list.type !== 'json' && list.type !== 'array') throw new HogQLError('arrayJoin() needs an array (such as splitByChar(), groupArray() or a property holding a list).');
       const array = sql`(case when jsonb_typeof(${list.sql}) = 'array' then ${list.sql} else '[]'::jsonb end)`;
-      return typed(sql`jsonb_array_elements(${array})`, 'json', true, list.aggregate);
+      // An array of known elements (range(), splitByChar(), [1, 2]) gives them in their type, not as JSON.
+      const type = list.type === 'array' ? (list.element ?? 'json') : 'json';
+      const rows = sql`jsonb_array_elements(${array})`;
+      // Arrays of arrays hold arrays only: read as they are, since a set cannot stand inside the CASE that checks.
+      const element = type === 'array' ? { ...fromJsonb(rows, type, list.elementShape), sql: rows } : fromJsonb(rows, type, list.elementShape);
+      return { ...element, nullable: true, aggregate: list.aggregate };
     },
   },
   dateShift('dateAdd', '+'),

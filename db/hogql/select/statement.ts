@@ -9,7 +9,7 @@ import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { UNAVAILABLE } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
-import { columnReference, keyword, sql, type Fragment } from '../sql.js';
+import { columnReference, join, keyword, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, TYPE_NAMES, typed, type Typed } from '../types.js';
 import { functionDefinition } from './functions.js';
 import type { QueryNode } from './parser.js';
@@ -119,16 +119,33 @@ export abstract class StatementCompiler extends Compiler {
   }
 
   protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
+    return this.inQueryRow(negated, [value], query);
+  }
+
+  /**
+   * `x IN (SELECT c …)` and `(a, b) IN (SELECT c, d …)`: a row comparison, each item brought to the type its
+   * column compares in.
+   */
+  protected override inQueryRow(negated: boolean, values: readonly Typed[], query: QueryRef): Typed {
     const core = this.context.compileNested(query as QueryNode, this.context);
-    if (core.values.length !== 1) throw new HogQLError(`A subquery after IN must select one column, not ${core.values.length}.`);
-    const column = core.values[0]!;
-    const type = comparisonType(value, column, false);
-    if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
+    if (core.values.length !== values.length) {
+      const what = values.length === 1 ? 'one column' : `${values.length} columns, one for each item of the tuple`;
+      throw new HogQLError(`A subquery after IN must select ${what}, not ${core.values.length}.`);
+    }
     const alias = internalAlias(this.context);
-    const v = coerce(value, type, this.scope);
-    const inner = coerce(typed(columnReference(`${alias}.c0`, column.sql.weight), column.type, column.nullable), type, this.scope);
+    const pairs = values.map((value, index) => {
+      const column = core.values[index]!;
+      const type = comparisonType(value, column, false);
+      if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[value.type]} with a ${TYPE_NAMES[column.type]}.`);
+      const inner = coerce(typed(columnReference(`${alias}.c${index}`, column.sql.weight), column.type, column.nullable), type, this.scope);
+      return { outer: coerce(value, type, this.scope), inner };
+    });
+    const row = (fragments: Fragment[]) => (fragments.length === 1 ? fragments[0]! : sql`(${join(fragments, ', ')})`);
+    const outer = row(pairs.map((pair) => pair.outer.sql));
+    const inner = join(pairs.map((pair) => pair.inner.sql), ', ');
+    const present = join(pairs.map((pair) => sql`${pair.inner.sql} is not null`), ' and ');
     // As in ClickHouse, the nested query's nulls are in no set; a null value is in none either.
-    const body = sql`${v.sql} ${keyword(negated ? 'not in' : 'in')} (select ${inner.sql} from (${core.sql}) ${keyword(alias)} where ${inner.sql} is not null)`;
-    return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, [v]);
+    const body = sql`${outer} ${keyword(negated ? 'not in' : 'in')} (select ${inner} from (${core.sql}) ${keyword(alias)} where ${present})`;
+    return this.boolean(sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})`, pairs.map((pair) => pair.outer));
   }
 }
