@@ -114,7 +114,7 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select __proto__ from events', 'Unknown field "__proto__".'],
       ['select toString from events', 'Unknown field "toString".'],
       ['select hasOwnProperty from persons', 'Unknown field "hasOwnProperty" of the table persons.'],
-      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.'],
+      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, id, distinct_id, $start_timestamp, $end_timestamp, max_inserted_at, $session_duration, duration, $urls, $num_uniq_urls, $entry_current_url, $entry_pathname, $entry_hostname, $end_current_url, $end_pathname, $end_hostname, $exit_current_url, $exit_pathname, $last_external_click_url, $entry_referring_domain, $entry_referrer, $entry_utm_source, $entry_utm_campaign, $entry_utm_medium, $entry_utm_term, $entry_utm_content, $entry_gclid, $entry_gad_source, $entry_gclsrc, $entry_dclid, $entry_gbraid, $entry_wbraid, $entry_fbclid, $entry_msclkid, $entry_twclid, $entry_li_fat_id, $entry_mc_cid, $entry_igshid, $entry_ttclid, $entry__kx, $entry_irclid, $pageview_count, $autocapture_count, $screen_count, $page_screen_autocapture_count_up_to, $is_bounce, $vitals_lcp.'],
       ['select constructor() from events', 'Unknown function "constructor".'],
       ['select __proto__() from events', 'Unknown function "__proto__".'],
       ['select valueOf(event) from events', 'Unknown function "valueOf".'],
