@@ -45,25 +45,91 @@ class EventsCompiler extends StatementCompiler {
       // An event without a session has none of its fields.
       return { ...field, nullable: true };
     }
-    // `pdi.distinct_id`, `pdi.person_id`: the distinct id's current mapping to a person.
-    if (head === 'pdi' && rest.length === 1 && (rest[0] === 'distinct_id' || rest[0] === 'person_id')) {
+    // `pdi.*`: the distinct id's current mapping to a person, and that person (`pdi.person.properties.email`).
+    if (head === 'pdi' && rest.length > 0) {
       this.usesPerson = true;
-      return rest[0] === 'distinct_id' ? typed(keyword('pdi.distinct_id'), 'string', true) : typed(keyword('p.uuid'), 'uuid', true);
+      return distinctIdField(this, rest, 'pdi.');
     }
+    // `poe.*`: the person as stored on the event at capture (its properties as they were then).
+    if (head === 'poe' && rest.length > 0) return this.personOnEvent(rest);
     if (rest.length === 0) {
       // PostHog's created_at is when the event was stored.
       if (head === 'created_at') return typed(keyword('e.inserted_at'), 'datetime', false);
       if (head === '$session_id' || head === '$window_id') return this.jsonPath(keyword('e.properties'), [head], false);
+      // The person the event was stored with, whatever its distinct id maps to today.
+      if (head === 'event_person_id') return typed(keyword('e.person_id'), 'uuid', true);
+      const reason = typeof head === 'string' && Object.hasOwn(UNAVAILABLE_EVENT_FIELDS, head) ? UNAVAILABLE_EVENT_FIELDS[head] : undefined;
+      if (reason) throw new HogQLError(`The field "${head}" of events is not available: ${reason}.`);
     }
+    if (head === 'session' && rest.length === 0) throw new HogQLError('The field "session" is a table: name one of its fields, such as session.id or session.$session_duration.');
+    if (typeof head === 'string' && /^goe_[0-4]$/.test(head)) throw new HogQLError(`The field "${head}" of events is not available: ${GROUPS_ON_EVENTS}.`);
     if (head === 'person' && rest.length === 1) {
-      const columns: Record<string, [string, HogQLType]> = { created_at: ['p.created_at', 'datetime'], is_identified: ['p.is_identified', 'boolean'] };
-      const column = typeof rest[0] === 'string' && Object.hasOwn(columns, rest[0]) ? columns[rest[0]] : undefined;
+      const column = typeof rest[0] === 'string' && Object.hasOwn(PERSON_COLUMNS, rest[0]) ? PERSON_COLUMNS[rest[0]] : undefined;
       if (column) {
         this.usesPerson = true;
         return typed(keyword(column[0]), column[1], true);
       }
     }
     return super.field(chain);
+  }
+
+  private personOnEvent(chain: readonly (string | number)[]): Typed {
+    const [head, ...rest] = chain;
+    if (head === 'properties') return this.jsonPath(keyword('e.person_properties'), rest, true);
+    if (rest.length === 0 && head === 'id') return typed(keyword('e.person_id'), 'uuid', true);
+    // Not stored on the event: the person's creation time, which only a merge moves (earlier).
+    if (rest.length === 0 && head === 'created_at') {
+      this.usesPerson = true;
+      return typed(keyword('case when e.person_id is not null then p.created_at end'), 'datetime', true);
+    }
+    throw new HogQLError(`Unknown field "poe.${chain.map(String).join('.')}": poe has id, created_at, properties.`);
+  }
+}
+
+/** Fields of PostHog's events table that are not here, with the reason the 400 gives. */
+const UNAVAILABLE_EVENT_FIELDS: Readonly<Record<string, string>> = {
+  elements_chain_href: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
+  elements_chain_texts: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
+  elements_chain_ids: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
+  elements_chain_elements: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
+  person_mode: 'the person mode an event was processed with is not stored',
+  team_id: 'every table is already the environment of the query',
+};
+
+const GROUPS_ON_EVENTS = "groups' properties are not stored on events; group_0 … group_4 read them as they are now";
+
+/** A person's columns, read from the persons row `p` (the person of a distinct id). */
+const PERSON_COLUMNS: Readonly<Record<string, [string, HogQLType]>> = {
+  id: ['p.uuid', 'uuid'],
+  created_at: ['p.created_at', 'datetime'],
+  is_identified: ['p.is_identified', 'boolean'],
+};
+
+/**
+ * A field of a distinct id's mapping (`distinct_id`, `person_id`, `person.…`), over `pdi` and its person `p`:
+ * the person_distinct_ids table's fields and events' `pdi.…`. `prefix` is how the query reaches them.
+ */
+function distinctIdField(c: Compiler, chain: readonly (string | number)[], prefix: string): Typed {
+  const [head, ...rest] = chain;
+  const name = prefix + chain.map(String).join('.');
+  if (head === 'person' && rest.length > 0) {
+    const [second, ...more] = rest;
+    if (second === 'properties') return c.jsonPath(keyword('p.properties'), more, true);
+    const column = typeof second === 'string' && Object.hasOwn(PERSON_COLUMNS, second) ? PERSON_COLUMNS[second] : undefined;
+    if (column && more.length === 0) return typed(keyword(column[0]), column[1], true);
+    throw new HogQLError(`Unknown field "${name}": a person has id, created_at, is_identified, properties.`);
+  }
+  if (rest.length === 0 && head === 'distinct_id') return typed(keyword('pdi.distinct_id'), 'string', true);
+  if (rest.length === 0 && head === 'person_id') return typed(keyword('p.uuid'), 'uuid', true);
+  throw new HogQLError(`Unknown field "${name}": ${prefix === '' ? 'person_distinct_ids has' : 'pdi has'} distinct_id, person_id, person.`);
+}
+
+/** The person_distinct_ids table, as PostHog's: one row per distinct id of the environment, with its person. */
+class DistinctIdsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    const field = distinctIdField(this, chain, '');
+    // Every distinct id has a person (the foreign key): only its properties can be null.
+    return chain[0] === 'person' && chain[1] === 'properties' ? field : { ...field, nullable: false };
   }
 }
 
@@ -72,12 +138,7 @@ class PersonsCompiler extends StatementCompiler {
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
     if (head === 'properties') return this.jsonPath(keyword('p.properties'), rest, false);
-    const columns: Record<string, [string, HogQLType]> = {
-      id: ['p.uuid', 'uuid'],
-      created_at: ['p.created_at', 'datetime'],
-      is_identified: ['p.is_identified', 'boolean'],
-    };
-    const column = typeof head === 'string' && Object.hasOwn(columns, head) ? columns[head] : undefined;
+    const column = typeof head === 'string' && Object.hasOwn(PERSON_COLUMNS, head) ? PERSON_COLUMNS[head] : undefined;
     const name = chain.map(String).join('.');
     if (!column) throw new HogQLError(`Unknown field "${name}" of the table persons.`);
     if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
@@ -87,14 +148,17 @@ class PersonsCompiler extends StatementCompiler {
 
 /**
  * A session's aggregates over its events (one column each, by name), as PostHog's raw sessions compute them: the
- * first (entry) or last (end) event's value, by timestamp, whether or not that event has it (ClickHouse's argMin
- * of a String, where a missing property is '': PostHog reads '' as null), and counts of events by name.
+ * first (entry) or last (end) event's value by timestamp: for URLs the first or last event that has one (argMin
+ * of a Nullable skips nulls), for attribution the first event's, whether or not it has one (argMin of a String,
+ * where a missing property is '', which PostHog reads as null); counts of events by name.
  * PostgreSQL drops the columns a query does not read from the aggregate (unused outputs of a subquery in FROM),
  * so a query pays only for the fields it reads.
  */
 const stringProperty = (key: string) => `case when jsonb_typeof(e.properties -> '${key}') = 'string' then nullif(e.properties ->> '${key}', '') end`;
 const first = (value: string) => `(array_agg(${value} order by e.timestamp, e.uuid))[1]`;
 const last = (value: string) => `(array_agg(${value} order by e.timestamp desc, e.uuid desc))[1]`;
+const firstPresent = (value: string) => `(array_agg(${value} order by e.timestamp, e.uuid) filter (where ${value} is not null))[1]`;
+const lastPresent = (value: string) => `(array_agg(${value} order by e.timestamp desc, e.uuid desc) filter (where ${value} is not null))[1]`;
 const eventCount = (event: string) => `count(*) filter (where e.event = '${event}')`;
 
 /** PostHog's entry attribution parameters: `$entry_<name>` is the first event's `<name>` property. */
@@ -110,16 +174,16 @@ const SESSION_AGGREGATES: ReadonlyArray<[column: string, aggregate: string]> = [
   ['max_inserted_at', 'max(e.inserted_at)'],
   // The distinct URLs in the order they were first visited (ClickHouse's groupUniqArray has no order).
   ['urls', `coalesce((select jsonb_agg(u.url order by u.at) from (select url, min(n) as at from unnest(array_agg(${stringProperty('$current_url')} order by e.timestamp, e.uuid)) with ordinality as v(url, n) where url is not null group by url) u), '[]'::jsonb)`],
-  ['entry_current_url', first(stringProperty('$current_url'))],
-  ['end_current_url', last(stringProperty('$current_url'))],
-  ['last_external_click_url', last(stringProperty('$external_click_url'))],
+  ['entry_current_url', firstPresent(stringProperty('$current_url'))],
+  ['end_current_url', lastPresent(stringProperty('$current_url'))],
+  ['last_external_click_url', lastPresent(stringProperty('$external_click_url'))],
   ['entry_referring_domain', first(stringProperty('$referring_domain'))],
   ['entry_referrer', first(stringProperty('$referrer'))],
   ...ENTRY_PARAMETERS.map((name): [string, string] => [`entry_${name}`, first(stringProperty(name))]),
   ['pageview_count', eventCount('$pageview')],
   ['autocapture_count', eventCount('$autocapture')],
   ['screen_count', eventCount('$screen')],
-  ['vitals_lcp', `(array_agg(hogql_to_number(e.properties -> '$web_vitals_LCP_value') order by e.timestamp, e.uuid) filter (where hogql_to_number(e.properties -> '$web_vitals_LCP_value') is not null))[1]`],
+  ['vitals_lcp', firstPresent("hogql_to_number(e.properties -> '$web_vitals_LCP_value')")],
 ];
 
 /** ClickHouse's path(): the URL without scheme, host, query and fragment. (No "?" in static SQL: \x3f.) */
@@ -270,6 +334,16 @@ export const TABLES: Readonly<Record<string, Table>> = {
     joinFields: Object.keys(SESSION_FIELDS),
     compiler: (options, context) => new SessionsCompiler(options, context),
     from: (teamId) => ({ from: sessionsOf(teamId, 'sess'), filter: null }),
+  },
+  person_distinct_ids: {
+    star: ['distinct_id', 'person_id'],
+    joinFields: ['distinct_id', 'person_id'],
+    compiler: (options, context) => new DistinctIdsCompiler(options, context),
+    // Both rows filtered by the environment: a distinct id's person is always its own environment's.
+    from: (teamId) => ({
+      from: sql`person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`,
+      filter: sql`pdi.team_id = ${teamId}`,
+    }),
   },
   groups: {
     star: ['index', 'key', 'created_at', 'properties'],
