@@ -89,19 +89,19 @@ describe('unit: HogQL SELECT compiler', () => {
 
   describe('refuses (given → want message)', () => {
     const cases: [string, string][] = [
-      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
-      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, sessions, groups.'],
-      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, sessions, groups.'],
+      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
+      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
+      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select 1 from events where event = {missing}', 'Placeholder {missing} is not given in values.'],
       ['select current_setting(\'x\') from events', 'Unknown function "current_setting".'],
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
       ['select 1 from events e, persons p', 'Only INNER JOIN and LEFT JOIN are supported.'],
       ['select 1 from events e join events e on 1 = 1', 'Two joined tables are named "e"; give one an alias.'],
-      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
+      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
       ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
-      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
+      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select event, count() from events', '"event" must be in GROUP BY or inside an aggregate function.'],
       ['select count() from events order by event', '"event" in ORDER BY must be in GROUP BY or inside an aggregate function.'],
       ['select quantile(2)(properties.x) from events', 'The level of quantile() must be a number constant from 0 to 1.'],
@@ -118,7 +118,7 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select constructor() from events', 'Unknown function "constructor".'],
       ['select __proto__() from events', 'Unknown function "__proto__".'],
       ['select valueOf(event) from events', 'Unknown function "valueOf".'],
-      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, sessions, groups.'],
+      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select timestamp - interval 1 constructor from events', 'Expected an interval unit (second, minute, hour, day, week, month, quarter, year) but found "constructor" at position 31.'],
       ['', 'The query is empty.'],
     ];
@@ -281,6 +281,39 @@ describe('unit: HogQL SELECT compiler', () => {
     expect(text).to.include(`from events e where e.team_id = $${team}::int and coalesce(e.properties ->> '$session_id', '') <> ''`);
     expect(text).to.include(`es on es.session_id = e.properties ->> '$session_id' where e.team_id = $${team}::int`);
     expect(inner(compile('select key from groups'))).to.equal('select g.group_key as c0 from groups g where g.team_id = $1::int limit 101 offset 0');
+  });
+
+  it('person_distinct_ids filters its distinct ids and their persons by the environment', () => {
+    const compiled = compile('select distinct_id, person_id, person.properties.email from person_distinct_ids');
+    const team = numberOf(compiled, TEAM);
+    expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
+    expect(inner(compiled)).to.equal(
+      `select pdi.distinct_id as c0, p.uuid as c1, (p.properties -> $1::text) as c2 from person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where pdi.team_id = $${team}::int limit 101 offset 0`,
+    );
+  });
+
+  it("poe reads the person's properties stored on the event; pdi.person the environment's person", () => {
+    expect(inner(compile('select poe.properties.email, poe.id from events'))).to.equal(
+      'select (e.person_properties -> $1::text) as c0, e.person_id as c1 from events e where e.team_id = $2::int limit 101 offset 0',
+    );
+    const compiled = compile('select pdi.person.properties.email from events');
+    const team = numberOf(compiled, TEAM);
+    expect(inner(compiled)).to.include(`left join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where e.team_id = $${team}::int`);
+  });
+
+  describe('names of the new tables’ properties stay values', () => {
+    const attempts: [string, string][] = [
+      ["select poe.properties['x''); drop table events; --'] from events", "x'); drop table events; --"],
+      ["select pdi.person.properties['x''); drop table events; --'] from events", "x'); drop table events; --"],
+      ["select person.properties['x''); drop table events; --'] from person_distinct_ids", "x'); drop table events; --"],
+    ];
+    for (const [query, secret] of attempts) {
+      it(query, () => {
+        const compiled = compile(query);
+        expect(compiled.params).to.include(secret);
+        expect(compiled.text).to.not.include('drop table');
+      });
+    }
   });
 
   describe('format strings, timezones and patterns stay values', () => {

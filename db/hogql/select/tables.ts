@@ -93,7 +93,6 @@ const UNAVAILABLE_EVENT_FIELDS: Readonly<Record<string, string>> = {
   elements_chain_ids: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
   elements_chain_elements: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
   person_mode: 'the person mode an event was processed with is not stored',
-  team_id: 'every table is already the environment of the query',
 };
 
 const GROUPS_ON_EVENTS = "groups' properties are not stored on events; group_0 … group_4 read them as they are now";
@@ -328,13 +327,6 @@ export const TABLES: Readonly<Record<string, Table>> = {
     compiler: (options, context) => new PersonsCompiler(options, context),
     from: (teamId) => ({ from: keyword('persons p'), filter: sql`p.team_id = ${teamId}` }),
   },
-  sessions: {
-    // As PostHog's `*`: without the id and the aliases of other fields.
-    star: Object.keys(SESSION_FIELDS).filter((name) => !['id', 'duration', '$exit_current_url', '$exit_pathname', 'max_inserted_at'].includes(name)),
-    joinFields: Object.keys(SESSION_FIELDS),
-    compiler: (options, context) => new SessionsCompiler(options, context),
-    from: (teamId) => ({ from: sessionsOf(teamId, 'sess'), filter: null }),
-  },
   person_distinct_ids: {
     star: ['distinct_id', 'person_id'],
     joinFields: ['distinct_id', 'person_id'],
@@ -344,6 +336,13 @@ export const TABLES: Readonly<Record<string, Table>> = {
       from: sql`person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`,
       filter: sql`pdi.team_id = ${teamId}`,
     }),
+  },
+  sessions: {
+    // As PostHog's `*`: without the id and the aliases of other fields.
+    star: Object.keys(SESSION_FIELDS).filter((name) => !['id', 'duration', '$exit_current_url', '$exit_pathname', 'max_inserted_at'].includes(name)),
+    joinFields: Object.keys(SESSION_FIELDS),
+    compiler: (options, context) => new SessionsCompiler(options, context),
+    from: (teamId) => ({ from: sessionsOf(teamId, 'sess'), filter: null }),
   },
   groups: {
     star: ['index', 'key', 'created_at', 'properties'],
