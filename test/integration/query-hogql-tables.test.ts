@@ -160,6 +160,11 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'an explicit JOIN of events and sessions',
+    query: "select e.event, s.$entry_utm_source, s.$num_uniq_urls from events e join sessions s on s.session_id = e.$session_id where e.event = '$autocapture'",
+    rows: [['$autocapture', 'google', 2]],
+  },
+  {
     name: "person_distinct_ids: the environment's distinct ids and their persons (mallory and the other alice are not here)",
     query: 'select distinct_id, person_id from person_distinct_ids order by distinct_id',
     rows: [['alice', ALICE], ['alice-phone', ALICE], ['bob', BOB]],
@@ -234,6 +239,16 @@ const REFUSALS: Array<{ name: string; query: string; detail: string }> = [
     query: 'select goe_0.properties.name from events',
     detail: "The field \"goe_0\" of events is not available: groups' properties are not stored on events; group_0 … group_4 read them as they are now.",
   },
+  {
+    name: '$session_id_uuid',
+    query: 'select $session_id_uuid from events',
+    detail: 'The field "$session_id_uuid" of events is not available: session ids are kept as the text of $session_id, not as a UUID; use $session_id.',
+  },
+  {
+    name: "a group's updated_at",
+    query: 'select updated_at from groups',
+    detail: 'The field "updated_at" of groups is not available: when a group last changed is not kept; created_at is.',
+  },
   { name: 'an unknown field of poe', query: 'select poe.email from events', detail: 'Unknown field "poe.email": poe has id, created_at, properties.' },
   { name: 'an unknown field of pdi', query: 'select pdi.secret from events', detail: 'Unknown field "pdi.secret": pdi has distinct_id, person_id, person.' },
   {
@@ -293,6 +308,17 @@ describe('query: HogQL, the tables PostHog queries read (sessions, person_distin
       expect(response.body.detail).to.equal(c.detail);
     });
   }
+
+  it('SELECT * FROM sessions: the fields of PostHog\'s sessions table but its aliases', async () => {
+    const response = await run("select * from sessions where session_id = 'S2'");
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    const columns = response.body.columns as string[];
+    expect(columns.slice(0, 7)).to.deep.equal(['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$urls', '$num_uniq_urls']);
+    expect(columns).to.include.members(['$entry_pathname', '$entry_utm_source', '$is_bounce', '$vitals_lcp']);
+    expect(columns).to.not.include.members(['id', 'duration', '$exit_current_url', '$exit_pathname']);
+    const row = Object.fromEntries(columns.map((name, index) => [name, response.body.results[0][index]]));
+    expect([row.session_id, row.$urls, row.$entry_pathname, row.$is_bounce]).to.deep.equal(['S2', ['https://shop.test/'], '/', true]);
+  });
 
   it("counts none of another environment's sessions, distinct ids or persons", async () => {
     const queries: Array<[string, number]> = [

@@ -23,6 +23,7 @@ const GROUP_FIELDS: Readonly<Record<string, [string, HogQLType]>> = {
 function groupField(c: Compiler, alias: string, chain: readonly (string | number)[], nullable: boolean, what: string): Typed {
   const [head, ...rest] = chain;
   if (head === 'properties') return c.jsonPath(keyword(`${alias}.group_properties`), rest, nullable);
+  if (head === 'updated_at' && rest.length === 0) throw new HogQLError(`The field "updated_at" of groups is not available: when a group last changed is not kept; created_at is.`);
   const column = typeof head === 'string' && Object.hasOwn(GROUP_FIELDS, head) ? GROUP_FIELDS[head] : undefined;
   if (!column) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
   if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
@@ -93,6 +94,7 @@ const UNAVAILABLE_EVENT_FIELDS: Readonly<Record<string, string>> = {
   elements_chain_ids: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
   elements_chain_elements: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
   person_mode: 'the person mode an event was processed with is not stored',
+  $session_id_uuid: 'session ids are kept as the text of $session_id, not as a UUID; use $session_id',
 };
 
 const GROUPS_ON_EVENTS = "groups' properties are not stored on events; group_0 … group_4 read them as they are now";
