@@ -249,6 +249,11 @@ const REFUSALS: Array<{ name: string; query: string; detail: string }> = [
     query: 'select updated_at from groups',
     detail: 'The field "updated_at" of groups is not available: when a group last changed is not kept; created_at is.',
   },
+  {
+    name: "a person's pdi",
+    query: 'select pdi.distinct_id from persons',
+    detail: 'The field "pdi" of persons is not available: a person has several distinct ids; read them from person_distinct_ids.',
+  },
   { name: 'an unknown field of poe', query: 'select poe.email from events', detail: 'Unknown field "poe.email": poe has id, created_at, properties.' },
   { name: 'an unknown field of pdi', query: 'select pdi.secret from events', detail: 'Unknown field "pdi.secret": pdi has distinct_id, person_id, person.' },
   {

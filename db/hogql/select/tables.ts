@@ -141,6 +141,7 @@ class PersonsCompiler extends StatementCompiler {
     if (head === 'properties') return this.jsonPath(keyword('p.properties'), rest, false);
     const column = typeof head === 'string' && Object.hasOwn(PERSON_COLUMNS, head) ? PERSON_COLUMNS[head] : undefined;
     const name = chain.map(String).join('.');
+    if (head === 'pdi') throw new HogQLError('The field "pdi" of persons is not available: a person has several distinct ids; read them from person_distinct_ids.');
     if (!column) throw new HogQLError(`Unknown field "${name}" of the table persons.`);
     if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
     return typed(keyword(column[0]), column[1], false);
