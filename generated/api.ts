@@ -2722,7 +2722,8 @@ export interface components {
          *
          *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
          *     `properties.<name>`, `person_id`, `event_person_id` (the person the event was stored with),
-         *     `$session_id`, `$window_id`, `$group_0`...`$group_4`; through the event's person `person.id`,
+         *     `$session_id`, `$window_id`, `$group_0`...`$group_4`, `elements_chain_href`, `elements_chain_texts`,
+         *     `elements_chain_ids`, `elements_chain_elements` (as PostHog extracts them from elements_chain); through the event's person `person.id`,
          *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; the person as stored on the
          *     event at capture `poe.id`, `poe.created_at` and `poe.properties.<name>` (the person's properties once
          *     the event was processed; null for an event without a person); through its distinct id
@@ -2741,8 +2742,8 @@ export interface components {
          *     `wbraid`, `fbclid`, `msclkid`, `twclid`, `li_fat_id`, `mc_cid`, `igshid`, `ttclid`, `_kx`, `irclid`
          *     (the first event's), `$pageview_count`, `$autocapture_count`, `$screen_count`,
          *     `$page_screen_autocapture_count_up_to`, `$is_bounce` (null without a pageview; a bounce is one
-         *     pageview, no autocapture and less than 10 seconds), `$vitals_lcp`. `$channel_type`, the
-         *     `elements_chain_*` columns and `goe_N` are a 400 that says why.
+         *     pageview, no autocapture and less than 10 seconds), `$vitals_lcp`. `$channel_type` and `goe_N` are
+         *     a 400 that says why.
          *
          *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
          *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,

@@ -44,6 +44,7 @@ const EVENTS: NewEvent[] = [
     person_id: ALICE,
     person_properties: OLD_ALICE,
     properties: { $session_id: 'S1', $current_url: 'https://shop.test/home?x=1', $external_click_url: 'https://out.test/' },
+    elements_chain: 'a.nav:attr__href="/pricing"href="/pricing"nth-child="1"text="Pricing";div:attr_id="menu"nth-child="2";button:text="Go";a:href="/home"text="Pricing"',
   },
   {
     event: '$pageview',
@@ -210,6 +211,14 @@ const CASES: Case[] = [
     rows: [['a@new.example', 3], ['a@old.example', 2], ['b@example.com', 3]],
   },
   {
+    name: "PostHog's columns of elements_chain: the first link, the distinct texts, ids and tags in order; empty without a chain",
+    query: "select event, elements_chain_href, elements_chain_texts, elements_chain_ids, elements_chain_elements from events where distinct_id = 'alice' order by timestamp limit 2",
+    rows: [
+      ['$pageview', '', [], [], []],
+      ['$autocapture', '/pricing', ['Pricing', 'Go'], ['menu'], ['a', 'button']],
+    ],
+  },
+  {
     name: 'event_person_id is the person the event was stored with',
     query: "select event_person_id from events where event = 'signup'",
     rows: [[BOB]],
@@ -228,11 +237,6 @@ const REFUSALS: Array<{ name: string; query: string; detail: string }> = [
     query: 'select session.$channel_type from events',
     detail:
       "The field \"$channel_type\" of sessions is not available: PostHog's channel type follows its own table of rules (referring domains, UTM values, ad ids, custom rules per project) that Hedgerow does not hold; group by $entry_utm_source, $entry_utm_medium or $entry_referring_domain instead.",
-  },
-  {
-    name: 'elements_chain_href',
-    query: 'select elements_chain_href from events',
-    detail: 'The field "elements_chain_href" of events is not available: the materialised columns of elements_chain are not kept; use elements_chain with a regular expression.',
   },
   {
     name: 'goe_0',

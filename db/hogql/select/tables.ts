@@ -5,7 +5,7 @@
  */
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
-import { join, keyword, sql, type Fragment } from '../sql.js';
+import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, typed, type HogQLType, type Typed } from '../types.js';
 import { StatementCompiler, type Context, type ImplicitJoin } from './statement.js';
 
@@ -59,6 +59,9 @@ class EventsCompiler extends StatementCompiler {
       if (head === '$session_id' || head === '$window_id') return this.jsonPath(keyword('e.properties'), [head], false);
       // The person the event was stored with, whatever its distinct id maps to today.
       if (head === 'event_person_id') return typed(keyword('e.person_id'), 'uuid', true);
+      if (head === 'elements_chain_href') return typed(sql`coalesce(substring(e.elements_chain from ${param(ELEMENTS_CHAIN_HREF, 'text')}), '')`, 'string', false);
+      const pattern = typeof head === 'string' && Object.hasOwn(ELEMENTS_CHAIN_LISTS, head) ? ELEMENTS_CHAIN_LISTS[head] : undefined;
+      if (pattern) return arrayOf(distinctMatches(pattern), 'string', false);
       const reason = typeof head === 'string' && Object.hasOwn(UNAVAILABLE_EVENT_FIELDS, head) ? UNAVAILABLE_EVENT_FIELDS[head] : undefined;
       if (reason) throw new HogQLError(`The field "${head}" of events is not available: ${reason}.`);
     }
@@ -87,12 +90,27 @@ class EventsCompiler extends StatementCompiler {
   }
 }
 
+/**
+ * PostHog's columns materialised from elements_chain, computed when read, with the regular expressions of its
+ * events table: the first link, and the distinct texts, ids and tag names (of a few tags) in the order they come.
+ * Its `(.*?)"` is written `([^"]*)"`, the same match: PostgreSQL makes a whole expression greedy once it holds an
+ * alternation, where RE2 keeps `*?` lazy.
+ */
+const ELEMENTS_CHAIN_HREF = '(?::|")href="([^"]*)"';
+const ELEMENTS_CHAIN_LISTS: Readonly<Record<string, string>> = {
+  elements_chain_texts: '(?::|")text="([^"]*)"',
+  elements_chain_ids: '(?::|")attr_id="([^"]*)"',
+  elements_chain_elements: '(?:^|;)(a|button|form|input|select|textarea|label)(?:\\.|$|:)',
+};
+
+/** ClickHouse's arrayDistinct(extractAll(elements_chain, pattern)): each match's group, once, in order. */
+function distinctMatches(pattern: string): Fragment {
+  return sql`coalesce((select jsonb_agg(v.value order by v.at) from (select m.groups[1] as value, min(m.at) as at
+      from regexp_matches(e.elements_chain, ${param(pattern, 'text')}, 'g') with ordinality as m(groups, at) group by 1) v), '[]'::jsonb)`;
+}
+
 /** Fields of PostHog's events table that are not here, with the reason the 400 gives. */
 const UNAVAILABLE_EVENT_FIELDS: Readonly<Record<string, string>> = {
-  elements_chain_href: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
-  elements_chain_texts: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
-  elements_chain_ids: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
-  elements_chain_elements: 'the materialised columns of elements_chain are not kept; use elements_chain with a regular expression',
   person_mode: 'the person mode an event was processed with is not stored',
   $session_id_uuid: 'session ids are kept as the text of $session_id, not as a UUID; use $session_id',
 };
