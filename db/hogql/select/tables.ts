@@ -6,7 +6,7 @@
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
-import { arrayOf, typed, type HogQLType, type Typed } from '../types.js';
+import { arrayOf, jsonKey, typed, type HogQLType, type Typed } from '../types.js';
 import { StatementCompiler, type Context, type ImplicitJoin } from './statement.js';
 
 
@@ -273,9 +273,12 @@ function sessionField(alias: string, chain: readonly (string | number)[], prefix
   if (reason) throw new HogQLError(`The field "${String(head)}" of sessions is not available: ${reason}.`);
   const field = typeof head === 'string' && Object.hasOwn(SESSION_FIELDS, head) ? SESSION_FIELDS[head] : undefined;
   if (!field) throw new HogQLError(`Unknown field "${name}": sessions have ${Object.keys(SESSION_FIELDS).join(', ')}.`);
-  if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   const [expression, type, nullable] = field;
   const fragment = keyword(expression(alias));
+  // `$urls[1]`: an element, counted from 1 (negative from the end); out of range, '' as ClickHouse answers for
+  // an Array(String).
+  if (type === 'array' && rest.length === 1 && typeof rest[0] === 'number') return typed(sql`coalesce(${fragment} ->> ${jsonKey(rest[0])}, '')`, 'string', false);
+  if (rest.length > 0) throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return type === 'array' ? arrayOf(fragment, 'string', nullable) : typed(fragment, type, nullable);
 }
 
