@@ -335,7 +335,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Only one arrayJoin() per SELECT is supported: "arrayJoin(splitByChar(\',\', \'x,y\'))" is a second one; join the other in a nested query.',
   },
   { name: 'arrayJoin with LIMIT BY', query: "select arrayJoin(splitByChar(',', event)) from events limit 1 by event", detail: 'arrayJoin() is not supported with LIMIT BY.' },
-  { name: 'an unknown field of groups', query: 'select updated_at from groups', detail: 'Unknown field "updated_at" of the table groups.' },
+  { name: 'an unknown field of groups', query: 'select secret from groups', detail: 'Unknown field "secret" of the table groups.' },
   {
     name: 'an unknown field of the session',
     query: 'select session.secret from events',

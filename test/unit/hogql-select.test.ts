@@ -353,7 +353,8 @@ describe('unit: HogQL SELECT compiler', () => {
       ["select JSONExtractInt(properties.x, event) from events", 'The keys of JSONExtractInt() must be string or integer constants.'],
       ['select group_5.key from events', 'Unknown field "group_5.key".'],
       ["select event from events where sumIf(properties.price, event = 'a') > 1", 'Aggregate functions such as sumIf() are not allowed in WHERE.'],
-      ['select group_0.updated_at from events', 'Unknown field "updated_at" of the group group_0.'],
+      ['select group_0.updated_at from events', 'The field "updated_at" of groups is not available: when a group last changed is not kept; created_at is.'],
+      ['select group_0.secret from events', 'Unknown field "secret" of the group group_0.'],
     ];
     for (const [query, message] of cases) {
       it(query, () => {
