@@ -2709,7 +2709,7 @@ export interface components {
          *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
          *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
          *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m] BY expr, ...] [LIMIT n [OFFSET m]] [UNION ALL
-         *     SELECT ...]`. A source is the table `events`, `persons`, `sessions` or `groups`, a WITH query's name
+         *     SELECT ...]`. A source is the table `events`, `persons`, `person_distinct_ids`, `sessions` or `groups`, a WITH query's name
          *     or a query in parentheses; `x [NOT] IN (SELECT ...)` holds in expressions. `*` is every field of the
          *     table (not with JOIN); `alias.field` names a joined table's field. Every table a query reads, however
          *     nested or joined (implicit joins included), is read within the environment. RIGHT, FULL and CROSS JOIN
@@ -2721,14 +2721,29 @@ export interface components {
          *     `#` is not a comment. The same holds wherever HogQL is read.
          *
          *     **Fields.** `events`: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `created_at`,
-         *     `properties.<name>`, `person_id`, `$session_id`, `$window_id`, `$group_0`...`$group_4`; through the
-         *     event's person `person.id`, `person.created_at`, `person.is_identified` and
-         *     `person.properties.<name>`; through its distinct id `pdi.distinct_id` and `pdi.person_id`; through its
-         *     groups `group_0`...`group_4.<groups field>`; through its session `session.<sessions field>`.
-         *     `persons`: `id`, `created_at`, `is_identified`, `properties.<name>`. `groups`: `index`, `key`,
-         *     `created_at`, `properties.<name>`. `sessions` (one row per `$session_id` of the events): `session_id`,
-         *     `distinct_id` (the first), `$start_timestamp`, `$end_timestamp`, `$session_duration` (whole seconds),
-         *     `$entry_current_url`, `$end_current_url`, `$pageview_count`.
+         *     `properties.<name>`, `person_id`, `event_person_id` (the person the event was stored with),
+         *     `$session_id`, `$window_id`, `$group_0`...`$group_4`, `elements_chain_href`, `elements_chain_texts`,
+         *     `elements_chain_ids`, `elements_chain_elements` (as PostHog extracts them from elements_chain); through the event's person `person.id`,
+         *     `person.created_at`, `person.is_identified` and `person.properties.<name>`; the person as stored on the
+         *     event at capture `poe.id`, `poe.created_at` and `poe.properties.<name>` (the person's properties once
+         *     the event was processed; null for an event without a person); through its distinct id
+         *     `pdi.distinct_id`, `pdi.person_id` and `pdi.person.<persons field>`; through its groups
+         *     `group_0`...`group_4.<groups field>`; through its session `session.<sessions field>`. `persons`: `id`,
+         *     `created_at`, `is_identified`, `properties.<name>`. `person_distinct_ids`: `distinct_id`, `person_id`,
+         *     `person.<persons field>`. `groups`: `index`, `key`, `created_at`, `properties.<name>`. `sessions` (one
+         *     row per `$session_id` of the events, computed as PostHog's sessions table): `session_id` (also `id`),
+         *     `distinct_id` (the latest), `$start_timestamp`, `$end_timestamp`, `max_inserted_at`,
+         *     `$session_duration` (also `duration`: the second boundaries crossed), `$urls` (distinct, in the order
+         *     first visited), `$num_uniq_urls`, `$entry_current_url`, `$entry_pathname`, `$entry_hostname`,
+         *     `$end_current_url`, `$end_pathname`, `$end_hostname`, `$exit_current_url`, `$exit_pathname` (the first
+         *     and last URLs of the session), `$last_external_click_url`, `$entry_referring_domain`,
+         *     `$entry_referrer`, `$entry_utm_source`, `$entry_utm_campaign`, `$entry_utm_medium`, `$entry_utm_term`,
+         *     `$entry_utm_content` and `$entry_<ad id>` for `gclid`, `gad_source`, `gclsrc`, `dclid`, `gbraid`,
+         *     `wbraid`, `fbclid`, `msclkid`, `twclid`, `li_fat_id`, `mc_cid`, `igshid`, `ttclid`, `_kx`, `irclid`
+         *     (the first event's), `$pageview_count`, `$autocapture_count`, `$screen_count`,
+         *     `$page_screen_autocapture_count_up_to`, `$is_bounce` (null without a pageview; a bounce is one
+         *     pageview, no autocapture and less than 10 seconds), `$vitals_lcp`. `$channel_type` and `goe_N` are
+         *     a 400 that says why.
          *
          *     **Functions.** Those of the event listing's HogQL, and `uniqExact`, `countDistinct`, `any`, `argMax`,
          *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,

@@ -101,9 +101,10 @@ function field(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
 }
 
-function personRows(options: GenerateOptions): { persons: string[]; distinctIds: string[] } {
+function personRows(options: GenerateOptions): { persons: string[]; distinctIds: string[]; properties: string[] } {
   const random = generator(options.seed * 7919 + 1);
   const persons: string[] = [];
+  const propertiesOf: string[] = [];
   const distinctIds: string[] = [];
   for (let n = 0; n < options.persons; n += 1) {
     const id = n + 1;
@@ -114,14 +115,15 @@ function personRows(options: GenerateOptions): { persons: string[]; distinctIds:
       country: COUNTRIES[Math.floor(random() * COUNTRIES.length)],
     });
     persons.push(`${id}\t${uuidv7(1_700_000_000_000 + n, random)}\t${options.teamId}\t${field(properties)}\ttrue\n`);
+    propertiesOf.push(field(properties));
     distinctIds.push(`${options.teamId}\tuser-${n}\t${id}\n`);
     if (n % 5 === 0) distinctIds.push(`${options.teamId}\tanon-${n}\t${id}\n`);
   }
-  return { persons, distinctIds };
+  return { persons, distinctIds, properties: propertiesOf };
 }
 
 /** The events, oldest first, in chunks of COPY text. */
-function* eventChunks(options: GenerateOptions, personUuids: string[]): Generator<string> {
+function* eventChunks(options: GenerateOptions, personUuids: string[], personProperties: string[]): Generator<string> {
   const random = generator(options.seed);
   const end = (options.end ?? new Date()).getTime();
   const start = end - options.days * 86_400_000;
@@ -154,7 +156,7 @@ function* eventChunks(options: GenerateOptions, personUuids: string[]): Generato
     if (event === 'feature_used') properties.feature = ['export', 'share', 'filter', 'insight'][Math.floor(random() * 4)];
     const chain = event === '$autocapture' ? CHAINS[Math.floor(random() * CHAINS.length)]! : '';
     chunk.push(
-      `${options.teamId}\t${uuidv7(ms, random)}\t${event}\t${distinctId}\t${field(JSON.stringify(properties))}\t${timestamp}\t${field(chain)}\t${personUuids[user]}\n`,
+      `${options.teamId}\t${uuidv7(ms, random)}\t${event}\t${distinctId}\t${field(JSON.stringify(properties))}\t${timestamp}\t${field(chain)}\t${personUuids[user]}\t${personProperties[user]}\n`,
     );
     if (chunk.length === 5000) {
       yield chunk.join('');
@@ -176,7 +178,7 @@ export async function generateEvents(options: GenerateOptions): Promise<void> {
   try {
     await client.query("set maintenance_work_mem = '1GB'");
     const started = Date.now();
-    const { persons, distinctIds } = personRows(options);
+    const { persons, distinctIds, properties } = personRows(options);
     await copy(client, 'copy persons (id, uuid, team_id, properties, is_identified) from stdin', persons);
     await client.query(`select setval(pg_get_serial_sequence('persons', 'id'), (select max(id) from persons))`);
     await copy(client, 'copy person_distinct_ids (team_id, distinct_id, person_id) from stdin', distinctIds);
@@ -198,8 +200,9 @@ export async function generateEvents(options: GenerateOptions): Promise<void> {
     const loading = Date.now();
     await copy(
       client,
-      'copy events (team_id, uuid, event, distinct_id, properties, timestamp, elements_chain, person_id) from stdin',
-      eventChunks(options, personUuids),
+      // Each event with its person's properties, as capture stores them.
+      'copy events (team_id, uuid, event, distinct_id, properties, timestamp, elements_chain, person_id, person_properties) from stdin',
+      eventChunks(options, personUuids, properties),
     );
     const loadSeconds = (Date.now() - loading) / 1000;
     log(`${options.events} events copied in ${loadSeconds.toFixed(1)} s (${Math.round(options.events / loadSeconds)} rows/s)`);

@@ -20,6 +20,11 @@ export interface NewEventRow {
   timestamp: Date;
   elementsChain: string;
   personId: string | null;
+  /**
+   * The person's properties once the event was processed, as JSON text; null for an event without a person, or
+   * when the event changed none and the insert reads them from the person (capture's quick path).
+   */
+  personPropertiesJson: string | null;
   groups: Array<string | null>;
   historicalMigration: boolean;
 }
@@ -61,6 +66,8 @@ export interface PersonPlan {
   merges: Array<{ teamId: number; sourceId: string; targetUuid: string }>;
   /** Distinct ids that are new to the database, with the person they end up with. */
   links: Array<{ teamId: number; distinctId: string; personUuid: string }>;
+  /** Each event's person's properties once the event was processed, as JSON text (null for a personless event). */
+  eventPersonProperties: Array<string | null>;
   /** The person uuid each event is stored with (null for a personless event). */
   eventPersons: Array<string | null>;
   /** Every distinct id the plan knows, with the person it has once the plan is applied. */

@@ -277,11 +277,27 @@ const EVENT_TABLE = [
   column('"timestamp"', 'timestamptz', (row) => row.timestamp),
   column('elements_chain', 'text', (row) => row.elementsChain),
   column('person_id', 'uuid', (row) => row.personId),
+  column('person_properties', 'jsonb', (row) => row.personPropertiesJson),
   ...[0, 1, 2, 3, 4].map((index) => column(`group_${index}`, 'text', (row) => row.groups[index] ?? null)),
   column('historical_migration', 'bool', (row) => row.historicalMigration),
 ];
 
 const EVENT_COLUMNS = EVENT_TABLE.map((entry) => entry.name).join(', ');
+
+/**
+ * The select list of an INSERT of `EVENT_COLUMNS` from rows under `alias` with the same column names: an event
+ * that changed no person (the quick path) comes without its person's properties, which are read here, in the
+ * transaction that holds the environment's lock, so they are the ones the event was captured with.
+ */
+const insertedColumns = (alias: string) =>
+  EVENT_TABLE.map((entry) =>
+    entry.name === 'person_properties'
+      ? `coalesce(${alias}.person_properties, (select p.properties from persons p where p.uuid = ${alias}.person_id and p.team_id = ${alias}.team_id))`
+      : `${alias}.${entry.name}`,
+  ).join(', ');
+
+/** A row whose person's properties the insert reads (which COPY cannot). */
+const readsPersonProperties = (row: NewEventRow) => row.personId !== null && row.personPropertiesJson === null;
 
 /** One event's values, in `EVENT_COLUMNS` order, typed for the binary forms. */
 const eventFields = (row: NewEventRow): CopyValue[] => EVENT_TABLE.map((entry) => entry.field(row));
@@ -305,7 +321,7 @@ async function copyData(rows: readonly NewEventRow[]): Promise<Buffer[]> {
   return pieces;
 }
 
-/** The rows as one binary array per column, the quick statement's first fourteen parameters. */
+/** The rows as one binary array per column, the quick statement's first fifteen parameters. */
 function columnArrays(rows: readonly NewEventRow[]): Buffer[] {
   const fields = rows.map(eventFields);
   return EVENT_TABLE.map((entry, index) => binaryArray(entry.type, fields.map((row) => row[index]!)));
@@ -321,17 +337,19 @@ function rowsJson(rows: readonly NewEventRow[]): string {
     return (
       `{"t":${int(row.teamId)},"u":"${row.uuid}","e":${JSON.stringify(row.event)},` +
       `"d":${JSON.stringify(row.distinctId)},"p":${row.propertiesJson},"ts":"${row.timestamp.toISOString()}",` +
-      `"c":${JSON.stringify(row.elementsChain)},"pi":${row.personId === null ? 'null' : `"${row.personId}"`},${groups},"h":${row.historicalMigration}}`
+      `"c":${JSON.stringify(row.elementsChain)},"pi":${row.personId === null ? 'null' : `"${row.personId}"`},` +
+      `"pp":${row.personPropertiesJson ?? 'null'},${groups},"h":${row.historicalMigration}}`
     );
   });
   return `[${objects.join(',')}]`;
 }
 
 /** The events of `rowsJson`'s array, which `json` (an SQL literal) holds, in `EVENT_COLUMNS` order. */
-const selectRows = (json: string) => `select r.t, r.u, r.e, r.d, r.p, r.ts, r.c, r.pi, r.g0, r.g1, r.g2, r.g3, r.g4, r.h
-  from jsonb_to_recordset(${json}::jsonb) as r(
-    t int, u uuid, e text, d text, p jsonb, ts timestamptz, c text, pi uuid,
-    g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)`;
+const selectRows = (json: string) => `select ${insertedColumns('r')}
+  from (select j.t, j.u, j.e, j.d, j.p, j.ts, j.c, j.pi, j.pp, j.g0, j.g1, j.g2, j.g3, j.g4, j.h
+          from jsonb_to_recordset(${json}::jsonb) as j(
+            t int, u uuid, e text, d text, p jsonb, ts timestamptz, c text, pi uuid, pp jsonb,
+            g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)) as r(${EVENT_COLUMNS})`;
 
 /**
  * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events), of
@@ -350,7 +368,8 @@ const QUICK_INSERT: PreparedStatement = (() => {
   const epochs = `$${columns.length + 2}::bigint[]`;
   return {
     name: 'hedgerow_capture_quick_insert',
-    text: `insert into events (${EVENT_COLUMNS}) select * from unnest(${columns.join(', ')})
+    text: `insert into events (${EVENT_COLUMNS}) select ${insertedColumns('u')}
+      from unnest(${columns.join(', ')}) as u(${EVENT_COLUMNS})
       where (select capture_check_environments(${CAPTURE_LOCK_CLASS}, ${environments}, ${epochs}))`,
   };
 })();
@@ -412,7 +431,7 @@ export async function finishBatch(
     ]);
     return result.rowCount ?? 0;
   }
-  if (input.rows.length <= INSERT_AT_MOST_ROWS) {
+  if (input.rows.length <= INSERT_AT_MOST_ROWS || input.rows.some(readsPersonProperties)) {
     const results = await transaction.scriptAndCommit([
       ...before,
       `insert into events (${EVENT_COLUMNS}) ${selectRows(dollarQuoted(rowsJson(input.rows)))}`,

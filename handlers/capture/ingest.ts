@@ -128,7 +128,13 @@ function byTeam(teamEvents: readonly TeamEvent[]): Map<number, TeamEvent[]> {
   return teams;
 }
 
-function rowOf(teamId: number, event: StoredEvent, personId: string | null, groups: Array<string | null>): NewEventRow {
+function rowOf(
+  teamId: number,
+  event: StoredEvent,
+  personId: string | null,
+  personPropertiesJson: string | null,
+  groups: Array<string | null>,
+): NewEventRow {
   return {
     teamId,
     uuid: event.uuid,
@@ -138,6 +144,7 @@ function rowOf(teamId: number, event: StoredEvent, personId: string | null, grou
     timestamp: event.timestamp,
     elementsChain: event.elementsChain,
     personId,
+    personPropertiesJson,
     groups,
     historicalMigration: event.historicalMigration,
   };
@@ -162,7 +169,8 @@ function quickRows(batch: Batch, state: IngestState): NewEventRow[] | null {
       const types = state.groupTypes.get(teamId)!;
       for (const [type, key] of event.groups) groups[types.get(type)!] = key;
     }
-    rows.push(rowOf(teamId, event, person, groups));
+    // The event changes no person: the insert reads the person's properties as they are (under the lock).
+    rows.push(rowOf(teamId, event, person, null, groups));
   }
   return rows;
 }
@@ -259,7 +267,9 @@ async function fullIngest(
     learnedTypes.push(...groupPlan.newTypes);
     for (const warning of [...personPlan.warnings, ...groupPlan.warnings]) warnings.push({ teamId, ...warning });
     teamEvents.forEach(({ event }, index) => {
-      rows.push(rowOf(teamId, event, personPlan.eventPersons[index] ?? null, groupPlan.eventGroups[index]!));
+      const personId = personPlan.eventPersons[index] ?? null;
+      const properties = personId === null ? null : (personPlan.eventPersonProperties[index] ?? null);
+      rows.push(rowOf(teamId, event, personId, properties, groupPlan.eventGroups[index]!));
     });
   }
 

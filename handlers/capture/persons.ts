@@ -19,6 +19,7 @@
  *   has, if any.
  */
 import { stringifyExact } from '../../db/core/exact-json.js';
+import { jsonbText } from '../../db/core/jsonb-text.js';
 import { setProperty } from './properties.js';
 import type { IngestionWarning, PersonPlan, StoredDistinctId } from '../../db/queries/ingestion-types.js';
 import type { EventEffects, PersonUpdate } from './types.js';
@@ -47,6 +48,8 @@ export function isIllegalMergeId(distinctId: string): boolean {
 class Person {
   mergedInto: Person | null = null;
   dirty = false;
+  /** The properties as JSON text, kept until they change (consecutive events of a person share one). */
+  private text: string | null = null;
 
   constructor(
     readonly teamId: number,
@@ -56,6 +59,18 @@ class Person {
     public isIdentified: boolean,
     public createdAt: Date,
   ) {}
+
+  /** The properties as stored on an event: written once per change, not once per event. */
+  propertiesText(): string {
+    this.text ??= jsonbText(this.properties);
+    return this.text;
+  }
+
+  /** Marks the properties changed (and to be written). */
+  changed(): void {
+    this.dirty = true;
+    this.text = null;
+  }
 
   /** The person this one was merged into, finally (itself when it was not merged). */
   get final(): Person {
@@ -167,24 +182,34 @@ export function planPersons(
       }
       mainPerson.properties = { ...otherPerson.properties, ...mainPerson.properties };
       if (otherPerson.createdAt < mainPerson.createdAt) mainPerson.createdAt = otherPerson.createdAt;
-      mainPerson.dirty = true;
+      mainPerson.changed();
       otherPerson.mergedInto = mainPerson;
       if (otherPerson.id !== null) merges.push({ teamId, source: otherPerson, target: mainPerson });
     }
     return true;
   };
 
+  // Each event's person's properties once the event is processed, as PostHog stores them on the event.
+  const eventPersonProperties: Array<string | null> = [];
   for (const { teamId, event } of teamEvents) {
-    if (!event.processPerson || event.groupIdentify) continue;
+    if (!event.processPerson) {
+      eventPersonProperties.push(null);
+      continue;
+    }
+    if (event.groupIdentify) {
+      eventPersonProperties.push(personOf(teamId, event.distinctId)?.propertiesText() ?? null);
+      continue;
+    }
     let joined = false;
     if (event.alias !== null) joined = join(teamId, event, event.distinctId, event.alias, true);
     if (event.identify?.anonDistinctId) joined = join(teamId, event, event.distinctId, event.identify.anonDistinctId, false) || joined;
     const person = personOf(teamId, event.distinctId) ?? create(teamId, event.distinctId, event.timestamp);
-    if (event.personUpdate && applyPersonUpdate(person.properties, event.personUpdate)) person.dirty = true;
+    if (event.personUpdate && applyPersonUpdate(person.properties, event.personUpdate)) person.changed();
     if (joined && !person.isIdentified) {
       person.isIdentified = true;
       person.dirty = true;
     }
+    eventPersonProperties.push(person.propertiesText());
   }
 
   return {
@@ -200,6 +225,7 @@ export function planPersons(
       distinctId,
       personUuid: byDistinctId.get(keyOf(teamId, distinctId))!.final.uuid,
     })),
+    eventPersonProperties,
     eventPersons: teamEvents.map(({ teamId, event }) => (event.processPerson ? (personOf(teamId, event.distinctId)?.uuid ?? null) : null)),
     distinctIdPersons: [...byDistinctId].map(([key, person]) => [key.slice(key.indexOf('\u0000') + 1), person.final.uuid]),
     warnings,

@@ -155,15 +155,14 @@ function postgresFloorSelect(teamId: number): string {
 
 /**
  * One JSON object per event with the columns of PostHog's S3 files (those of S3_EVENT_COLUMNS in
- * handlers/jobs/destinations/s3.ts), the person's properties joined as the records source joins them.
+ * handlers/jobs/destinations/s3.ts), the person's properties as stored on each event at capture, as the records
+ * source reads them.
  */
 function s3FloorSelect(teamId: number): string {
   return `select json_build_object('uuid', e.uuid::text, 'timestamp', e."timestamp", '_inserted_at', e.inserted_at,
       'created_at', e.inserted_at, 'event', e.event, 'properties', e.properties, 'distinct_id', e.distinct_id,
-      'elements_chain', e.elements_chain, 'person_properties', p.properties, 'person_id', e.person_id::text)::text
+      'elements_chain', e.elements_chain, 'person_properties', e.person_properties, 'person_id', e.person_id::text)::text
     from events e
-    left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-    left join persons p on p.id = pdi.person_id
     where ${windowCondition(teamId)}`;
 }
 

@@ -17,6 +17,11 @@ export interface NewEvent {
   elements_chain?: string;
   /** The person the distinct id belonged to when the event was ingested. */
   person_id?: string | null;
+  /**
+   * The person's properties stored with the event (`poe.properties`, exports' person_properties); by default,
+   * as capture would store them, those of `person_id`'s person at the time of the insert.
+   */
+  person_properties?: Record<string, unknown> | null;
   /** Group keys by group type index 0-4. */
   groups?: Partial<Record<0 | 1 | 2 | 3 | 4, string>>;
   historical_migration?: boolean;
@@ -35,6 +40,12 @@ export async function insertEvents(db: Db, teamId: number, events: readonly NewE
     timestamp: event.timestamp,
     elements_chain: event.elements_chain ?? '',
     person_id: event.person_id ?? null,
+    person_properties:
+      event.person_properties !== undefined
+        ? event.person_properties === null
+          ? null
+          : JSON.stringify(event.person_properties)
+        : db.raw('(select p.properties from persons p where p.uuid = ? and p.team_id = ?)', [event.person_id ?? null, teamId]),
     group_0: event.groups?.[0] ?? null,
     group_1: event.groups?.[1] ?? null,
     group_2: event.groups?.[2] ?? null,

@@ -128,6 +128,23 @@ describe('batch export records', () => {
       ]);
     });
 
+    it('exports the person properties stored with each event at capture (as HogQL’s poe.properties), not those of today', async () => {
+      const db = testDb();
+      const own = await newAccount(db);
+      const dora = await insertPerson(db, own.environment.id, { distinctIds: ['dora'], properties: { plan: 'team' } });
+      await seed(db, own.environment.id, [
+        { event: 'then', distinct_id: 'dora', timestamp: '2026-01-02T10:00:00Z', inserted_at: '2026-01-02T10:00:00Z', person_id: dora.uuid, person_properties: { plan: 'free' } },
+        { event: 'now', distinct_id: 'dora', timestamp: '2026-01-02T10:00:01Z', inserted_at: '2026-01-02T10:00:01Z', person_id: dora.uuid },
+        { event: 'personless', distinct_id: 'dora', timestamp: '2026-01-02T10:00:02Z', inserted_at: '2026-01-02T10:00:02Z' },
+      ]);
+      const { records } = await readAll(db, request(own.environment.id, null, '2027-01-01T00:00:00Z', 'inserted_at'));
+      expect(records.map((record) => [record.event, record.person_properties])).to.deep.equal([
+        ['then', { plan: 'free' }],
+        ['now', { plan: 'team' }],
+        ['personless', null],
+      ]);
+    });
+
     it('reads the window by timestamp for backfills, and from the beginning without a start', async () => {
       const byTimestamp = await readAll(testDb(), request(team, '2026-01-01T10:00:00Z', '2026-01-01T11:00:00Z', 'timestamp'));
       expect(byTimestamp.records.map((record) => record.event)).to.deep.equal(['anonymous', 'early', 'late']);

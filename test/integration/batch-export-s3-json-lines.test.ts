@@ -60,6 +60,8 @@ async function insertEvents(account: Account, events: StoredEvent[]): Promise<vo
       properties: db.raw('?::jsonb', [event.properties]),
       elements_chain: event.elements_chain ?? '',
       person_id: event.person_id ?? null,
+      // As capture stores them: the person's properties when the event arrived.
+      person_properties: db.raw('(select p.properties from persons p where p.uuid = ?::uuid)', [event.person_id ?? null]),
     });
   }
 }

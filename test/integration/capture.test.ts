@@ -647,6 +647,34 @@ describe('capture', () => {
       expect((await personOf(account, 'u'))!.properties).to.deep.equal({ plan: 'pro', first: 'a' });
     });
 
+    it("stores on each event its person's properties as they are once that event is processed, none on a personless event", async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/batch/', {
+        api_key: key,
+        batch: [
+          { event: 'a', distinct_id: 'u', timestamp: '2026-11-21T10:00:01Z', properties: { $set: { plan: 'free', tmp: 1 }, $set_once: { first: 'a' } } },
+          { event: 'b', distinct_id: 'u', timestamp: '2026-11-21T10:00:02Z', properties: { $set: { plan: 'pro' }, $set_once: { first: 'b' } } },
+        ],
+      });
+      // A person change takes the full path; an event that changes nothing, once the person is known, the quick one.
+      await post('/i/v0/e/', { api_key: key, event: 'c', distinct_id: 'u', timestamp: '2026-11-21T10:00:03Z', properties: { $unset: ['tmp'] } });
+      const quickBefore = await metric('hedgerow_capture_batches_total{path="quick"}');
+      await post('/i/v0/e/', { api_key: key, event: 'd', distinct_id: 'u', timestamp: '2026-11-21T10:00:04Z' });
+      expect(await metric('hedgerow_capture_batches_total{path="quick"}')).to.equal(quickBefore + 1);
+      await post('/i/v0/e/', { api_key: key, event: 'e', distinct_id: 'u', timestamp: '2026-11-21T10:00:05Z', properties: { $process_person_profile: false } });
+      await post('/i/v0/e/', { api_key: key, event: 'f', distinct_id: 'u', timestamp: '2026-11-21T10:00:06Z', properties: { $set: { plan: 'team' } } });
+      const rows = (await events(account)) as unknown as Array<{ event: string; person_properties: Record<string, unknown> | null }>;
+      expect(rows.map((row) => [row.event, row.person_properties])).to.deep.equal([
+        ['a', { plan: 'free', tmp: 1, first: 'a' }],
+        ['b', { plan: 'pro', tmp: 1, first: 'a' }],
+        ['c', { plan: 'pro', first: 'a' }],
+        ['d', { plan: 'pro', first: 'a' }],
+        ['e', null],
+        ['f', { plan: 'team', first: 'a' }],
+      ]);
+    });
+
     it('merges two persons on $create_alias: properties merged, distinct ids moved, both users’ events under one person', async () => {
       const account = await newAccount(testDb());
       const key = account.environment.api_token;

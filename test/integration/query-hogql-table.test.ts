@@ -335,11 +335,11 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Only one arrayJoin() per SELECT is supported: "arrayJoin(splitByChar(\',\', \'x,y\'))" is a second one; join the other in a nested query.',
   },
   { name: 'arrayJoin with LIMIT BY', query: "select arrayJoin(splitByChar(',', event)) from events limit 1 by event", detail: 'arrayJoin() is not supported with LIMIT BY.' },
-  { name: 'an unknown field of groups', query: 'select updated_at from groups', detail: 'Unknown field "updated_at" of the table groups.' },
+  { name: 'an unknown field of groups', query: 'select secret from groups', detail: 'Unknown field "secret" of the table groups.' },
   {
     name: 'an unknown field of the session',
     query: 'select session.secret from events',
-    detail: 'Unknown field "session.secret": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.',
+    detail: 'Unknown field "session.secret": sessions have session_id, id, distinct_id, $start_timestamp, $end_timestamp, max_inserted_at, $session_duration, duration, $urls, $num_uniq_urls, $entry_current_url, $entry_pathname, $entry_hostname, $end_current_url, $end_pathname, $end_hostname, $exit_current_url, $exit_pathname, $last_external_click_url, $entry_referring_domain, $entry_referrer, $entry_utm_source, $entry_utm_campaign, $entry_utm_medium, $entry_utm_term, $entry_utm_content, $entry_gclid, $entry_gad_source, $entry_gclsrc, $entry_dclid, $entry_gbraid, $entry_wbraid, $entry_fbclid, $entry_msclkid, $entry_twclid, $entry_li_fat_id, $entry_mc_cid, $entry_igshid, $entry_ttclid, $entry__kx, $entry_irclid, $pageview_count, $autocapture_count, $screen_count, $page_screen_autocapture_count_up_to, $is_bounce, $vitals_lcp.',
   },
   {
     name: 'an array function that is not supported',

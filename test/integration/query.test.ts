@@ -209,7 +209,8 @@ const CASES: Case[] = [
     query:
       'select session_id, distinct_id, $start_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count from sessions order by session_id',
     rows: [
-      ['s1', 'alice', '2024-01-01T10:00:00.000Z', 90_000, 'https://x.test/a', 'https://x.test/b', 2],
+      // The session's distinct id is its latest event's, as in PostHog (argMax).
+      ['s1', 'alice2', '2024-01-01T10:00:00.000Z', 90_000, 'https://x.test/a', 'https://x.test/b', 2],
       ['s2', 'bob', '2024-01-03T12:30:00.000Z', 246_600, 'https://x.test/c', 'https://x.test/c', 1],
     ],
   },
@@ -318,8 +319,8 @@ describe('query: POST …/query/ with HogQLQuery', function () {
   });
 
   const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
-    { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.' },
-    { name: 'another table', query: 'select * from person_distinct_ids', detail: 'Unknown table "person_distinct_ids". Tables: events, persons, sessions, groups.' },
+    { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
+    { name: 'another table', query: 'select * from raw_sessions', detail: 'Unknown table "raw_sessions". Tables: events, persons, person_distinct_ids, sessions, groups.' },
     { name: 'a PostgreSQL function', query: 'select pg_sleep(10) from events', detail: 'Unknown function "pg_sleep".' },
     { name: 'an unknown field', query: 'select team_id from events', detail: 'Unknown field "team_id".' },
     { name: 'a second statement', query: 'select 1 from events; drop table events', detail: 'Unexpected character ";" at position 21.' },
@@ -358,7 +359,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
     { name: 'a WITH query naming itself', query: 'with x as (select 1 from x) select 1 from x', detail: 'The WITH query "x" refers to itself.' },
     { name: 'IN a subquery of two columns', query: 'select 1 from events where event in (select event, 1 from events)', detail: 'A subquery after IN must select one column, not 2.' },
     { name: 'a field the subquery does not have', query: 'select event from (select distinct_id from events)', detail: 'Unknown field "event" of the subquery.' },
-    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.' },
+    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
     { name: 'a non-constant LIMIT', query: 'select 1 from events limit count()', detail: 'LIMIT must be a non-negative integer.' },
     { name: 'a parameter given to a plain function', query: 'select count(1)(event) from events', detail: 'count() takes no parameters.' },
   ];

@@ -47,6 +47,30 @@ function uuids(): () => string {
 const set = (values: Record<string, unknown>) => ({ set: values, setOnce: {}, unset: [] });
 
 describe('person planning (handlers/capture/persons.ts)', () => {
+  it("gives each event its person's properties as they are once that event is processed", () => {
+    const plan = planPersons(
+      [
+        ev('u1', { personUpdate: set({ plan: 'free' }) }),
+        ev('u1', { personUpdate: set({ plan: 'pro' }) }),
+        ev('u1'),
+        ev('u1', { processPerson: false }),
+        ev('anon'),
+        // The merge gives the surviving person the other one's properties it lacks, from this event on.
+        ev('u1', { alias: 'anon', personUpdate: set({ seen: true }) }),
+      ],
+      [stored('anon', { id: '9', uuid: 'anon-person', properties: { referrer: 'ad', plan: 'none' } })],
+      uuids(),
+    );
+    expect(plan.eventPersonProperties.map((text) => (text === null ? null : JSON.parse(text)))).to.deep.equal([
+      { plan: 'free' },
+      { plan: 'pro' },
+      { plan: 'pro' },
+      null,
+      { referrer: 'ad', plan: 'none' },
+      { referrer: 'ad', plan: 'pro', seen: true },
+    ]);
+  });
+
   it('creates one person for the events of a new distinct id, applying $set in event order', () => {
     const plan = planPersons(
       [ev('u1', { personUpdate: set({ plan: 'free' }) }), ev('u1', { personUpdate: set({ plan: 'pro' }) }), ev('u1')],

@@ -89,19 +89,19 @@ describe('unit: HogQL SELECT compiler', () => {
 
   describe('refuses (given → want message)', () => {
     const cases: [string, string][] = [
-      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
-      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, sessions, groups.'],
-      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, sessions, groups.'],
+      ['select relname from pg_catalog.pg_class', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
+      ['select * from pg_class', 'Unknown table "pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
+      ['select * from information_schema.tables', 'Unknown table "information_schema.tables". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select 1 from events where event = {missing}', 'Placeholder {missing} is not given in values.'],
       ['select current_setting(\'x\') from events', 'Unknown function "current_setting".'],
       ['select team_id from events', 'Unknown field "team_id".'],
       ['select uuid from persons', 'Unknown field "uuid" of the table persons.'],
       ['select 1 from events e, persons p', 'Only INNER JOIN and LEFT JOIN are supported.'],
       ['select 1 from events e join events e on 1 = 1', 'Two joined tables are named "e"; give one an alias.'],
-      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
+      ['select 1 from events e join pg_catalog.pg_class c on 1 = 1', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['with x as (select 1 from x) select 1 from x', 'The WITH query "x" refers to itself.'],
       ['select 1 from events union select 1 from events', 'Only UNION ALL is supported; UNION DISTINCT is not.'],
-      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.'],
+      ['select 1 from events where event in (select relname from pg_catalog.pg_class)', 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select event, count() from events', '"event" must be in GROUP BY or inside an aggregate function.'],
       ['select count() from events order by event', '"event" in ORDER BY must be in GROUP BY or inside an aggregate function.'],
       ['select quantile(2)(properties.x) from events', 'The level of quantile() must be a number constant from 0 to 1.'],
@@ -114,11 +114,11 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select __proto__ from events', 'Unknown field "__proto__".'],
       ['select toString from events', 'Unknown field "toString".'],
       ['select hasOwnProperty from persons', 'Unknown field "hasOwnProperty" of the table persons.'],
-      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.'],
+      ['select session.constructor from events', 'Unknown field "session.constructor": sessions have session_id, id, distinct_id, $start_timestamp, $end_timestamp, max_inserted_at, $session_duration, duration, $urls, $num_uniq_urls, $entry_current_url, $entry_pathname, $entry_hostname, $end_current_url, $end_pathname, $end_hostname, $exit_current_url, $exit_pathname, $last_external_click_url, $entry_referring_domain, $entry_referrer, $entry_utm_source, $entry_utm_campaign, $entry_utm_medium, $entry_utm_term, $entry_utm_content, $entry_gclid, $entry_gad_source, $entry_gclsrc, $entry_dclid, $entry_gbraid, $entry_wbraid, $entry_fbclid, $entry_msclkid, $entry_twclid, $entry_li_fat_id, $entry_mc_cid, $entry_igshid, $entry_ttclid, $entry__kx, $entry_irclid, $pageview_count, $autocapture_count, $screen_count, $page_screen_autocapture_count_up_to, $is_bounce, $vitals_lcp.'],
       ['select constructor() from events', 'Unknown function "constructor".'],
       ['select __proto__() from events', 'Unknown function "__proto__".'],
       ['select valueOf(event) from events', 'Unknown function "valueOf".'],
-      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, sessions, groups.'],
+      ['select 1 from constructor', 'Unknown table "constructor". Tables: events, persons, person_distinct_ids, sessions, groups.'],
       ['select timestamp - interval 1 constructor from events', 'Expected an interval unit (second, minute, hour, day, week, month, quarter, year) but found "constructor" at position 31.'],
       ['', 'The query is empty.'],
     ];
@@ -283,6 +283,39 @@ describe('unit: HogQL SELECT compiler', () => {
     expect(inner(compile('select key from groups'))).to.equal('select g.group_key as c0 from groups g where g.team_id = $1::int limit 101 offset 0');
   });
 
+  it('person_distinct_ids filters its distinct ids and their persons by the environment', () => {
+    const compiled = compile('select distinct_id, person_id, person.properties.email from person_distinct_ids');
+    const team = numberOf(compiled, TEAM);
+    expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
+    expect(inner(compiled)).to.equal(
+      `select pdi.distinct_id as c0, p.uuid as c1, (p.properties -> $1::text) as c2 from person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where pdi.team_id = $${team}::int limit 101 offset 0`,
+    );
+  });
+
+  it("poe reads the person's properties stored on the event; pdi.person the environment's person", () => {
+    expect(inner(compile('select poe.properties.email, poe.id from events'))).to.equal(
+      'select (e.person_properties -> $1::text) as c0, e.person_id as c1 from events e where e.team_id = $2::int limit 101 offset 0',
+    );
+    const compiled = compile('select pdi.person.properties.email from events');
+    const team = numberOf(compiled, TEAM);
+    expect(inner(compiled)).to.include(`left join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where e.team_id = $${team}::int`);
+  });
+
+  describe('names of the new tables’ properties stay values', () => {
+    const attempts: [string, string][] = [
+      ["select poe.properties['x''); drop table events; --'] from events", "x'); drop table events; --"],
+      ["select pdi.person.properties['x''); drop table events; --'] from events", "x'); drop table events; --"],
+      ["select person.properties['x''); drop table events; --'] from person_distinct_ids", "x'); drop table events; --"],
+    ];
+    for (const [query, secret] of attempts) {
+      it(query, () => {
+        const compiled = compile(query);
+        expect(compiled.params).to.include(secret);
+        expect(compiled.text).to.not.include('drop table');
+      });
+    }
+  });
+
   describe('format strings, timezones and patterns stay values', () => {
     const attempts: [string, string][] = [
       ["select formatDateTime(timestamp, '%Y''); drop table events; --') from events", `"'); drop table events; --"`],
@@ -320,7 +353,8 @@ describe('unit: HogQL SELECT compiler', () => {
       ["select JSONExtractInt(properties.x, event) from events", 'The keys of JSONExtractInt() must be string or integer constants.'],
       ['select group_5.key from events', 'Unknown field "group_5.key".'],
       ["select event from events where sumIf(properties.price, event = 'a') > 1", 'Aggregate functions such as sumIf() are not allowed in WHERE.'],
-      ['select group_0.updated_at from events', 'Unknown field "updated_at" of the group group_0.'],
+      ['select group_0.updated_at from events', 'The field "updated_at" of groups is not available: when a group last changed is not kept; created_at is.'],
+      ['select group_0.secret from events', 'Unknown field "secret" of the group group_0.'],
     ];
     for (const [query, message] of cases) {
       it(query, () => {

@@ -64,7 +64,7 @@ export const EVENT_RECORD_COLUMNS = [
   'set_once',
 ] as const;
 
-/** The SQL of each default events column over `events e` and the current person `p`. */
+/** The SQL of each default events column over `events e`. */
 const EVENT_COLUMN_SQL: Readonly<Record<(typeof EVENT_RECORD_COLUMNS)[number], string>> = {
   uuid: 'e.uuid::text',
   team_id: 'e.team_id',
@@ -76,7 +76,8 @@ const EVENT_COLUMN_SQL: Readonly<Record<(typeof EVENT_RECORD_COLUMNS)[number], s
   distinct_id: 'e.distinct_id',
   elements_chain: 'e.elements_chain',
   person_id: 'e.person_id::text',
-  person_properties: 'p.properties',
+  // As stored at capture (HogQL's `poe.properties` reads the same), not the person's properties of today.
+  person_properties: 'e.person_properties',
   set: "e.properties -> '$set'",
   set_once: "e.properties -> '$set_once'",
 };
