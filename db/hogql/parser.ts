@@ -4,11 +4,18 @@
  * `properties['key with spaces']`), arithmetic, comparisons, `and/or/not`, `in`, `like/ilike`, `is [not] null`,
  * `between`, `interval`, and function calls. Anything else is a HogQLError that says where.
  *
- * Precedence, loosest first: or, and, not, comparison (= != < > like in is between), ||, + -, * / %, unary -,
- * member access (. and []).
+ * Precedence, loosest first, as PostHog's grammar: the ternary `c ? a : b` (right to left), or, and, not, `??`,
+ * comparison (= != < > like in is between and the regular expression matches =~ ~ !~ =~* ~* !~*), ||, + -,
+ * * / %, unary -, member access (. and []).
+ *
+ * Operators written as functions (`equals(a, b)`, `and(…)`, `not(x)`) become their operators' trees here
+ * (library/operators.ts). `and`, `or`, `in`, `like` and `ilike` name a function where no operator can stand (at
+ * the start of an operand, followed by `(`); `not` does when `(` follows it directly, so `not (a)` stays the
+ * operator.
  */
 import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
+import { operatorForm } from './library/operators.js';
 import { ownEntry } from './lookup.js';
 
 /** Longest expression accepted, in characters. */
@@ -23,7 +30,15 @@ export type Token =
   | { type: 'op'; value: string; pos: number }
   | { type: 'eof'; pos: number };
 
-const OPERATORS = ['==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']'];
+/**
+ * The operators and punctuation, matched longest first (`=~*` before `=~` before `=`, `!~` beside `!=`), whatever
+ * order they are listed in.
+ */
+const OPERATORS = [
+  '==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']',
+  // HogQL's own: `??` (ifNull), `c ? a : b` (if), and the regular expression matches.
+  '??', '?', ':', '=~*', '!~*', '=~', '!~', '~*', '~',
+].sort((a, b) => b.length - a.length);
 const IDENT_START = /[A-Za-z_$]/;
 const IDENT_PART = /[A-Za-z0-9_$]/;
 const DIGIT = /[0-9]/;
@@ -219,6 +234,37 @@ const INTERVAL_UNITS: Readonly<Record<string, IntervalUnit>> = {
   year: 'year',
 };
 
+/** Keywords that also name an operator's function: `and(a, b)`, `not(x)`, `in(x, (1, 2))`, `like(a, '%b')`. */
+const OPERATOR_WORDS = ['and', 'or', 'not', 'in', 'like', 'ilike'];
+
+type RegexOperator = { negated: boolean; caseInsensitive: boolean };
+
+/** HogQL's regular expression operators, as PostHog's grammar reads them: `~` and `=~` match, `!~` does not. */
+const REGEX_OPERATORS: Readonly<Record<string, RegexOperator>> = {
+  '=~': { negated: false, caseInsensitive: false },
+  '~': { negated: false, caseInsensitive: false },
+  '!~': { negated: true, caseInsensitive: false },
+  '=~*': { negated: false, caseInsensitive: true },
+  '~*': { negated: false, caseInsensitive: true },
+  '!~*': { negated: true, caseInsensitive: true },
+};
+
+/**
+ * `a =~ b` as PostHog compiles it: match(a, b); the case-insensitive forms prefix the pattern with `(?i)`, the
+ * negated ones are not(match(…)).
+ */
+function regexMatch(subject: Expr, pattern: Expr, operator: RegexOperator): Expr {
+  let regex = pattern;
+  if (operator.caseInsensitive) {
+    regex =
+      pattern.kind === 'constant' && typeof pattern.value === 'string'
+        ? { kind: 'constant', value: `(?i)${pattern.value}` }
+        : { kind: 'call', name: 'concat', args: [{ kind: 'constant', value: '(?i)' }, pattern] };
+  }
+  const match: Expr = { kind: 'call', name: 'match', args: [subject, regex] };
+  return operator.negated ? { kind: 'not', expr: match } : match;
+}
+
 export function intervalUnit(word: string): IntervalUnit | undefined {
   const lower = word.toLowerCase();
   return ownEntry(INTERVAL_UNITS, lower.endsWith('s') ? lower.slice(0, -1) : lower);
@@ -306,7 +352,18 @@ export class Parser {
   }
 
   expression(): Expr {
-    return this.nested(() => this.or());
+    return this.nested(() => this.ternary());
+  }
+
+  /** `c ? a : b`: if(c, a, b), the loosest operator, grouping from the right. */
+  private ternary(): Expr {
+    const condition = this.or();
+    if (!this.isOp('?')) return condition;
+    this.advance();
+    const then = this.expression();
+    this.expectOp(':');
+    const otherwise = this.nested(() => this.ternary());
+    return { kind: 'call', name: 'if', args: [condition, then, otherwise] };
   }
 
   private or(): Expr {
@@ -328,11 +385,28 @@ export class Parser {
   }
 
   private not(): Expr {
-    if (this.isKeyword('not')) {
+    if (this.isKeyword('not') && !this.callFollows(true)) {
       this.advance();
       return this.nested(() => ({ kind: 'not', expr: this.not() }));
     }
-    return this.comparison();
+    return this.nullish();
+  }
+
+  /** `a ?? b`: ifNull(a, b), grouping from the left. */
+  private nullish(): Expr {
+    let left = this.comparison();
+    while (this.isOp('??')) {
+      this.advance();
+      left = { kind: 'call', name: 'ifNull', args: [left, this.comparison()] };
+    }
+    return left;
+  }
+
+  /** Whether the word at the current token is followed by `(` (`directly`: with nothing between them). */
+  private callFollows(directly: boolean): boolean {
+    const [word, next] = [this.current, this.tokens[this.index + 1]];
+    if (next?.type !== 'op' || next.value !== '(') return false;
+    return !directly || (word.type === 'ident' && next.pos === word.pos + word.value.length);
   }
 
   private comparison(): Expr {
@@ -353,6 +427,11 @@ export class Parser {
       if (op) {
         this.advance();
         return { kind: 'compare', op, left, right: this.concat() };
+      }
+      const regex = ownEntry(REGEX_OPERATORS, token.value);
+      if (regex) {
+        this.advance();
+        return regexMatch(left, this.concat(), regex);
       }
       return left;
     }
@@ -497,10 +576,9 @@ export class Parser {
             return { kind: 'constant', value: null };
           }
           if (word === 'interval') return this.interval();
-          if (['and', 'or', 'not', 'in', 'like', 'ilike', 'is', 'between', 'as'].includes(word)) this.fail('an expression');
-          if (this.tokens[this.index + 1]?.type === 'op' && (this.tokens[this.index + 1] as { value: string }).value === '(') {
-            return this.call();
-          }
+          const operatorFunction = OPERATOR_WORDS.includes(word) && this.callFollows(word === 'not');
+          if (!operatorFunction && ['and', 'or', 'not', 'in', 'like', 'ilike', 'is', 'between', 'as'].includes(word)) this.fail('an expression');
+          if (this.callFollows(false)) return this.call();
         }
         this.advance();
         return { kind: 'field', chain: [token.value] };
@@ -550,6 +628,7 @@ export class Parser {
       this.advance();
       return { ...call, over: this.nested(() => this.windowSpec()) };
     }
+    if (call.kind === 'call' && !call.params) return operatorForm(call.name, call.args) ?? call;
     return call;
   }
 
