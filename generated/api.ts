@@ -2753,7 +2753,7 @@ export interface components {
          *
          *     **Operators.** Besides SQL's, HogQL's `a ?? b` (ifNull), `c ? a : b` (if), and the regular expression
          *     matches `=~` and `~` (match), `!~` (no match), `=~*`, `~*` and `!~*` (ignoring case). The operators
-         *     written as functions, as PostHog's insights write them (`and(…)`, `or(…)`, `not(…)`, `equals`,
+         *     written as functions, as PostHog's insights write them (`and(...)`, `or(...)`, `not(...)`, `equals`,
          *     `notEquals`, `less`, `greater`, `lessOrEquals`, `greaterOrEquals`, `like`, `ilike`, `notLike`,
          *     `notILike`, `in`, `notIn`, `plus`, `minus`, `multiply`, `divide`, `modulo`, `negate`), are their
          *     operators and compile to the same SQL.

@@ -166,6 +166,61 @@ describe('unit: HogQL operators', () => {
     });
   });
 
+  describe('HogQLX tags: the tuples PostHog compiles them to', () => {
+    const c = (value: string | boolean): Expr => ({ kind: 'constant', value });
+    const tuple = (...items: Expr[]): Expr => ({ kind: 'tuple', items });
+    const field = (...chain: string[]): Expr => ({ kind: 'field', chain });
+    const cases: [string, Expr][] = [
+      ['<strong>{event}</strong>', tuple(c('__hx_tag'), c('strong'), c('children'), tuple(field('event')))],
+      [
+        '<a href={properties.$current_url}>Open {event}</a>',
+        tuple(c('__hx_tag'), c('a'), c('href'), field('properties', '$current_url'), c('children'), tuple(c('Open '), field('event'))),
+      ],
+      [
+        "<RecordingButton sessionId={properties.$session_id} recordingStatus='active' inline />",
+        tuple(c('__hx_tag'), c('RecordingButton'), c('sessionId'), field('properties', '$session_id'), c('recordingStatus'), c('active'), c('inline'), c(true)),
+      ],
+      // Text is not HogQL: quotes, commas and keywords in it are text.
+      ["<p>it's a, b or c</p>", tuple(c('__hx_tag'), c('p'), c('children'), tuple(c("it's a, b or c")))],
+      // White space holding a line break between children is indentation (dropped); other text is kept as written.
+      ['<div>\n  <b>x</b>\n  <i>{1}</i>\n</div>', tuple(c('__hx_tag'), c('div'), c('children'), tuple(
+        tuple(c('__hx_tag'), c('b'), c('children'), tuple(c('x'))),
+        tuple(c('__hx_tag'), c('i'), c('children'), tuple({ kind: 'constant', value: 1 })),
+      ))],
+      ['<em> a </em>', tuple(c('__hx_tag'), c('em'), c('children'), tuple(c(' a ')))],
+      ['<hr/>', tuple(c('__hx_tag'), c('hr'))],
+      ['<span title={event = \'a\' ? \'x\' : \'y\'}></span>', tuple(c('__hx_tag'), c('span'), c('title'), parseExpression("if(event = 'a', 'x', 'y')"))],
+    ];
+    for (const [given, want] of cases) {
+      it(given, () => expect(parseExpression(given)).to.deep.equal(want));
+    }
+
+    it('in a select list, printed as its tuple', () => {
+      const query = parseSelect("select <strong>{event}</strong> as s, <a href='x'>y</a> from events");
+      expect((query as { columns: { expr: Expr }[] }).columns[0]!.expr).to.deep.equal(tuple(c('__hx_tag'), c('strong'), c('children'), tuple(field('event'))));
+    });
+
+    it('`<` where an operand ends stays less-than', () => {
+      expect(parseExpression('a <b and c <d')).to.deep.equal(parseExpression('(a < b) and (c < d)'));
+      expect(parseExpression("x <y or 1 <2")).to.deep.equal(parseExpression('x < y or 1 < 2'));
+      expect(parseExpression('f(x) <g(y)')).to.deep.equal(parseExpression('f(x) < g(y)'));
+    });
+
+    const refused: [string, RegExp][] = [
+      ['<script>alert(1)</script>', /Unknown tag <script>: the HogQLX tags are <Sparkline>/],
+      ['<b>x</i>', /Opening and closing HogQLX tags must match. Got b and i./],
+      ['<b>x', /The tag <b> starting at position 1 has no closing <\/b>./],
+      ['<b x=1 />', /The attribute x of <b> needs a quoted value or \{an expression\}/],
+      ['<b x={event>', /not closed/],
+      ["<p children='a'>b</p>", /both children and a 'children' attribute/],
+      ['<b>{}</b>', /Expected an expression inside \{ \}/],
+      [`${'<b>'.repeat(40)}x${'</b>'.repeat(40)}`, /Tags are nested more than 32 levels deep/],
+    ];
+    for (const [given, message] of refused) {
+      it(`refuses ${given.slice(0, 40)}`, () => expect(() => parseExpression(given)).to.throw(HogQLError, message));
+    }
+  });
+
   describe('refusals (400)', () => {
     const refused: [string, RegExp][] = [
       ['select a ? b from events', /Expected ":"/],
