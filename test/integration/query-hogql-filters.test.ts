@@ -15,16 +15,16 @@ import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const EVENTS: NewEvent[] = [
-  { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { $browser: 'Chrome', $current_url: 'https://x.test/a' } },
+  { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { $browser: 'Chrome', $current_url: 'https://x.test/a', $session_id: 's1' } },
   { event: '$pageview', distinct_id: 'bob', timestamp: '2024-01-02T11:00:00Z', properties: { $browser: 'Firefox', $current_url: 'https://x.test/Blog/1' } },
-  { event: 'signup', distinct_id: 'bob', timestamp: '2024-01-03T12:00:00Z', properties: { plan: 'pro', price: 5 } },
+  { event: 'signup', distinct_id: 'bob', timestamp: '2024-01-03T12:00:00Z', properties: { plan: 'pro', price: 5, $session_id: 's2' } },
   { event: 'purchase', distinct_id: 'alice', timestamp: '2024-01-04T08:00:00Z', properties: { $browser: 'Chrome', price: 100 } },
   { event: '$pageview', distinct_id: 'carol', timestamp: '2024-01-05T09:00:00Z', properties: { $current_url: 'https://x.test/c' } },
 ];
 
 /** The other environment: an event every filter below matches. */
 const OTHER_EVENTS: NewEvent[] = [
-  { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-03T10:00:00Z', properties: { $browser: 'Chrome', plan: 'pro', price: 1000, $current_url: 'https://x.test/blog/evil' } },
+  { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-03T10:00:00Z', properties: { $browser: 'Chrome', plan: 'pro', price: 1000, $current_url: 'https://x.test/blog/evil', $session_id: 's3' } },
 ];
 
 interface Case {
@@ -146,6 +146,18 @@ const CASES: Case[] = [
     query: 'select key from groups where {filters} order by key',
     filters: { dateRange: { date_from: '2024-01-02' }, properties: [{ key: 'name', value: 'Beta', type: 'group', group_type_index: 0 }] },
     rows: [['org-b']],
+  },
+  {
+    name: '{filters} of a sessions query: the date range on $start_timestamp',
+    query: 'select session_id from sessions where {filters} order by session_id',
+    filters: { dateRange: { date_from: '2024-01-02' } },
+    rows: [['s2']],
+  },
+  {
+    name: '{filters} of events joined to their sessions: the events\' timestamp and properties',
+    query: 'select e.event, s.session_id from events e join sessions s on e.properties.$session_id = s.session_id where {filters} order by e.timestamp',
+    filters: { properties: [{ key: '$browser', value: 'Chrome' }], dateRange: { date_to: '2024-01-03' } },
+    rows: [['$pageview', 's1']],
   },
   // {filters.dateRange.from} / {filters.dateRange.to}.
   {
@@ -286,6 +298,12 @@ const REFUSED: Refusal[] = [
     query: COUNT,
     filters: { properties: [{ key: 'x', value: 'a', type: 'cohort' }] },
     detail: 'Property filters of type "cohort" are not supported.',
+  },
+  {
+    name: 'property filters over sessions alone',
+    query: 'select count() from sessions where {filters}',
+    filters: { properties: [{ key: '$browser', value: 'Chrome' }] },
+    detail: 'Can only use session properties in a filter when selecting from only the sessions table; session property filters are not supported.',
   },
   { name: 'equals() with one argument', query: 'select equals(event) from events', detail: 'equals() takes 2 arguments, got 1.' },
   { name: 'a ternary without its else', query: "select event = 'a' ? 1 from events", detail: 'Expected ":" but found "from" at position 24.' },

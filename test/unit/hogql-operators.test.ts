@@ -8,7 +8,7 @@ import type { Expr } from '../../db/hogql/ast.js';
 import { HogQLError } from '../../db/hogql/errors.js';
 import { operatorForm } from '../../db/hogql/library/operators.js';
 import { parseExpression, tokenize } from '../../db/hogql/parser.js';
-import { compileSelect, parseSelect, type CompiledSelect } from '../../db/hogql/select/index.js';
+import { compileSelect, parseSelect, requestPlaceholders, type CompiledSelect } from '../../db/hogql/select/index.js';
 
 const OPTIONS = { teamId: 77, timezone: 'Europe/Paris', defaultLimit: 100, maxLimit: 50_000 };
 
@@ -237,6 +237,54 @@ describe('unit: HogQL operators', () => {
     for (const [query, message] of refused) {
       it(query, () => expect(() => compile(query)).to.throw(HogQLError, message));
     }
+  });
+
+  describe('{filters} and {variables.name}', () => {
+    const hostile = "x' or 1=1; drop table persons; --";
+    const placeholders = requestPlaceholders(
+      {
+        properties: [{ key: hostile, value: hostile }, { key: 'tier', value: hostile, type: 'person' }],
+        dateRange: { date_from: '2024-01-01', date_to: '2024-02-01T00:00:00Z' },
+      },
+      { v: { variableId: 'v', code_name: 'name', value: hostile } },
+      'Europe/Paris',
+    );
+
+    it('binds every value of the filters and variables; the environment filter stays on every table', () => {
+      const compiled = compileSelect(
+        parseSelect('select count() from events where {filters} and event = {variables.name} and distinct_id in (select distinct_id from events where {filters})', {}, placeholders),
+        OPTIONS,
+      );
+      expect(compiled.text).to.not.include('drop table');
+      expect(compiled.params).to.include(hostile);
+      expect(compiled.params).to.include('2024-01-01');
+      expect(compiled.text.match(/e\.team_id = \$\d+::int/g)?.length).to.equal(2);
+    });
+
+    it('{filters} is the condition PostHog builds: properties, then timestamp < date_to, then timestamp >= date_from', () => {
+      const query = parseSelect('select 1 from events where {filters}', {}, placeholders) as { where: Expr };
+      const field = (...chain: string[]): Expr => ({ kind: 'field', chain });
+      expect(query.where).to.deep.equal({
+        kind: 'and',
+        exprs: [
+          {
+            kind: 'and',
+            exprs: [
+              { kind: 'in', negated: false, expr: field('properties', hostile), list: [{ kind: 'constant', value: hostile }] },
+              { kind: 'in', negated: false, expr: field('person', 'properties', 'tier'), list: [{ kind: 'constant', value: hostile }] },
+            ],
+          },
+          { kind: 'compare', op: '<', left: field('timestamp'), right: { kind: 'constant', value: '2024-02-01T00:00:00Z' } },
+          { kind: 'compare', op: '>=', left: field('timestamp'), right: { kind: 'constant', value: '2024-01-01' } },
+        ],
+      });
+    });
+
+    it('without filters, {filters} is true; without a variable, a 400 naming it', () => {
+      expect((parseSelect('select 1 from events where {filters}') as { where: Expr }).where).to.deep.equal({ kind: 'constant', value: true });
+      expect(() => parseSelect('select {variables.nope} from events')).to.throw(HogQLError, 'Variable nope is missing from query.');
+      expect(() => parseExpression('{filters}')).to.throw(HogQLError, /Unexpected character "\{"/);
+    });
   });
 
   it('binds every value of a regular expression operator or an operator function as a parameter', () => {
