@@ -2769,7 +2769,19 @@ export interface components {
          *     are those of PostHog's mapping, listed in generated/hogql-functions.md with those refused and why.
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
-         *     null), never query text; a placeholder without a value is a 400.
+         *     null), never query text; a placeholder without a value is a 400. `{variables.<code_name>}` is the
+         *     `value` of the entry of `variables` with that `code_name` (null when `isNull`); a variable the request
+         *     does not give is a 400. `{filters}` is the condition of `filters` on the table its SELECT reads (see
+         *     `HogQLFilters`), `true` without filters; `{filters.dateRange.from}` and `{filters.dateRange.to}` are
+         *     the bounds, and a comparison with one that is not given always holds. Every value is bound, never
+         *     query text.
+         *
+         *     **Operators.** Besides SQL's, HogQL's `a ?? b` (ifNull), `c ? a : b` (if), and the regular expression
+         *     matches `=~` and `~` (match), `!~` (no match), `=~*`, `~*` and `!~*` (ignoring case). The operators
+         *     written as functions, as PostHog's insights write them (`and(...)`, `or(...)`, `not(...)`, `equals`,
+         *     `notEquals`, `less`, `greater`, `lessOrEquals`, `greaterOrEquals`, `like`, `ilike`, `notLike`,
+         *     `notILike`, `in`, `notIn`, `plus`, `minus`, `multiply`, `divide`, `modulo`, `negate`), are their
+         *     operators and compile to the same SQL.
          *
          *     **Rows.** Without a LIMIT, at most 100 rows, with `hasMore`, `limit` (100) and `offset` (0); a LIMIT
          *     above 50,000 is lowered to it, and then `hasMore`, `limit` and `offset` are absent. A query that runs
@@ -2796,8 +2808,80 @@ export interface components {
             values?: {
                 [key: string]: unknown;
             };
+            filters?: components["schemas"]["HogQLFilters"];
+            /**
+             * @description The values of the query's `{variables.<code_name>}`, by the variable's id, as PostHog's insights send them.
+             * @example {
+             *       "0190a3f2-5b6c-7d8e-9f01-234567890abc": {
+             *         "variableId": "0190a3f2-5b6c-7d8e-9f01-234567890abc",
+             *         "code_name": "browser",
+             *         "value": "Chrome"
+             *       }
+             *     }
+             */
+            variables?: {
+                [key: string]: components["schemas"]["HogQLVariable"];
+            };
             /** @example Events by name */
             name?: string;
+        };
+        /**
+         * @description What a HogQL query's `{filters}` stands for, as PostHog fills it: the property filters, then
+         *     `timestamp < date_to`, then `timestamp >= date_from` (none for `all`), all of which must hold; `true`
+         *     when none is given. The timestamp is the events' `timestamp` in a SELECT from events (joins
+         *     included), the sessions' `$start_timestamp` from sessions alone, the groups' `created_at` from groups;
+         *     `{filters}` in a SELECT from any other table or a nested query is a 400. Property filters apply to the
+         *     events (event, person, group, event_metadata and hogql filters; element filters are a 400 here) or,
+         *     from groups, group filters to the group's properties. `filterTestAccounts`: PostHog adds the team's
+         *     test-account filters, a team setting; environments here have none, PostHog's default, so it filters
+         *     nothing.
+         */
+        HogQLFilters: {
+            /**
+             * @description Property filters in the event listing's format (a list of filters, or a group `{type: AND|OR, values}`), all of which must hold; null for none.
+             * @example [
+             *       {
+             *         "key": "$browser",
+             *         "value": "Chrome",
+             *         "operator": "exact",
+             *         "type": "event"
+             *       }
+             *     ]
+             */
+            properties?: unknown;
+            dateRange?: {
+                /**
+                 * @description ISO 8601 (without an offset, in the environment's timezone), a relative date (`-7d`, `-1mStart`) or `all`.
+                 * @example -7d
+                 */
+                date_from?: string | null;
+                /**
+                 * @description Same forms as date_from; absent or null for no upper bound.
+                 * @example 2024-02-01
+                 */
+                date_to?: string | null;
+                /** @description Accepted; dates are always used as given. */
+                explicitDate?: boolean | null;
+            } | null;
+            /** @description Accepted; environments have no test-account filters (see above). */
+            filterTestAccounts?: boolean | null;
+        };
+        /** @description One variable's value, as PostHog's insights send it. */
+        HogQLVariable: {
+            /** @example 0190a3f2-5b6c-7d8e-9f01-234567890abc */
+            variableId: string;
+            /**
+             * @description The name the query writes, `{variables.<code_name>}`.
+             * @example browser
+             */
+            code_name: string;
+            /**
+             * @description A string, number, boolean or null, or a list of at most 1000 of them.
+             * @example Chrome
+             */
+            value?: unknown;
+            /** @description When true, the value is null whatever `value` says. */
+            isNull?: boolean;
         };
         /** @description The rows of a HogQL SELECT, as PostHog answers a HogQLQuery. */
         HogQLQueryResponse: {

@@ -5,11 +5,18 @@
  * `between`, `interval`, function calls, arrays `[a, b]`, tuples `(a, b)`, element access (`x[1]`, `t.1`),
  * `(expr AS name)` and lambdas `x -> body`. Anything else is a HogQLError that says where.
  *
- * Precedence, loosest first: lambda, or, and, not, comparison (= != < > like in is between), ||, + -, * / %,
- * unary -, member access (. and []), as in PostHog's HogQLParser.g4.
+ * Precedence, loosest first, as PostHog's grammar: lambda, the ternary `c ? a : b` (right to left), or, and, not,
+ * `??`, comparison (= != < > like in is between and the regular expression matches =~ ~ !~ =~* ~* !~*), ||, + -,
+ * * / %, unary -, member access (. and []).
+ *
+ * Operators written as functions (`equals(a, b)`, `and(…)`, `not(x)`) become their operators' trees here
+ * (library/operators.ts). `and`, `or`, `in`, `like` and `ilike` name a function where no operator can stand (at
+ * the start of an operand, followed by `(`); `not` does when `(` follows it directly, so `not (a)` stays the
+ * operator.
  */
 import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
+import { operatorForm } from './library/operators.js';
 import { ownEntry } from './lookup.js';
 
 /** Longest expression accepted, in characters. */
@@ -24,9 +31,27 @@ export type Token =
   | { type: 'string'; value: string; pos: number }
   | { type: 'ident'; value: string; quoted: boolean; pos: number }
   | { type: 'op'; value: string; pos: number }
+  /** A whole HTML-like tag (HogQLX), `<a href={url}>text</a>`, read at once: its text is not HogQL. */
+  | { type: 'tag'; tag: TagToken; pos: number }
   | { type: 'eof'; pos: number };
 
-const OPERATORS = ['->', '==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']'];
+/** A HogQLX tag as read: attribute values and children are text, or the tokens of a `{expression}`. */
+export interface TagToken {
+  name: string;
+  attributes: { name: string; value: string | true | Token[] }[];
+  /** Null for a self-closing tag (`<Sparkline … />`). */
+  children: (string | Token[] | TagToken)[] | null;
+}
+
+/**
+ * The operators and punctuation, matched longest first (`=~*` before `=~` before `=`, `!~` beside `!=`), whatever
+ * order they are listed in.
+ */
+const OPERATORS = [
+  '->', '==', '!=', '<>', '<=', '>=', '||', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', '[', ']',
+  // HogQL's own: `??` (ifNull), `c ? a : b` (if), and the regular expression matches.
+  '??', '?', ':', '=~*', '!~*', '=~', '!~', '~*', '~',
+].sort((a, b) => b.length - a.length);
 const IDENT_START = /[A-Za-z_$]/;
 const IDENT_PART = /[A-Za-z0-9_$]/;
 const DIGIT = /[0-9]/;
@@ -57,6 +82,8 @@ function describe(token: Token): string {
       return 'a string';
     case 'number':
       return `"${token.text}"`;
+    case 'tag':
+      return `the tag <${token.tag.name}>`;
     default:
       return `"${token.value}"`;
   }
@@ -158,8 +185,143 @@ function onlyCommentsFrom(text: string, start: number): boolean {
  * they stay unexpected characters. Comments are white space.
  */
 export function tokenize(text: string, statement = false): Token[] {
+  return scan(text, 0, statement, false, 0).tokens;
+}
+
+/** Words after which an operand starts, so that `<` after them opens a tag rather than compares. */
+const OPERAND_FOLLOWS = new Set(['select', 'distinct', 'where', 'prewhere', 'having', 'and', 'or', 'not', 'then', 'else', 'when', 'by', 'on', 'in', 'like', 'ilike', 'between', 'case', 'return']);
+const TAG_NAME_START = /[A-Za-z_]/;
+const TAG_NAME_PART = /[A-Za-z0-9_-]/;
+/** Deepest nesting of tags (each may hold expressions holding tags). */
+const MAX_TAG_DEPTH = 32;
+
+/** Whether `previous` ends an operand, after which `<` is less-than. */
+function endsOperand(previous: Token | undefined): boolean {
+  if (!previous) return false;
+  switch (previous.type) {
+    case 'number':
+    case 'string':
+    case 'tag':
+      return true;
+    case 'ident':
+      return previous.quoted || !OPERAND_FOLLOWS.has(previous.value.toLowerCase());
+    case 'op':
+      return [')', ']', '}'].includes(previous.value);
+    default:
+      return false;
+  }
+}
+
+function skipSpaceAndComments(text: string, start: number): number {
+  let index = start;
+  while (index < text.length) {
+    if (/\s/.test(text[index]!)) index += 1;
+    else {
+      const end = commentEnd(text, index);
+      if (end === -1) return index;
+      index = end;
+    }
+  }
+  return index;
+}
+
+/**
+ * Whether the `<` at `index` opens a tag, as PostHog's lexer decides (a name directly after it, then `>`, `/`,
+ * or after white space another name), and only where an operand may start: `a <b` stays a comparison.
+ */
+function opensTag(text: string, index: number, previous: Token | undefined): boolean {
+  if (!TAG_NAME_START.test(text[index + 1] ?? '') || endsOperand(previous)) return false;
+  let end = index + 2;
+  while (end < text.length && TAG_NAME_PART.test(text[end]!)) end += 1;
+  const next = text[end];
+  if (next === '>' || next === '/') return true;
+  if (next === undefined || !/\s/.test(next)) return false;
+  const after = text[skipSpaceAndComments(text, end)];
+  return after !== undefined && /[>/A-Za-z0-9_]/.test(after);
+}
+
+function tagName(text: string, start: number): { name: string; end: number } {
+  let end = start;
+  while (end < text.length && TAG_NAME_PART.test(text[end]!) && (end > start || TAG_NAME_START.test(text[end]!))) end += 1;
+  if (end === start) throw new HogQLError(`Expected a tag name at position ${start + 1}.`);
+  return { name: text.slice(start, end), end };
+}
+
+/** The expression of `{…}` whose `{` is at `start`: its tokens, and where the text goes on after its `}`. */
+function embedded(text: string, start: number, statement: boolean, depth: number): { tokens: Token[]; end: number } {
+  return scan(text, start + 1, statement, true, depth);
+}
+
+/** A tag whose `<` is at `start`, with its attributes and children, nested tags included. */
+function readTag(text: string, start: number, statement: boolean, depth: number): { tag: TagToken; end: number } {
+  if (depth > MAX_TAG_DEPTH) throw new HogQLError(`Tags are nested more than ${MAX_TAG_DEPTH} levels deep.`);
+  const { name, end: afterName } = tagName(text, start + 1);
+  const tag: TagToken = { name, attributes: [], children: null };
+  let index = afterName;
+  for (;;) {
+    index = skipSpaceAndComments(text, index);
+    if (text.startsWith('/>', index)) return { tag, end: index + 2 };
+    if (text[index] === '>') break;
+    if (index >= text.length) throw new HogQLError(`The tag <${name}> starting at position ${start + 1} is not closed.`);
+    const attribute = tagName(text, index);
+    index = skipSpaceAndComments(text, attribute.end);
+    if (text[index] !== '=') {
+      tag.attributes.push({ name: attribute.name, value: true });
+      continue;
+    }
+    index = skipSpaceAndComments(text, index + 1);
+    const quote = text[index];
+    if (quote === "'" || quote === '"') {
+      const { value, end } = readQuoted(text, index);
+      tag.attributes.push({ name: attribute.name, value });
+      index = end;
+    } else if (quote === '{') {
+      const { tokens, end } = embedded(text, index, statement, depth);
+      tag.attributes.push({ name: attribute.name, value: tokens });
+      index = end;
+    } else {
+      throw new HogQLError(`The attribute ${attribute.name} of <${name}> needs a quoted value or {an expression} (position ${index + 1}).`);
+    }
+  }
+  const children: (string | Token[] | TagToken)[] = [];
+  tag.children = children;
+  index += 1;
+  for (;;) {
+    if (index >= text.length) throw new HogQLError(`The tag <${name}> starting at position ${start + 1} has no closing </${name}>.`);
+    if (text.startsWith('</', index)) {
+      const closing = tagName(text, skipSpaceAndComments(text, index + 2));
+      const end = skipSpaceAndComments(text, closing.end);
+      if (text[end] !== '>') throw new HogQLError(`Expected ">" after </${closing.name} at position ${end + 1}.`);
+      if (closing.name !== name) throw new HogQLError(`Opening and closing HogQLX tags must match. Got ${name} and ${closing.name}.`);
+      return { tag, end: end + 1 };
+    }
+    if (text[index] === '{') {
+      const { tokens, end } = embedded(text, index, statement, depth);
+      children.push(tokens);
+      index = end;
+    } else if (text[index] === '<') {
+      const nested = readTag(text, index, statement, depth + 1);
+      children.push(nested.tag);
+      index = nested.end;
+    } else {
+      let end = index;
+      while (end < text.length && text[end] !== '<' && text[end] !== '{') end += 1;
+      const words = text.slice(index, end);
+      // As PostHog: white space that holds a line break is indentation, not text.
+      if (!(/^\s*$/.test(words) && /[\r\n]/.test(words))) children.push(words);
+      index = end;
+    }
+  }
+}
+
+/**
+ * The tokens from `start`: to the end of the text, or with `untilBrace` to the `}` that closes an embedded
+ * expression (its tokens then end with an eof at that `}`, and `end` is just after it).
+ */
+function scan(text: string, start: number, statement: boolean, untilBrace: boolean, depth: number): { tokens: Token[]; end: number } {
   const tokens: Token[] = [];
-  let index = 0;
+  let index = start;
+  let braces = 0;
   while (index < text.length) {
     const char = text[index]!;
     if (/\s/.test(char)) {
@@ -202,13 +364,27 @@ export function tokenize(text: string, statement = false): Token[] {
       index = end;
       continue;
     }
-    const operator = (statement ? [...OPERATORS, '{', '}'] : OPERATORS).find((candidate) => text.startsWith(candidate, index));
+    if (char === '<' && opensTag(text, index, tokens.at(-1))) {
+      const { tag, end } = readTag(text, index, statement, depth + 1);
+      tokens.push({ type: 'tag', tag, pos: index });
+      index = end;
+      continue;
+    }
+    const operator = (statement || untilBrace ? [...OPERATORS, '{', '}'] : OPERATORS).find((candidate) => text.startsWith(candidate, index));
     if (!operator) throw new HogQLError(`Unexpected character "${char}" at position ${index + 1}.`);
+    if (untilBrace && operator === '}') {
+      if (braces === 0) {
+        tokens.push({ type: 'eof', pos: index });
+        return { tokens, end: index + 1 };
+      }
+      braces -= 1;
+    } else if (untilBrace && operator === '{') braces += 1;
     tokens.push({ type: 'op', value: operator, pos: index });
     index += operator.length;
   }
+  if (untilBrace) throw new HogQLError(`The expression in { } starting at position ${start} is not closed.`);
   tokens.push({ type: 'eof', pos: text.length });
-  return tokens;
+  return { tokens, end: text.length };
 }
 
 const INTERVAL_UNITS: Readonly<Record<string, IntervalUnit>> = {
@@ -221,6 +397,51 @@ const INTERVAL_UNITS: Readonly<Record<string, IntervalUnit>> = {
   quarter: 'quarter',
   year: 'year',
 };
+
+/** The tags PostHog's HogQLX knows (hogqlx.py): its UI's components, then HTML's. */
+const HOGQLX_TAGS = [
+  'Sparkline', 'RecordingButton', 'ExplainCSPReport',
+  'a', 'blink', 'marquee', 'redacted',
+  'em', 'strong', 'span', 'div', 'p', 'pre', 'code', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table',
+  'thead', 'tbody', 'tr', 'th', 'td', 'blockquote', 'hr', 'b', 'i', 'u',
+];
+
+/** A value inside a tag as PostHog converts it: arrays and tuples (nested ones too) become tuples. */
+function asHogQLX(expr: Expr): Expr {
+  if (expr.kind === 'array' || expr.kind === 'tuple') return { kind: 'tuple', items: expr.items.map(asHogQLX) };
+  return expr;
+}
+
+/** Keywords that also name an operator's function: `and(a, b)`, `not(x)`, `in(x, (1, 2))`, `like(a, '%b')`. */
+const OPERATOR_WORDS = ['and', 'or', 'not', 'in', 'like', 'ilike'];
+
+type RegexOperator = { negated: boolean; caseInsensitive: boolean };
+
+/** HogQL's regular expression operators, as PostHog's grammar reads them: `~` and `=~` match, `!~` does not. */
+const REGEX_OPERATORS: Readonly<Record<string, RegexOperator>> = {
+  '=~': { negated: false, caseInsensitive: false },
+  '~': { negated: false, caseInsensitive: false },
+  '!~': { negated: true, caseInsensitive: false },
+  '=~*': { negated: false, caseInsensitive: true },
+  '~*': { negated: false, caseInsensitive: true },
+  '!~*': { negated: true, caseInsensitive: true },
+};
+
+/**
+ * `a =~ b` as PostHog compiles it: match(a, b); the case-insensitive forms prefix the pattern with `(?i)`, the
+ * negated ones are not(match(…)).
+ */
+function regexMatch(subject: Expr, pattern: Expr, operator: RegexOperator): Expr {
+  let regex = pattern;
+  if (operator.caseInsensitive) {
+    regex =
+      pattern.kind === 'constant' && typeof pattern.value === 'string'
+        ? { kind: 'constant', value: `(?i)${pattern.value}` }
+        : { kind: 'call', name: 'concat', args: [{ kind: 'constant', value: '(?i)' }, pattern] };
+  }
+  const match: Expr = { kind: 'call', name: 'match', args: [subject, regex] };
+  return operator.negated ? { kind: 'not', expr: match } : match;
+}
 
 export function intervalUnit(word: string): IntervalUnit | undefined {
   const lower = word.toLowerCase();
@@ -235,7 +456,7 @@ export class Parser {
   private depth = 0;
 
   constructor(
-    protected readonly tokens: Token[],
+    protected tokens: Token[],
     private readonly placeholders: PlaceholderValues | null = null,
   ) {}
 
@@ -309,7 +530,7 @@ export class Parser {
   }
 
   expression(): Expr {
-    return this.nested(() => this.lambda() ?? this.or());
+    return this.nested(() => this.lambda() ?? this.ternary());
   }
 
   /**
@@ -350,6 +571,17 @@ export class Parser {
     return { kind: 'lambda', params, body: this.expression() };
   }
 
+  /** `c ? a : b`: if(c, a, b), the loosest operator, grouping from the right. */
+  private ternary(): Expr {
+    const condition = this.or();
+    if (!this.isOp('?')) return condition;
+    this.advance();
+    const then = this.expression();
+    this.expectOp(':');
+    const otherwise = this.nested(() => this.ternary());
+    return { kind: 'call', name: 'if', args: [condition, then, otherwise] };
+  }
+
   private or(): Expr {
     const exprs = [this.and()];
     while (this.isKeyword('or')) {
@@ -369,11 +601,28 @@ export class Parser {
   }
 
   private not(): Expr {
-    if (this.isKeyword('not')) {
+    if (this.isKeyword('not') && !this.callFollows(true)) {
       this.advance();
       return this.nested(() => ({ kind: 'not', expr: this.not() }));
     }
-    return this.comparison();
+    return this.nullish();
+  }
+
+  /** `a ?? b`: ifNull(a, b), grouping from the left. */
+  private nullish(): Expr {
+    let left = this.comparison();
+    while (this.isOp('??')) {
+      this.advance();
+      left = { kind: 'call', name: 'ifNull', args: [left, this.comparison()] };
+    }
+    return left;
+  }
+
+  /** Whether the word at the current token is followed by `(` (`directly`: with nothing between them). */
+  private callFollows(directly: boolean): boolean {
+    const [word, next] = [this.current, this.tokens[this.index + 1]];
+    if (next?.type !== 'op' || next.value !== '(') return false;
+    return !directly || (word.type === 'ident' && next.pos === word.pos + word.value.length);
   }
 
   private comparison(): Expr {
@@ -393,7 +642,12 @@ export class Parser {
       const op = ownEntry(ops, token.value);
       if (op) {
         this.advance();
-        return { kind: 'compare', op, left, right: this.concat() };
+        return this.compared({ kind: 'compare', op, left, right: this.concat() });
+      }
+      const regex = ownEntry(REGEX_OPERATORS, token.value);
+      if (regex) {
+        this.advance();
+        return regexMatch(left, this.concat(), regex);
       }
       return left;
     }
@@ -556,14 +810,16 @@ export class Parser {
             return { kind: 'constant', value: null };
           }
           if (word === 'interval') return this.interval();
-          if (['and', 'or', 'not', 'in', 'like', 'ilike', 'is', 'between', 'as'].includes(word)) this.fail('an expression');
-          if (this.tokens[this.index + 1]?.type === 'op' && (this.tokens[this.index + 1] as { value: string }).value === '(') {
-            return this.call();
-          }
+          const operatorFunction = OPERATOR_WORDS.includes(word) && this.callFollows(word === 'not');
+          if (!operatorFunction && ['and', 'or', 'not', 'in', 'like', 'ilike', 'is', 'between', 'as'].includes(word)) this.fail('an expression');
+          if (this.callFollows(false)) return this.call();
         }
         this.advance();
         return { kind: 'field', chain: [token.value] };
       }
+      case 'tag':
+        this.advance();
+        return this.nested(() => this.tagExpr(token.tag));
       case 'op':
         if (token.value === '(') {
           this.advance();
@@ -596,17 +852,78 @@ export class Parser {
     return first;
   }
 
+  /**
+   * A HogQLX tag as PostHog compiles it (posthog/hogql/hogqlx.py): the tuple `('__hx_tag', name, attribute,
+   * value, …)`, its children (texts, expressions, tags) as the attribute `children`, a tuple; arrays and tuples in
+   * values become tuples too. PostHog's UI renders them; as data they are these tuples.
+   */
+  private tagExpr(tag: TagToken): Expr {
+    if (!HOGQLX_TAGS.includes(tag.name)) {
+      throw new HogQLError(`Unknown tag <${tag.name}>: the HogQLX tags are ${HOGQLX_TAGS.map((name) => `<${name}>`).join(', ')}.`);
+    }
+    const text = (value: string | boolean): Expr => ({ kind: 'constant', value });
+    const items: Expr[] = [text('__hx_tag'), text(tag.name)];
+    for (const attribute of tag.attributes) {
+      const value = attribute.value;
+      items.push(text(attribute.name), typeof value === 'string' || value === true ? text(value) : asHogQLX(this.embeddedExpression(value)));
+    }
+    if (tag.children && tag.children.length > 0) {
+      if (tag.attributes.some((attribute) => attribute.name === 'children')) {
+        throw new HogQLError("Can't have a HogQLX tag with both children and a 'children' attribute.");
+      }
+      const children = tag.children.map((child): Expr => {
+        if (typeof child === 'string') return text(child);
+        if (Array.isArray(child)) return asHogQLX(this.embeddedExpression(child));
+        return this.nested(() => this.tagExpr(child));
+      });
+      items.push(text('children'), { kind: 'tuple', items: children });
+    }
+    return { kind: 'tuple', items };
+  }
+
+  /** The expression of a tag's `{…}`, read from its own tokens by this parser (its placeholders included). */
+  private embeddedExpression(tokens: Token[]): Expr {
+    const [outerTokens, outerIndex] = [this.tokens, this.index];
+    this.tokens = tokens;
+    this.index = 0;
+    try {
+      if (this.atEnd()) this.fail('an expression inside { }');
+      const expr = this.expression();
+      this.expectEnd();
+      return expr;
+    } finally {
+      this.tokens = outerTokens;
+      this.index = outerIndex;
+    }
+  }
+
   private placeholder(): Expr {
     this.advance();
-    const token = this.advance();
-    if (token.type !== 'ident' || token.quoted) {
-      this.index -= 1;
-      this.fail('a placeholder name');
-    }
+    const chain: string[] = [];
+    do {
+      const token = this.advance();
+      if (token.type !== 'ident' || token.quoted) {
+        this.index -= 1;
+        this.fail('a placeholder name');
+      }
+      chain.push(token.value);
+    } while (this.isOp('.') && this.advance());
     this.expectOp('}');
+    if (chain.length > 1 || chain[0] === 'filters') return this.namedPlaceholder(chain);
     const values = this.placeholders!;
-    if (!Object.hasOwn(values, token.value)) throw new HogQLError(`Placeholder {${token.value}} is not given in values.`);
-    return { kind: 'constant', value: values[token.value]! };
+    const name = chain[0]!;
+    if (!Object.hasOwn(values, name)) throw new HogQLError(`Placeholder {${name}} is not given in values.`);
+    return { kind: 'constant', value: values[name]! };
+  }
+
+  /** A comparison just read; a query's parser drops one with a date bound that was not given (select/parser.ts). */
+  protected compared(comparison: Expr): Expr {
+    return comparison;
+  }
+
+  /** `{filters}` and `{variables.name}`, which only a query's parser fills (select/parser.ts). */
+  protected namedPlaceholder(chain: readonly string[]): Expr {
+    throw new HogQLError(`The placeholder {${chain.join('.')}} is not supported here.`);
   }
 
   private call(): Expr {
@@ -627,6 +944,7 @@ export class Parser {
       this.advance();
       return { ...call, over: this.nested(() => this.windowSpec()) };
     }
+    if (call.kind === 'call' && !call.params) return operatorForm(call.name, call.args) ?? call;
     return call;
   }
 

@@ -5,7 +5,9 @@
  * about 100,000 distinct ids of 85,000 persons over 35 days, loaded with COPY into a fresh database of the local
  * PostgreSQL, analysed, dropped at the end unless `--keep`; `--database` reuses a kept one). Three queries over
  * the 30 whole UTC days before the newest event's day: daily active persons, events by browser, and a two-step
- * funnel ($pageview, then a later purchase) joining two grouped subqueries. Each is measured four ways,
+ * funnel ($pageview, then a later purchase) joining two grouped subqueries; the last two again as PostHog's
+ * insights write them, operators as functions (`and(equals(…), greaterOrEquals(timestamp, …))`), which must
+ * compile to the same SQL as the operator form (checked before timing). Each is measured four ways,
  * interleaved round by round (the way that goes first rotates) so that the machine's drift affects them alike:
  *   hand:  the same query written by hand in SQL, through one `pg` connection;
  *   db:    runHogQLQuery() in this process (parsing, compiling, a read-only session, output values);
@@ -23,7 +25,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
-import { runHogQLQuery, type HogQLQueryInput } from '../../db/queries/query/hogql-query.js';
+import { compileSelect, parseSelect } from '../../db/hogql/select/index.js';
+import { DEFAULT_RETURNED_ROWS, MAX_SELECT_RETURNED_ROWS, runHogQLQuery, type HogQLQueryInput } from '../../db/queries/query/hogql-query.js';
 import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
@@ -78,6 +81,8 @@ function log(line: string): void {
 interface Case {
   name: string;
   hogql: string;
+  /** The case this one writes again in PostHog's function form; both must compile to the same SQL. */
+  functionFormOf?: string;
   hand: string;
   /** A hand-written row as runHogQLQuery() shows it (datetimes as ISO text, counts as numbers). */
   shown: (row: Record<string, unknown>) => unknown[];
@@ -85,7 +90,7 @@ interface Case {
 
 const day = (value: unknown) => (value as Date).toISOString();
 
-const CASES: Case[] = [
+const BASE_CASES: Case[] = [
   {
     name: 'daily active persons',
     hogql: `SELECT toStartOfDay(timestamp) AS day, uniq(person_id) AS persons FROM events
@@ -131,6 +136,49 @@ const CASES: Case[] = [
     shown: (row) => [day(row.day), Number(row.viewers), Number(row.buyers)],
   },
 ];
+
+/**
+ * The events-by-browser and funnel queries as PostHog's insight code writes them, operators as functions
+ * (`and(equals(event, '$pageview'), greaterOrEquals(timestamp, …))`): they must compile to the SQL of the operator
+ * form, and so run as fast, which the table shows side by side.
+ */
+const FUNCTION_FORMS: Case[] = [
+  {
+    ...BASE_CASES[1]!,
+    name: 'events by browser, function form',
+    functionFormOf: BASE_CASES[1]!.name,
+    hogql: `SELECT properties.$browser AS browser, count() AS events FROM events
+      WHERE and(greaterOrEquals(timestamp, {start}), less(timestamp, {end}))
+      GROUP BY browser ORDER BY events DESC, browser LIMIT 100`,
+  },
+  {
+    ...BASE_CASES[2]!,
+    name: 'funnel, function form',
+    functionFormOf: BASE_CASES[2]!.name,
+    hogql: `SELECT toStartOfDay(viewed.first_view) AS day, count() AS viewers, countIf(greater(bought.last_purchase, viewed.first_view)) AS buyers
+      FROM (SELECT distinct_id, min(timestamp) AS first_view FROM events
+              WHERE and(equals(event, '$pageview'), greaterOrEquals(timestamp, {start}), less(timestamp, {end})) GROUP BY distinct_id) viewed
+      LEFT JOIN (SELECT distinct_id, max(timestamp) AS last_purchase FROM events
+              WHERE and(equals(event, 'purchase'), greaterOrEquals(timestamp, {start}), less(timestamp, {end})) GROUP BY distinct_id) bought
+        ON equals(viewed.distinct_id, bought.distinct_id)
+      GROUP BY day ORDER BY day`,
+  },
+];
+
+const CASES: Case[] = [...BASE_CASES, ...FUNCTION_FORMS];
+
+/** Each function form compiles to exactly the SQL of its operator form (so to the same plan and index use). */
+function checkFunctionForms(teamId: number, timezone: string, values: Record<string, string>): void {
+  const options = { teamId, timezone, defaultLimit: DEFAULT_RETURNED_ROWS, maxLimit: MAX_SELECT_RETURNED_ROWS };
+  const compiled = (hogql: string) => compileSelect(parseSelect(hogql, values), options);
+  for (const item of FUNCTION_FORMS) {
+    const operatorForm = BASE_CASES.find((base) => base.name === item.functionFormOf)!;
+    const [fromFunctions, fromOperators] = [compiled(item.hogql), compiled(operatorForm.hogql)];
+    if (fromFunctions.text !== fromOperators.text || JSON.stringify(fromFunctions.params) !== JSON.stringify(fromOperators.params)) {
+      throw new Error(`${item.name}: the function form compiles to other SQL than the operator form:\n${fromFunctions.text}\n${fromOperators.text}`);
+    }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Servers and clients
@@ -235,6 +283,7 @@ export async function run(args: string[]): Promise<void> {
     const payload = (item: Case) => ({ query: { kind: 'HogQLQuery', ...input(item) } });
     const handValues = [teamId, window.start, window.end];
 
+    checkFunctionForms(teamId, environment.timezone, window);
     // The four ways must return the same rows, and some of them.
     for (const item of CASES) {
       const viaDb = JSON.stringify((await runHogQLQuery(reader, environment, input(item), BOUNDS)).results);

@@ -5,6 +5,7 @@
  */
 import type { FunctionDef } from '../functions.js';
 import { ARRAYS } from './arrays.js';
+import { OPERATOR_FUNCTIONS } from './operators.js';
 
 export interface Family {
   /** What the functions are, as the generated list heads them. */
@@ -14,7 +15,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [ARRAYS];
+export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

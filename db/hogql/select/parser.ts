@@ -73,8 +73,42 @@ const CLAUSE_WORDS = new Set([
   'over', 'by', 'rows', 'range',
 ]);
 
+/**
+ * What a request's `{filters}`, `{filters.dateRange.from|to}` and `{variables.name}` stand for (placeholders.ts
+ * builds it): trees of constants, never query text.
+ */
+export interface QueryPlaceholders {
+  /** `{filters}` in a SELECT that reads these of the tables events, sessions and groups (FROM and JOINs). */
+  filters(tables: ReadonlySet<FilterTable>): Expr;
+  /** A bound of the date range, or null when it is not given (the comparison holding it then always holds). */
+  dateBound(which: 'from' | 'to'): Expr | null;
+  /** `{variables.<code_name>}`. */
+  variable(codeName: string): Expr;
+}
+
+export type FilterTable = 'events' | 'sessions' | 'groups';
+const FILTER_TABLES: readonly string[] = ['events', 'sessions', 'groups'] satisfies FilterTable[];
+
+/** Without a request's filters and variables: `{filters}` holds for every row and no variable exists. */
+export const NO_PLACEHOLDERS: QueryPlaceholders = {
+  filters: () => ({ kind: 'constant', value: true }),
+  dateBound: () => null,
+  variable: (codeName) => {
+    throw new HogQLError(`Variable ${codeName} is missing from query.`);
+  },
+};
+
 class StatementParser extends Parser {
-  constructor(text: string, values: PlaceholderValues) {
+  /** The `{filters}` of each SELECT being read, innermost last: filled once its FROM and JOINs are known. */
+  private readonly filterSlots: Expr[][] = [];
+  /** Date bounds that were not given, each to be dropped with the comparison that holds it. */
+  private readonly unboundedDates = new Set<Expr>();
+
+  constructor(
+    text: string,
+    values: PlaceholderValues,
+    private readonly filled: QueryPlaceholders,
+  ) {
     super(tokenize(text, true), values);
   }
 
@@ -83,7 +117,61 @@ class StatementParser extends Parser {
     const query = this.query();
     if (this.isOp(';')) this.advance();
     this.expectEnd();
+    if (this.unboundedDates.size > 0) {
+      throw new HogQLError(
+        'A {filters.dateRange.from} or {filters.dateRange.to} placeholder must be used directly in a comparison (such as timestamp >= {filters.dateRange.from}) when the date range does not set it.',
+      );
+    }
     return query;
+  }
+
+  protected override namedPlaceholder(chain: readonly string[]): Expr {
+    const path = chain.join('.');
+    if (path === 'filters') {
+      const slots = this.filterSlots.at(-1);
+      if (!slots) throw new HogQLError('The placeholder {filters} can only be used inside a SELECT.');
+      // A stand-in, replaced in place by the condition once the SELECT's tables are read.
+      const slot: Expr = { kind: 'constant', value: true };
+      slots.push(slot);
+      return slot;
+    }
+    if (path === 'filters.dateRange.from' || path === 'filters.dateRange.to') {
+      const bound = this.filled.dateBound(path.endsWith('from') ? 'from' : 'to');
+      if (bound) return bound;
+      const unbounded: Expr = { kind: 'constant', value: true };
+      this.unboundedDates.add(unbounded);
+      return unbounded;
+    }
+    if (chain[0] === 'filters') {
+      throw new HogQLError(`Unsupported filters placeholder {${path}}. Supported filters placeholders are: {filters}, {filters.dateRange.from}, {filters.dateRange.to}.`);
+    }
+    if (chain[0] === 'variables' && chain.length === 2) return this.filled.variable(chain[1]!);
+    throw new HogQLError(`Unknown placeholder {${path}}: write {name} (from values), {filters} or {variables.name}.`);
+  }
+
+  protected override compared(comparison: Expr): Expr {
+    if (comparison.kind !== 'compare') return comparison;
+    const sides = [comparison.left, comparison.right].filter((side) => this.unboundedDates.has(side));
+    if (sides.length === 0) return comparison;
+    for (const side of sides) this.unboundedDates.delete(side);
+    return { kind: 'constant', value: true };
+  }
+
+  /** Fills the SELECT's `{filters}` for the tables it reads, as PostHog does: only its FROM and JOINs count. */
+  private fillFilters(slots: readonly Expr[], query: SelectQuery): void {
+    const tables = new Set<FilterTable>();
+    for (const source of [query.from, ...query.joins.map((joined) => joined.source)]) {
+      const name = 'table' in source ? source.table.toLowerCase() : null;
+      if (name !== null && FILTER_TABLES.includes(name)) tables.add(name as FilterTable);
+    }
+    if (tables.size === 0) {
+      throw new HogQLError("Cannot use the {filters} placeholder in a SELECT that does not select from the events, sessions or groups table.");
+    }
+    const condition = this.filled.filters(tables);
+    for (const slot of slots) {
+      for (const key of Object.keys(slot)) delete (slot as Partial<Record<string, unknown>>)[key];
+      Object.assign(slot, condition);
+    }
   }
 
   private keyword(word: string): boolean {
@@ -174,6 +262,18 @@ class StatementParser extends Parser {
   }
 
   private select(): SelectQuery {
+    const slots: Expr[] = [];
+    this.filterSlots.push(slots);
+    try {
+      const query = this.selectClauses();
+      if (slots.length > 0) this.fillFilters(slots, query);
+      return query;
+    } finally {
+      this.filterSlots.pop();
+    }
+  }
+
+  private selectClauses(): SelectQuery {
     const ctes = this.keyword('with') ? this.list(() => this.cte()) : [];
     this.expectKeyword('select');
     const distinct = this.keyword('distinct');
@@ -328,11 +428,14 @@ class StatementParser extends Parser {
   }
 }
 
-/** Parses a SELECT statement (or a UNION ALL of them), binding `values` to its `{name}` placeholders. */
-export function parseSelect(text: string, values: PlaceholderValues = {}): QueryNode {
+/**
+ * Parses a SELECT statement (or a UNION ALL of them), binding `values` to its `{name}` placeholders and
+ * `placeholders` to its `{filters}` and `{variables.name}`.
+ */
+export function parseSelect(text: string, values: PlaceholderValues = {}, placeholders: QueryPlaceholders = NO_PLACEHOLDERS): QueryNode {
   if (typeof text !== 'string') throw new HogQLError('The query must be a string.');
   if (text.length > MAX_QUERY_LENGTH) throw new HogQLError(`A query may be at most ${MAX_QUERY_LENGTH} characters long.`);
-  const parser = new StatementParser(text, values);
+  const parser = new StatementParser(text, values, placeholders);
   if (parser.atEnd()) throw new HogQLError('The query is empty.');
   return parser.statement();
 }

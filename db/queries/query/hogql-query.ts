@@ -6,7 +6,7 @@
 import { errors } from '../../core/errors.js';
 import type { ReadDb } from '../../pg/client.js';
 import { HogQLError } from '../../hogql/index.js';
-import { compileSelect, parseSelect, type CompiledSelect } from '../../hogql/select/index.js';
+import { compileSelect, parseSelect, requestPlaceholders, type CompiledSelect, type HogQLFilters, type HogQLVariable } from '../../hogql/select/index.js';
 import type { EnvironmentRow } from '../../rows.js';
 import { runCompiledSelect, seconds, type QueryBounds, type SessionHook } from './execute.js';
 
@@ -18,6 +18,10 @@ export const MAX_SELECT_RETURNED_ROWS = 50_000;
 export interface HogQLQueryInput {
   query: string;
   values?: Record<string, unknown>;
+  /** What `{filters}` stands for (select/placeholders.ts). */
+  filters?: HogQLFilters | null;
+  /** The values of `{variables.<code_name>}`, by variable id. */
+  variables?: Record<string, HogQLVariable> | null;
 }
 
 export interface HogQLQueryResult {
@@ -51,7 +55,8 @@ function placeholderValues(values: Record<string, unknown>): Record<string, Plac
 
 function compiledQuery(environment: EnvironmentRow, input: HogQLQueryInput, limits: RowLimits): CompiledSelect {
   try {
-    const parsed = parseSelect(input.query, placeholderValues(input.values ?? {}));
+    const placeholders = requestPlaceholders(input.filters, input.variables, environment.timezone);
+    const parsed = parseSelect(input.query, placeholderValues(input.values ?? {}), placeholders);
     return compileSelect(parsed, {
       teamId: environment.id,
       timezone: environment.timezone,
