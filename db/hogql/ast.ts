@@ -46,8 +46,10 @@ export type FrameBound =
   | { kind: 'following'; rows: number }
   | { kind: 'unboundedFollowing' };
 
-/** `OVER (PARTITION BY … ORDER BY … ROWS BETWEEN … AND …)`. */
+/** `OVER (PARTITION BY … ORDER BY … ROWS BETWEEN … AND …)`; `OVER w` and `OVER (w ORDER BY …)` name a window of the WINDOW clause. */
 export interface WindowSpec {
+  /** The named window this one starts from (its partition, order and frame, unless given here). */
+  base?: string;
   partitionBy: Expr[];
   orderBy: { expr: Expr; descending: boolean }[];
   frame: { unit: 'rows' | 'range'; start: FrameBound; end: FrameBound } | null;

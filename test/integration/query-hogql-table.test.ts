@@ -307,7 +307,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     query: 'select count() over (order by timestamp range between 1 preceding and current row) from events',
     detail: 'A RANGE frame may only be bounded by UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING; use ROWS for a number of rows.',
   },
-  { name: 'a named window', query: 'select rank() over w from events', detail: 'Named windows are not supported; write the window in parentheses after OVER.' },
+  { name: 'a named window', query: 'select rank() over w from events', detail: 'Unknown window "w": define it in a WINDOW clause.' },
   { name: 'a window function in WHERE', query: 'select event from events where row_number() over () > 1', detail: 'Window functions such as row_number() OVER (…) are not allowed in WHERE.' },
   {
     name: 'an aggregate that is not a window function',

@@ -347,7 +347,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       query: 'select distinct_id from events a join events b on a.uuid = b.uuid',
       detail: 'The field "distinct_id" is in more than one joined table; name its table, as in alias.distinct_id.',
     },
-    { name: 'RIGHT JOIN', query: 'select 1 from events e right join persons p on 1 = 1', detail: 'Only INNER JOIN and LEFT JOIN are supported.' },
+    { name: 'ASOF JOIN', query: 'select 1 from events e asof join persons p on 1 = 1', detail: 'ASOF JOIN is not supported; join on the condition and keep the closest row with argMax() or LIMIT 1 BY.' },
     { name: '* with JOIN', query: 'select * from events e join persons p on e.person_id = p.id', detail: '* is not supported with JOIN; name the columns.' },
     { name: 'UNION DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Only UNION ALL is supported; UNION DISTINCT is not.' },
     {

@@ -5,12 +5,12 @@
  * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
  * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, comparisonType, outputColumn, typed, type HogQLType, type Typed } from '../types.js';
-import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
+import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { MAX_NUMBERS, type ArrayJoin, type FromSource, type JoinClause, type QueryNode, type SelectColumn, type SelectQuery, type SetOperator } from './parser.js';
 import { printExpr, printQuery } from './print.js';
 import { bounded, internalAlias, StatementCompiler, type Context, type Core, type SelectOptions } from './statement.js';
 import { TABLES, TABLE_NAMES, type Table } from './tables.js';
@@ -55,24 +55,34 @@ class SubqueryCompiler extends StatementCompiler {
 /** A joined source and the names a query may give it (its alias, or its table's name). */
 interface JoinedSource extends NestedSource {
   names: ReadonlySet<string>;
-  /** The right side of a LEFT JOIN: its fields are null where no row matched. */
+  /** A side an outer join may find no row for: its fields are null there. */
   outer: boolean;
+  /** The elements of ARRAY JOIN: their names come before any other source's fields. */
+  arrayJoined: boolean;
 }
 
+/** A name of `JOIN … USING (name)`: one column, whichever of the sources that hold it has a row. */
+type UsingColumns = ReadonlyMap<string, readonly JoinedSource[]>;
+
 /**
- * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it.
+ * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it (an element of
+ * ARRAY JOIN first, then a name of USING).
  */
 class JoinCompiler extends StatementCompiler {
   constructor(
     options: CompileOptions,
     context: Context,
     private readonly sources: readonly JoinedSource[],
+    private readonly usings: UsingColumns,
   ) {
     super(options, context);
   }
 
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
+    const elements = typeof head === 'string' ? this.sources.find((source) => source.arrayJoined && source.core.names.includes(head)) : undefined;
+    if (elements) return columnOf(this, elements, chain, 'ARRAY JOIN');
+    if (rest.length === 0 && typeof head === 'string' && this.usings.has(head)) return this.usingValue(head, null);
     const named = rest.length > 0 && typeof head === 'string' ? this.sources.find((source) => source.names.has(head)) : undefined;
     if (named) return columnOf(this, named, rest, `"${String(head)}"`);
     const having = this.sources.filter((source) => source.core.names.includes(String(head)));
@@ -80,6 +90,42 @@ class JoinCompiler extends StatementCompiler {
     if (having.length === 0) throw new HogQLError(`Unknown field "${name}".`);
     if (having.length > 1) throw new HogQLError(`The field "${name}" is in more than one joined table; name its table, as in alias.${String(head)}.`);
     return columnOf(this, having[0]!, chain, 'the joined table');
+  }
+
+  /** A USING column: the first of its sources (in reach, other than `except`) that has a row. */
+  usingValue(name: string, except: JoinedSource | null): Typed {
+    const holders = (this.usings.get(name) ?? []).filter((source) => source !== except && this.sources.includes(source));
+    const values = holders.map((source) => columnOf(this, source, [name], 'the joined table'));
+    if (values.length === 0) throw new HogQLError(`Unknown field "${name}".`);
+    if (values.length === 1) return values[0]!;
+    const type = values[0]!.type;
+    const converted = values.map((value) => coerce(value, type, this.scope));
+    return typed(sql`coalesce(${join(converted.map((value) => value.sql), ', ')})`, type, converted.every((value) => value.nullable));
+  }
+}
+
+/** For each name of USING, the sources holding it: the one before the join that has it, then the joined one. */
+function usingColumns(query: SelectQuery, joined: readonly JoinedSource[]): UsingColumns {
+  const usings = new Map<string, JoinedSource[]>();
+  query.joins.forEach((clause, index) => {
+    const right = joined[index + 1];
+    if (!clause.using || !right) return;
+    for (const name of clause.using) {
+      if (!right.core.names.includes(name)) throw new HogQLError(`USING (${name}): the joined table has no column "${name}".`);
+      const earlier = usings.get(name);
+      const left = joined.slice(0, index + 1).filter((source) => source.core.names.includes(name));
+      if (!earlier && left.length === 0) throw new HogQLError(`USING (${name}): no table before the join has a column "${name}".`);
+      if (!earlier && left.length > 1) throw new HogQLError(`USING (${name}): more than one table before the join has a column "${name}"; join ON a named one.`);
+      usings.set(name, [...(earlier ?? left), right]);
+    }
+  });
+  return usings;
+}
+
+/** A SELECT without FROM: one row, and no fields. */
+class NoTableCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    throw new HogQLError(`Unknown field "${chain.map(String).join('.')}": a SELECT without FROM has no fields.`);
   }
 }
 
@@ -208,6 +254,19 @@ function nestedLimit(query: SelectQuery, options: SelectOptions): RowLimit {
   return { count: query.limit === null ? null : Math.min(query.limit, options.maxLimit), offset: query.offset ?? 0 };
 }
 
+/**
+ * PostgreSQL's spelling of each set operator. ClickHouse's INTERSECT and EXCEPT keep duplicates unless DISTINCT is
+ * written (its intersect_default_mode and except_default_mode are ALL).
+ */
+const SET_OPERATORS: Readonly<Record<SetOperator, string>> = {
+  'union all': 'union all',
+  'union distinct': 'union',
+  intersect: 'intersect all',
+  'intersect distinct': 'intersect',
+  except: 'except all',
+  'except distinct': 'except',
+};
+
 /** A query (a SELECT or a UNION ALL) as a nested statement; `limit` overrides a lone SELECT's own. */
 function compileNode(node: QueryNode, context: Context, limit: RowLimit | null): Core {
   if (node.kind === 'select') return compileSelectCore(node, context, limit ?? nestedLimit(node, context.options), null);
@@ -220,7 +279,10 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
     return compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
   });
   const parts = [first, ...rest];
-  const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
+  const union = join(
+    parts.map((part, index) => (index === 0 ? sql`(${part.sql})` : sql` ${keyword(SET_OPERATORS[node.operators[index - 1]!])} (${part.sql})`)),
+    '',
+  );
   const core: Core = {
     sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
     values: first.values.map((value, index) => {
@@ -240,21 +302,70 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
 
 /**
  * A JOIN's ON: its equalities plainly `a = b`, so that PostgreSQL can hash or merge the join (as in ClickHouse's
- * joins, a null matches nothing); anything else as a condition.
+ * joins, a null matches nothing); anything else as a condition. `equalitiesOnly`: for FULL JOIN, which
+ * PostgreSQL runs only on equalities, anything else is refused.
  */
-function joinCondition(on: Compiler, expr: Expr, timezone: string): Fragment {
-  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone)), ' and ')})`;
-  if (expr.kind !== 'compare' || expr.op !== '=') return on.condition(expr);
+function joinCondition(on: Compiler, expr: Expr, timezone: string, equalitiesOnly: boolean): Fragment {
+  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone, equalitiesOnly)), ' and ')})`;
+  const refuse = () => {
+    if (equalitiesOnly) throw new HogQLError(`The ON of a FULL JOIN must be equalities joined by AND (a.x = b.y AND …), not "${printExpr(expr)}".`);
+  };
+  if (expr.kind !== 'compare' || expr.op !== '=') {
+    refuse();
+    return on.condition(expr);
+  }
   const [left, right] = [on.compile(expr.left), on.compile(expr.right)];
+  if (comparisonType(left, right, false) === null || left.type === 'null' || right.type === 'null') {
+    refuse();
+    return on.condition(expr);
+  }
+  return equality(left, right, timezone);
+}
+
+/** `l = r` in the type they compare in. */
+function equality(left: Typed, right: Typed, timezone: string): Fragment {
   const type = comparisonType(left, right, false);
-  if (type === null || left.type === 'null' || right.type === 'null') return on.condition(expr);
+  if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[left.type]} with a ${TYPE_NAMES[right.type]}.`);
   const [l, r] = [coerce(left, type, { timezone }), coerce(right, type, { timezone })];
   return sql`(${l.sql} = ${r.sql})`;
 }
 
-/** A FROM source: a WITH query (which shadows a table of its name) or a nested query as a statement, or a table. */
+/**
+ * One join as PostgreSQL writes it, and a condition for WHERE where it needs one. ANY LEFT keeps one matching
+ * row of the right side (any one, as in ClickHouse), SEMI LEFT the left rows with a match (with one of them), ANTI
+ * LEFT the left rows without one (the right side's fields null).
+ */
+function joinSql(
+  clause: JoinClause,
+  right: JoinedSource,
+  on: JoinCompiler,
+  resolve: (expr: Expr) => Expr,
+  timezone: string,
+): { join: Fragment; filter: Fragment | null } {
+  const rightSql = sql`(${right.core.sql}) ${keyword(right.alias)}`;
+  if (clause.type === 'cross') return { join: sql` cross join ${rightSql}`, filter: null };
+  const condition = clause.using
+    ? sql`(${join(clause.using.map((name) => equality(on.usingValue(name, right), columnOf(on, right, [name], 'the joined table'), timezone)), ' and ')})`
+    : joinCondition(on, resolve(clause.on!), timezone, clause.type === 'full');
+  if (clause.strictness === 'all') return { join: sql` ${keyword(`${clause.type} join`)} ${rightSql} on ${condition}`, filter: null };
+  if (clause.type !== 'left') {
+    throw new HogQLError(`${clause.strictness.toUpperCase()} is supported with LEFT JOIN only; write ${clause.strictness.toUpperCase()} LEFT JOIN with the tables the other way round.`);
+  }
+  const firstMatch = sql`(select * from ${rightSql} where ${condition} limit 1) ${keyword(right.alias)}`;
+  switch (clause.strictness) {
+    case 'any':
+      return { join: sql` left join lateral ${firstMatch} on true`, filter: null };
+    case 'semi':
+      return { join: sql` cross join lateral ${firstMatch}`, filter: null };
+    case 'anti':
+      return { join: sql` left join ${rightSql} on false`, filter: sql`not exists (select 1 from ${rightSql} where ${condition})` };
+  }
+}
+
+/** A FROM source: a WITH query (which shadows a table of its name), a nested query or numbers() as a statement, or a table. */
 function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
   if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
+  if ('tableFunction' in from) return { table: null, core: numbersCore(from.args, context) };
   if (context.ctes.has(from.table)) {
     if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
     const inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
@@ -263,6 +374,117 @@ function resolveSource(from: FromSource, context: Context): { table: Table | nul
   const table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
   if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
   return { table, core: null };
+}
+
+/**
+ * numbers(n) and numbers(offset, n): the integers from offset (0), n of them, in the column `number`, as
+ * ClickHouse's table function; at most MAX_NUMBERS of them.
+ */
+function numbersCore(args: readonly Expr[], context: Context): Core {
+  if (args.length < 1 || args.length > 2) throw new HogQLError(`numbers() takes 1 or 2 arguments (the count, or the first number and the count), got ${args.length}.`);
+  const integer = (expr: Expr, what: string): number => {
+    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
+      throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+    }
+    return expr.value;
+  };
+  const [offset, count] = args.length === 1 ? [0, integer(args[0]!, 'The count')] : [integer(args[0]!, 'The first number'), integer(args[1]!, 'The count')];
+  if (count > MAX_NUMBERS) throw new HogQLError(`numbers() may produce at most ${MAX_NUMBERS} rows, not ${count}.`);
+  if (offset + count > Number.MAX_SAFE_INTEGER) throw new HogQLError(`numbers() may count up to ${Number.MAX_SAFE_INTEGER}.`);
+  const body = sql`select n as c0 from generate_series(${param(offset, 'bigint')}, ${param(offset + count - 1, 'bigint')}) n`;
+  return bounded({ sql: body, values: [typed(keyword('n'), 'int', false)], names: ['number'] }, context);
+}
+
+/** Expressions the names of a statement may stand for, written out, before the query is refused. */
+const MAX_ALIAS_EXPANSIONS = 10_000;
+
+/** `OVER w`, `OVER (w ORDER BY …)`: the window of the WINDOW clause, with what the call adds to it. */
+function namedWindow(spec: WindowSpec, windows: ReadonlyMap<string, WindowSpec>, seen: ReadonlySet<string> = new Set()): WindowSpec {
+  const name = spec.base!;
+  const named = windows.get(name);
+  if (!named) {
+    throw new HogQLError(`Unknown window "${name}": ${windows.size > 0 ? `WINDOW defines ${[...windows.keys()].join(', ')}` : 'define it in a WINDOW clause'}.`);
+  }
+  if (seen.has(name)) throw new HogQLError(`The window "${name}" is defined by itself.`);
+  const base = named.base === undefined ? named : namedWindow(named, windows, new Set([...seen, name]));
+  if (spec.partitionBy.length > 0) throw new HogQLError(`A window built on "${name}" cannot add PARTITION BY; put it in "${name}".`);
+  if (spec.orderBy.length > 0 && base.orderBy.length > 0) throw new HogQLError(`The window "${name}" has an ORDER BY already.`);
+  return { partitionBy: base.partitionBy, orderBy: spec.orderBy.length > 0 ? spec.orderBy : base.orderBy, frame: spec.frame ?? base.frame };
+}
+
+/** The value ClickHouse gives an element that is not there (an empty array under LEFT ARRAY JOIN, a shorter array's end). */
+function defaultElement(element: HogQLType): Fragment {
+  const defaults: Partial<Record<HogQLType, string>> = {
+    string: "''::text",
+    int: '0::bigint',
+    float: '0::numeric',
+    boolean: 'false',
+    date: "date '1970-01-01'",
+    datetime: "timestamptz '1970-01-01 00:00:00+00'",
+    uuid: "'00000000-0000-0000-0000-000000000000'::uuid",
+    array: "'[]'::jsonb",
+  };
+  return keyword(defaults[element] ?? 'null::jsonb');
+}
+
+/** An element of a jsonb array, read as the array's element type. */
+function elementOf(ref: Fragment, element: HogQLType, c: Compiler): Typed {
+  const raw = typed(ref, 'json', true);
+  switch (element) {
+    case 'json':
+    case 'null':
+      return raw;
+    case 'uuid':
+      return typed(sql`(${ref} #>> '{}')::uuid`, 'uuid', true);
+    case 'array':
+      return { ...typed(sql`(case when jsonb_typeof(${ref}) = 'array' then ${ref} end)`, 'array', true), element: 'json' };
+    default:
+      return coerce(raw, element, c.scope);
+  }
+}
+
+/**
+ * `[LEFT] ARRAY JOIN a AS x, b AS y`: a lateral source of the arrays' elements, zipped (a shorter array's missing
+ * elements are its type's default, as ClickHouse's enable_unaligned_array_join gives them), under their names.
+ * The rows it adds are the arrays' elements, which are bounded where the arrays are built; the answer's row limit
+ * bounds the rest.
+ */
+function arrayJoinSource(
+  arrayJoin: ArrayJoin,
+  joined: readonly JoinedSource[],
+  usings: UsingColumns,
+  context: Context,
+  resolve: (expr: Expr) => Expr,
+): { source: JoinedSource; join: Fragment } {
+  const c = new JoinCompiler({ timezone: context.options.timezone, clause: 'ARRAY JOIN', allowAggregates: false }, context, joined, usings);
+  const names: string[] = [];
+  const arrays: Fragment[] = [];
+  const values: Typed[] = [];
+  arrayJoin.items.forEach((item, index) => {
+    const expr = item.expr;
+    const name = item.alias ?? (expr.kind === 'field' && expr.chain.length === 1 && typeof expr.chain[0] === 'string' ? expr.chain[0] : null);
+    if (name === null) throw new HogQLError(`Name the array of ARRAY JOIN: ARRAY JOIN ${printExpr(expr)} AS name.`);
+    if (names.includes(name)) throw new HogQLError(`ARRAY JOIN names two arrays "${name}".`);
+    const value = c.compile(resolve(expr));
+    const array = value.type === 'json' ? coerce(value, 'array', c.scope) : value;
+    if (array.type !== 'array') throw new HogQLError(`ARRAY JOIN needs an array: "${printExpr(expr)}" is a ${TYPE_NAMES[value.type]}.`);
+    arrays.push(sql`jsonb_array_elements(coalesce(${array.sql}, '[]'::jsonb))`);
+    const element = array.element ?? 'json';
+    const ref = keyword(`aj.v${index}`);
+    const read = elementOf(ref, element, c);
+    const fragment = sql`(case when ${ref} is null then ${defaultElement(element)} else ${read.sql} end)`;
+    values.push({ ...typed(fragment, read.type, read.nullable || !['string', 'int', 'float', 'boolean', 'date', 'datetime', 'uuid', 'array'].includes(element)), element: read.element });
+    names.push(name);
+  });
+  const columns = join(values.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`), ', ');
+  const rows = sql`rows from (${join(arrays, ', ')}) as aj(${keyword(names.map((_name, index) => `v${index}`).join(', '))})`;
+  // LEFT ARRAY JOIN keeps a row whose arrays are empty, with default elements.
+  const body = arrayJoin.left ? sql`select ${columns} from (select 1) aj_row left join ${rows} on true` : sql`select ${columns} from ${rows}`;
+  const alias = internalAlias(context);
+  return {
+    source: { core: { sql: body, values, names }, alias, names: new Set(), outer: false, arrayJoined: true },
+    join: sql` cross join lateral (${body}) ${keyword(alias)}`,
+  };
 }
 
 /** A table's fields for a JOIN, as a nested statement. */
@@ -274,6 +496,8 @@ function tableFields(table: Table, from: { table: string }, context: Context): C
     columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null })),
     from: { table: from.table, alias: null },
     joins: [],
+    arrayJoin: null,
+    windows: [],
     where: null,
     groupBy: [],
     having: null,
@@ -295,29 +519,36 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const context: Context = { ...outer, ctes };
   const { options } = context;
 
-  // The source: a WITH query (which shadows a table of its name), a nested query or a table.
-  const resolved = resolveSource(query.from, context);
-  let table = resolved.table;
-  let source: NestedSource | null = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  // The source: a WITH query (which shadows a table of its name), a nested query, numbers() or a table; none
+  // without FROM. With joins or ARRAY JOIN, every source is read as a nested statement of its fields, each with
+  // its own environment filter.
+  const from = query.from;
+  let table: Table | null = null;
+  let source: NestedSource | null = null;
   const joined: JoinedSource[] = [];
-  if (query.joins.length > 0) {
-    // Every source of a JOIN is read as a nested statement of its fields, each with its own environment filter.
-    const sources = [{ from: query.from, outer: false }, ...query.joins.map((clause) => ({ from: clause.source, outer: clause.type === 'left' }))];
-    for (const { from, outer } of sources) {
-      const { table: joinedTable, core } = resolveSource(from, context);
-      const names = new Set([...(from.alias !== null ? [from.alias] : 'table' in from ? [from.table] : [])]);
+  if (query.joins.length > 0 || query.arrayJoin) {
+    const froms = [from!, ...query.joins.map((clause) => clause.source)];
+    froms.forEach((each, index) => {
+      const { table: joinedTable, core } = resolveSource(each, context);
+      const names = new Set([...(each.alias !== null ? [each.alias] : 'table' in each ? [each.table] : [])]);
       for (const name of names) {
         if (joined.some((other) => other.names.has(name))) throw new HogQLError(`Two joined tables are named "${name}"; give one an alias.`);
       }
-      const fields = core ?? tableFields(joinedTable!, from as { table: string }, context);
-      joined.push({ core: fields, alias: internalAlias(context), names, outer });
-    }
-    table = null;
-    source = null;
-    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN; name the columns.');
+      const fields = core ?? tableFields(joinedTable!, each as { table: string }, context);
+      // A source's fields are null where a LEFT or FULL join attaching it, or a RIGHT or FULL join after it, found no row.
+      const attaching = index > 0 ? query.joins[index - 1]!.type : null;
+      const outerSide = attaching === 'left' || attaching === 'full' || query.joins.slice(index).some((clause) => clause.type === 'right' || clause.type === 'full');
+      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide, arrayJoined: false });
+    });
+    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN or ARRAY JOIN; name the columns.');
+  } else if (from) {
+    const resolved = resolveSource(from, context);
+    table = resolved.table;
+    source = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  } else if (query.columns.some((column) => column.star)) {
+    throw new HogQLError('* needs a FROM: a SELECT without FROM has no fields.');
   }
-  const from = query.from;
-  const tableNames = new Set(joined.length > 0 ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
+  const tableNames = new Set(joined.length > 0 || !from ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
   const unqualified = (expr: Expr) =>
     mapExpr(expr, (inner) =>
@@ -326,32 +557,84 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
         : undefined,
     );
   const starFields = table ? table.star : (source?.core.names ?? []);
-  const columns: SelectColumn[] = query.columns.flatMap((column) =>
+  const written: SelectColumn[] = query.columns.flatMap((column) =>
     column.star
       ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null }))
       : [{ ...column, expr: unqualified(column.expr) }],
   );
-  // A column's alias names its expression in the other clauses, as in ClickHouse.
+  // `(expr AS name)` names its expression as a column's alias does.
+  const names = written.map((column) => column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : printExpr(column.expr)));
+
+  // A column's alias, and `(expr AS name)` anywhere in the statement, names its expression in every clause, as
+  // in ClickHouse; a name an expression gives itself (`toStartOfDay(timestamp) AS timestamp`) is the field inside it.
   const aliases = new Map<string, Expr>();
-  for (const column of columns) if (column.alias !== null) aliases.set(column.alias, column.expr);
-  const resolve = (expr: Expr) =>
-    mapExpr(unqualified(expr), (inner) =>
-      inner.kind === 'field' && inner.chain.length === 1 && typeof inner.chain[0] === 'string' && aliases.has(inner.chain[0])
-        ? aliases.get(inner.chain[0])
-        : undefined,
-    );
+  const define = (name: string, expr: Expr) => {
+    const known = aliases.get(name);
+    if (known && !same(known, expr)) throw new HogQLError(`The name "${name}" is given to two different expressions.`);
+    aliases.set(name, expr);
+  };
+  const clauseExprs = [
+    ...written.map((column) => column.expr),
+    ...(query.where ? [query.where] : []),
+    ...query.groupBy,
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((term) => term.expr),
+    ...(query.limitBy?.by ?? []),
+  ];
+  for (const expr of clauseExprs) {
+    mapExpr(expr, (inner) => {
+      if (inner.kind === 'alias') define(inner.name, unqualified(inner.expr));
+      return undefined;
+    });
+  }
+  written.forEach((column) => {
+    if (column.alias !== null) define(column.alias, column.expr.kind === 'alias' ? column.expr.expr : column.expr);
+  });
+  const windows = new Map(query.windows ?? []);
+  let expansions = 0;
+  const resolve = (expr: Expr, excluded: ReadonlySet<string> = new Set()): Expr =>
+    mapExpr(unqualified(expr), (inner) => {
+      if (inner.kind === 'alias') return resolve(inner.expr, new Set([...excluded, inner.name]));
+      if (inner.kind === 'call' && inner.over?.base !== undefined) return resolve({ ...inner, over: namedWindow(inner.over, windows) }, excluded);
+      if (inner.kind !== 'field' || inner.chain.length !== 1 || typeof inner.chain[0] !== 'string') return undefined;
+      const name = inner.chain[0];
+      const named = aliases.get(name);
+      if (!named || excluded.has(name)) return undefined;
+      // Names that name each other twice over would write out a tree exponential in their number.
+      expansions += 1;
+      if (expansions > MAX_ALIAS_EXPANSIONS) throw new HogQLError(`The query's names stand for more than ${MAX_ALIAS_EXPANSIONS} expressions written out in full.`);
+      return resolve(named, new Set([...excluded, name]));
+    });
+  const columns: SelectColumn[] = written.map((column) => {
+    const own = column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : null);
+    return { ...column, expr: resolve(column.expr, new Set(own === null ? [] : [own])) };
+  });
+  // `GROUP BY 1`, `ORDER BY 2 DESC`: a positive integer constant is that column, as ClickHouse's positional arguments.
+  const positional = (clause: string) => (expr: Expr): Expr => {
+    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isInteger(expr.value)) return expr;
+    if (expr.value < 1 || expr.value > columns.length) {
+      throw new HogQLError(`${clause} ${expr.value} names no column: the query selects ${columns.length} column${columns.length === 1 ? '' : 's'}.`);
+    }
+    return columns[expr.value - 1]!.expr;
+  };
   const where = query.where ? resolve(query.where) : null;
-  const groupBy = query.groupBy.map(resolve);
+  const groupBy = query.groupBy.map((expr) => positional('GROUP BY')(resolve(expr)));
   const having = query.having ? resolve(query.having) : null;
-  const orderBy = query.orderBy.map((term) => ({ ...term, expr: resolve(term.expr) }));
+  const orderBy = query.orderBy.map((term) => ({ ...term, expr: positional('ORDER BY')(resolve(term.expr)) }));
+
+  // ARRAY JOIN: one more source, whose fields are the arrays' elements under their names.
+  const usings = usingColumns(query, joined);
+  const arrayJoined = query.arrayJoin ? arrayJoinSource(query.arrayJoin, joined, usings, context, resolve) : null;
+  const sources = arrayJoined ? [...joined, arrayJoined.source] : joined;
 
   const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
     const compileOptions = { timezone: options.timezone, clause, allowAggregates };
-    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined);
+    if (sources.length > 0) return new JoinCompiler(compileOptions, context, sources, usings);
+    if (!table && !source) return new NoTableCompiler(compileOptions, context);
     return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
   };
   checkArrayJoins(query, columns, groupBy, orderBy);
-  const limitByTerms = query.limitBy ? query.limitBy.by.map(resolve) : [];
+  const limitByTerms = query.limitBy ? query.limitBy.by.map((expr) => positional('LIMIT BY')(resolve(expr))) : [];
   const compilers = [
     compilerFor('SELECT', true),
     compilerFor('WHERE', false),
@@ -374,7 +657,6 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const orderValues = orderBy.map((term) => ordering.compile(asGroupedText(term.expr)));
   const limitByValues = limitByTerms.map((expr) => limitingBy.compile(asGroupedText(expr)));
 
-  const names = columns.map((column) => column.alias ?? printExpr(column.expr));
   const grouped = groups.length > 0 || values.some((v) => v.aggregate) || (havingValue?.aggregate ?? false) || orderValues.some((v) => v.aggregate);
   if (grouped) {
     // A window function's fields are PostgreSQL's to check (it names the one that is not grouped).
@@ -394,28 +676,30 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
 
   let outerCondition: Fragment | null = null;
   if (options.outerCondition && query === context.outermost) {
-    if (!table || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
+    if (!table || !from || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
     outerCondition = options.outerCondition(filtering);
   }
   const usesPerson = compilers.some((c) => c.usesPerson);
   const implicitJoins = new Set(compilers.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
-  let fromSql: Fragment;
+  let fromSql: Fragment | null = null;
   const conditions: Fragment[] = [];
   if (table) {
-    const written = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
-    fromSql = written.from;
-    if (written.filter) conditions.push(written.filter);
+    const tableFrom = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
+    fromSql = tableFrom.from;
+    if (tableFrom.filter) conditions.push(tableFrom.filter);
   } else if (source) {
     fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
-  } else {
-    const on = compilerFor('ON', false);
+  } else if (joined.length > 0) {
     const [first, ...rest] = joined;
     const joins = rest.map((right, index) => {
       const clause = query.joins[index]!;
-      const condition = joinCondition(on, resolve(clause.on), options.timezone);
-      return sql` ${keyword(clause.type === 'left' ? 'left join' : 'join')} (${right.core.sql}) ${keyword(right.alias)} on ${condition}`;
+      // ON sees the sources joined so far, as PostgreSQL's ON does.
+      const on = new JoinCompiler({ timezone: options.timezone, clause: 'ON', allowAggregates: false }, context, joined.slice(0, index + 2), usings);
+      const written = joinSql(clause, right, on, resolve, options.timezone);
+      if (written.filter) conditions.push(written.filter);
+      return written.join;
     });
-    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
+    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}${arrayJoined ? arrayJoined.join : keyword('')}`;
   }
   if (condition) conditions.push(condition);
   if (outerCondition) conditions.push(outerCondition);
@@ -449,7 +733,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const over = [sql`partition by ${join(limitByValues.map((value) => value.sql), ', ')}`, ...(windowOrder.length > 0 ? [sql`order by ${join(windowOrder, ', ')}`] : [])];
     hidden.push(sql`row_number() over (${join(over, ' ')}) as lb_n`);
   }
-  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join([...selected, ...hidden], ', ')} from ${fromSql}`];
+  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join([...selected, ...hidden], ', ')}${fromSql ? sql` from ${fromSql}` : keyword('')}`];
   if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);
   if (groups.length > 0) clauses.push(sql`group by ${join(groups.map((group) => group.sql), ', ')}`);
   if (havingValue) clauses.push(sql`having ${havingC.truth(havingValue)}`);

@@ -1,9 +1,10 @@
 /**
- * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items FROM table|(query)|cte
- * [AS alias] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n [OFFSET m] BY exprs] [LIMIT n [OFFSET m]]
- * [UNION ALL SELECT …]`, with `x [NOT] IN (query)` and `f(…) OVER (…)` in expressions, parsed into a QueryNode. Expressions are the expression parser's
- * (parser.ts); `{name}` placeholders become constants of the tree, taken from the request's `values`, so that
- * nothing a caller binds is ever read as query text.
+ * The HogQL SELECT statement: `[WITH name AS (query), …] SELECT [DISTINCT] items [FROM table|(query)|cte|numbers(…)
+ * [AS alias] [joins] [[LEFT] ARRAY JOIN arrays]] [WINDOW …] [PREWHERE] [WHERE] [GROUP BY] [HAVING] [WINDOW …]
+ * [ORDER BY] [LIMIT n [OFFSET m] BY exprs] [LIMIT n [OFFSET m]] [UNION ALL|UNION DISTINCT|INTERSECT|EXCEPT SELECT …]`,
+ * with `x [NOT] IN (query)`, `(expr AS name)` and `f(…) OVER (…)` in expressions, parsed into a QueryNode.
+ * Expressions are the expression parser's (parser.ts); `{name}` placeholders become constants of the tree, taken
+ * from the request's `values`, so that nothing a caller binds is ever read as query text.
  */
 import type { Expr, FrameBound, QueryRef, WindowSpec } from '../ast.js';
 import { HogQLError } from '../errors.js';
@@ -24,14 +25,40 @@ export interface OrderTerm {
   descending: boolean;
 }
 
-/** A table by name (a stored table or a CTE), or a nested query. */
-export type FromSource = { table: string; alias: string | null } | { query: QueryNode; alias: string | null };
+/** A table by name (a stored table or a CTE), a nested query, or the table function `numbers(…)`. */
+export type FromSource =
+  | { table: string; alias: string | null }
+  | { query: QueryNode; alias: string | null }
+  | { tableFunction: 'numbers'; args: Expr[]; alias: string | null };
 
-/** `[INNER|LEFT [OUTER]] JOIN source ON condition`. */
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'cross';
+
+/**
+ * ClickHouse's strictness of a join: ALL (every matching row, the default), ANY (one matching row of the right
+ * side), SEMI (the left rows that have a match, once each), ANTI (the left rows that have none).
+ */
+export type JoinStrictness = 'all' | 'any' | 'semi' | 'anti';
+
+/**
+ * `[INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] [ANY|ALL|SEMI|ANTI] JOIN source ON condition | USING (names)`, or a
+ * comma in FROM (a cross join).
+ */
 export interface JoinClause {
-  type: 'inner' | 'left';
+  type: JoinType;
+  strictness: JoinStrictness;
   source: FromSource;
-  on: Expr;
+  /** The condition of ON; null for a cross join and USING. */
+  on: Expr | null;
+  /** The names of USING. */
+  using: string[] | null;
+  /** Written as `, source`. */
+  comma: boolean;
+}
+
+/** `[LEFT] ARRAY JOIN arr AS a, arr2 AS b`: one row per element of the arrays (zipped), LEFT keeping empty ones. */
+export interface ArrayJoin {
+  left: boolean;
+  items: { expr: Expr; alias: string | null }[];
 }
 
 /** ClickHouse's `LIMIT n [OFFSET m] BY exprs`: at most n rows (after the first m) of each value of exprs. */
@@ -47,8 +74,13 @@ export interface SelectQuery {
   ctes: [string, QueryNode][];
   distinct: boolean;
   columns: SelectColumn[];
-  from: FromSource;
+  /** Null for a SELECT without FROM: one row. */
+  from: FromSource | null;
   joins: JoinClause[];
+  /** (Optional, as in the queries other modules build, which have none.) */
+  arrayJoin?: ArrayJoin | null;
+  /** `WINDOW name AS (…)`: windows OVER may name. */
+  windows?: [string, WindowSpec][];
   where: Expr | null;
   groupBy: Expr[];
   having: Expr | null;
@@ -58,10 +90,17 @@ export interface SelectQuery {
   offset: number | null;
 }
 
-/** `SELECT … UNION ALL SELECT …`: the parts' rows one after another. */
+/** How a later part of a set operation combines with what comes before it. */
+export type SetOperator = 'union all' | 'union distinct' | 'intersect' | 'intersect distinct' | 'except' | 'except distinct';
+
+/**
+ * `SELECT … UNION ALL SELECT …` and the other set operations: `operators[i]` joins `parts[i + 1]` to what comes
+ * before it, INTERSECT before UNION and EXCEPT (as in ClickHouse and PostgreSQL).
+ */
 export interface UnionQuery {
   kind: 'union';
   parts: SelectQuery[];
+  operators: SetOperator[];
 }
 
 export type QueryNode = SelectQuery | UnionQuery;
@@ -70,8 +109,18 @@ export type QueryNode = SelectQuery | UnionQuery;
 const CLAUSE_WORDS = new Set([
   'from', 'where', 'group', 'having', 'order', 'limit', 'offset', 'union', 'join', 'inner', 'left', 'right', 'full',
   'cross', 'on', 'using', 'with', 'as', 'asc', 'desc', 'and', 'or', 'not', 'select', 'settings', 'prewhere', 'array',
-  'over', 'by', 'rows', 'range',
+  'over', 'by', 'rows', 'range', 'window', 'global', 'any', 'all', 'semi', 'anti', 'asof', 'outer', 'sample', 'final',
+  'qualify', 'intersect', 'except',
 ]);
+
+/** Words that may stand before JOIN: its type, its strictness, OUTER and GLOBAL. */
+const JOIN_WORDS = new Set(['global', 'inner', 'left', 'right', 'full', 'cross', 'outer', 'semi', 'anti', 'any', 'all', 'asof']);
+
+/**
+ * The most rows numbers() may produce: enough for any series of days, hours or buckets a report needs, while a
+ * cross join of two of them stays within what the statement timeout reads.
+ */
+export const MAX_NUMBERS = 1_000_000;
 
 class StatementParser extends Parser {
   constructor(text: string, values: PlaceholderValues) {
@@ -162,52 +211,65 @@ class StatementParser extends Parser {
     return query;
   }
 
-  /** A query: one SELECT, or several joined by UNION ALL. */
+  /** A query: one SELECT, or several joined by UNION, INTERSECT and EXCEPT. */
   query(): QueryNode {
     const parts = [this.select()];
-    while (this.isKeyword('union')) {
-      this.advance();
-      if (!this.keyword('all')) throw new HogQLError('Only UNION ALL is supported; UNION DISTINCT is not.');
+    const operators: SetOperator[] = [];
+    for (;;) {
+      let operator: SetOperator;
+      if (this.keyword('union')) {
+        if (this.keyword('all')) operator = 'union all';
+        else if (this.keyword('distinct')) operator = 'union distinct';
+        else throw new HogQLError('Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.');
+      } else if (this.keyword('intersect')) {
+        operator = this.keyword('distinct') ? 'intersect distinct' : 'intersect';
+        this.keyword('all');
+      } else if (this.keyword('except')) {
+        operator = this.keyword('distinct') ? 'except distinct' : 'except';
+        this.keyword('all');
+      } else break;
+      operators.push(operator);
       parts.push(this.select());
     }
-    return parts.length === 1 ? parts[0]! : { kind: 'union', parts };
+    return parts.length === 1 ? parts[0]! : { kind: 'union', parts, operators };
   }
 
   private select(): SelectQuery {
     const ctes = this.keyword('with') ? this.list(() => this.cte()) : [];
     this.expectKeyword('select');
     const distinct = this.keyword('distinct');
+    if (this.isKeyword('on') && distinct) throw new HogQLError('DISTINCT ON is not ClickHouse SQL; use LIMIT 1 BY the expressions instead.');
+    if (this.isKeyword('top')) throw new HogQLError('TOP is not supported; write LIMIT after the query.');
     const columns = this.list(() => this.column());
-    this.expectKeyword('from');
-    const from = this.source();
+    let from: FromSource | null = null;
     const joins: JoinClause[] = [];
-    for (;;) {
-      if (this.isOp(',') || this.isKeyword('cross') || this.isKeyword('full') || this.isKeyword('right') || this.isKeyword('array')) {
-        throw new HogQLError('Only INNER JOIN and LEFT JOIN are supported.');
+    let arrayJoin: ArrayJoin | null = null;
+    if (this.keyword('from')) {
+      from = this.source();
+      for (;;) {
+        const clause = this.joinClause();
+        if (!clause) break;
+        joins.push(clause);
       }
-      let type: JoinClause['type'] | null = null;
-      if (this.keyword('join')) type = 'inner';
-      else if (this.keyword('inner')) {
-        this.expectKeyword('join');
-        type = 'inner';
-      } else if (this.keyword('left')) {
-        this.keyword('outer');
-        this.expectKeyword('join');
-        type = 'left';
-      }
-      if (type === null) break;
-      const source = this.source();
-      if (this.isKeyword('using')) throw new HogQLError('JOIN … USING is not supported; write ON.');
-      this.expectKeyword('on', 'ON after the joined table');
-      joins.push({ type, source, on: this.expression() });
+      arrayJoin = this.arrayJoinClause();
     }
-    const where = this.keyword('where') ? this.expression() : null;
+    const windows: [string, WindowSpec][] = [];
+    this.windowClause(windows);
+    const prewhere = this.keyword('prewhere') ? this.expression() : null;
+    const filter = this.keyword('where') ? this.expression() : null;
+    // PREWHERE only tells ClickHouse which columns to read first: it filters as WHERE does.
+    const where = prewhere && filter ? { kind: 'and' as const, exprs: [prewhere, filter] } : (prewhere ?? filter);
     let groupBy: Expr[] = [];
     if (this.keyword('group')) {
       this.expectKeyword('by', 'BY after GROUP');
       groupBy = this.list(() => this.expression());
+      if (this.isKeyword('with') && ['rollup', 'cube', 'totals'].some((word) => this.isKeyword(word, 1))) {
+        throw new HogQLError('GROUP BY … WITH ROLLUP, CUBE or TOTALS is not supported.');
+      }
     }
     const having = this.keyword('having') ? this.expression() : null;
+    this.windowClause(windows);
+    if (this.isKeyword('qualify')) throw new HogQLError('QUALIFY is not supported; filter on the window function in an outer query.');
     let orderBy: OrderTerm[] = [];
     if (this.keyword('order')) {
       this.expectKeyword('by', 'BY after ORDER');
@@ -226,8 +288,95 @@ class StatementParser extends Parser {
         [limit, offset] = this.keyword('limit') ? this.limitAndOffset() : [null, null];
         if (this.isKeyword('by')) throw new HogQLError('Only one LIMIT … BY is supported.');
       }
+      if (this.isKeyword('with') && this.isKeyword('ties', 1)) throw new HogQLError('LIMIT … WITH TIES is not supported.');
+    } else if (this.keyword('offset')) {
+      offset = this.count('OFFSET');
     }
-    return { kind: 'select', ctes, distinct, columns, from, joins, where, groupBy, having, orderBy, limitBy, limit, offset };
+    if (this.isKeyword('settings')) throw new HogQLError('SETTINGS is not supported: the settings a query runs with are fixed.');
+    return { kind: 'select', ctes, distinct, columns, from, joins, arrayJoin, windows, where, groupBy, having, orderBy, limitBy, limit, offset };
+  }
+
+  /** `WINDOW name AS (…), …`, added to `windows`. */
+  private windowClause(windows: [string, WindowSpec][]): void {
+    if (!this.keyword('window')) return;
+    for (const [name, spec] of this.list((): [string, WindowSpec] => {
+      const token = this.advance();
+      if (token.type !== 'ident') {
+        this.index -= 1;
+        this.fail('the name of a window');
+      }
+      this.expectKeyword('as', 'AS after the name of the window');
+      return [token.value, this.nested(() => this.windowSpec())];
+    })) {
+      if (windows.some(([other]) => other === name)) throw new HogQLError(`The window "${name}" is defined twice.`);
+      windows.push([name, spec]);
+    }
+  }
+
+  /** A join after FROM's source, or null when none follows. */
+  private joinClause(): JoinClause | null {
+    if (this.isOp(',')) {
+      this.advance();
+      return { type: 'cross', strictness: 'all', source: this.source(), on: null, using: null, comma: true };
+    }
+    const words: string[] = [];
+    while (this.current.type === 'ident' && !this.current.quoted && JOIN_WORDS.has(this.current.value.toLowerCase())) {
+      // `LEFT ARRAY JOIN` and `INNER ARRAY JOIN` are ARRAY JOIN's.
+      if (this.isKeyword('array', 1)) break;
+      words.push(this.current.value.toLowerCase());
+      this.advance();
+    }
+    if (words.length === 0 && !this.isKeyword('join')) return null;
+    this.expectKeyword('join', 'JOIN');
+    const types = words.filter((word): word is JoinType => ['inner', 'left', 'right', 'full', 'cross'].includes(word));
+    const strictnesses = words.filter((word) => ['any', 'all', 'semi', 'anti', 'asof'].includes(word)) as (JoinStrictness | 'asof')[];
+    const written = words.join(' ').toUpperCase();
+    if (types.length > 1 || strictnesses.length > 1 || words.filter((word) => word === 'outer').length > 1) throw new HogQLError(`"${written} JOIN" is not a join.`);
+    const type: JoinType = types[0] ?? 'inner';
+    const strictness = strictnesses[0] ?? 'all';
+    if (strictness === 'asof') throw new HogQLError('ASOF JOIN is not supported; join on the condition and keep the closest row with argMax() or LIMIT 1 BY.');
+    if (words.includes('outer') && !['left', 'right', 'full'].includes(type)) throw new HogQLError(`"${written} JOIN" is not a join: OUTER goes with LEFT, RIGHT or FULL.`);
+    if ((strictness === 'semi' || strictness === 'anti') && type !== 'left' && type !== 'right') {
+      throw new HogQLError(`${strictness.toUpperCase()} goes with LEFT or RIGHT JOIN.`);
+    }
+    if (type === 'cross' && strictness !== 'all') throw new HogQLError(`CROSS JOIN has no ${strictness.toUpperCase()}.`);
+    const source = this.source();
+    if (type === 'cross') return { type, strictness: 'all', source, on: null, using: null, comma: false };
+    if (this.keyword('using')) {
+      const parenthesised = this.isOp('(');
+      if (parenthesised) this.advance();
+      const using = this.list(() => {
+        const token = this.advance();
+        if (token.type !== 'ident') {
+          this.index -= 1;
+          this.fail('a column name in USING');
+        }
+        return token.value;
+      });
+      if (parenthesised) this.expectOp(')');
+      return { type, strictness, source, on: null, using, comma: false };
+    }
+    this.expectKeyword('on', 'ON or USING after the joined table');
+    return { type, strictness, source, on: this.expression(), using: null, comma: false };
+  }
+
+  /** `[LEFT|INNER] ARRAY JOIN expr [AS name], …`. */
+  private arrayJoinClause(): ArrayJoin | null {
+    let left = false;
+    if (this.isKeyword('left') && this.isKeyword('array', 1)) {
+      this.advance();
+      left = true;
+    } else if (this.isKeyword('inner') && this.isKeyword('array', 1)) {
+      this.advance();
+    }
+    if (!this.isKeyword('array') || !this.isKeyword('join', 1)) return null;
+    this.advance();
+    this.advance();
+    const items = this.list(() => ({ expr: this.expression(), alias: this.optionalAlias() }));
+    if (this.isKeyword('array') || this.isKeyword('left') || this.isKeyword('join') || this.isKeyword('inner')) {
+      throw new HogQLError('Only one ARRAY JOIN per SELECT is supported, after its joins; list several arrays in it to zip them.');
+    }
+    return { left, items };
   }
 
   /** After LIMIT: `count`, `count OFFSET offset` or ClickHouse's `offset, count`. */
@@ -251,10 +400,18 @@ class StatementParser extends Parser {
 
   /** `(PARTITION BY … ORDER BY … ROWS|RANGE BETWEEN bound AND bound)` after OVER. */
   protected override windowSpec(): WindowSpec {
-    if (this.current.type === 'ident' && !this.isKeyword('partition') && !this.isKeyword('order')) {
-      throw new HogQLError('Named windows are not supported; write the window in parentheses after OVER.');
+    // `OVER w`: a window of the WINDOW clause.
+    if (this.current.type === 'ident' && !this.isOp('(')) {
+      return { base: (this.advance() as { value: string }).value, partitionBy: [], orderBy: [], frame: null };
     }
     this.expectOp('(');
+    // `OVER (w ORDER BY …)`: that window, refined.
+    let base: string | undefined;
+    const first = this.current;
+    if (first.type === 'ident' && (first.quoted || !['partition', 'order', 'rows', 'range'].includes(first.value.toLowerCase()))) {
+      base = first.value;
+      this.advance();
+    }
     let partitionBy: Expr[] = [];
     if (this.keyword('partition')) {
       this.expectKeyword('by', 'BY after PARTITION');
@@ -284,7 +441,7 @@ class StatementParser extends Parser {
       }
     }
     this.expectOp(')');
-    return { partitionBy, orderBy, frame };
+    return { ...(base === undefined ? {} : { base }), partitionBy, orderBy, frame };
   }
 
   /** UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, or n PRECEDING|FOLLOWING with n a non-negative integer. */
@@ -317,6 +474,13 @@ class StatementParser extends Parser {
       this.index -= 1;
       this.fail('a table name');
     }
+    if (this.isOp('(') && !tableToken.quoted) {
+      if (tableToken.value.toLowerCase() !== 'numbers') throw new HogQLError(`Unknown table function "${tableToken.value}". Table functions: numbers.`);
+      this.advance();
+      const args = this.isOp(')') ? [] : this.list(() => this.expression());
+      this.expectOp(')');
+      return { tableFunction: 'numbers', args, alias: this.optionalAlias() };
+    }
     let table = tableToken.value;
     // A dotted name (`pg_catalog.pg_class`, `system.x`) is named in full, so that the refusal says what was asked.
     while (this.isOp('.')) {
@@ -324,7 +488,30 @@ class StatementParser extends Parser {
       const part = this.advance();
       table += `.${part.type === 'ident' ? part.value : '?'}`;
     }
-    return { table, alias: this.optionalAlias() };
+    this.finalAndSample();
+    const alias = this.optionalAlias();
+    this.finalAndSample();
+    return { table, alias };
+  }
+
+  /**
+   * `FINAL` (tables here hold no rows to merge away) and `SAMPLE 1`, which PostHog's insights write when not
+   * sampling. A smaller ratio reads rows picked by ClickHouse's sampling key, which no table here has: refused.
+   */
+  private finalAndSample(): void {
+    this.keyword('final');
+    if (!this.keyword('sample')) return;
+    const ratio = this.expression();
+    const value =
+      ratio.kind === 'constant'
+        ? ratio.value
+        : ratio.kind === 'arithmetic' && ratio.op === '/' && ratio.left.kind === 'constant' && ratio.right.kind === 'constant' && typeof ratio.left.value === 'number' && typeof ratio.right.value === 'number'
+          ? ratio.left.value / ratio.right.value
+          : null;
+    const offset = this.keyword('offset') ? this.expression() : null;
+    if (value !== 1 || (offset !== null && !(offset.kind === 'constant' && offset.value === 0))) {
+      throw new HogQLError('SAMPLE is only supported as SAMPLE 1 (every row): sampling needs ClickHouse\'s sampling key, which the tables here do not have.');
+    }
   }
 }
 
