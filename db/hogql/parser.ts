@@ -509,8 +509,10 @@ export class Parser {
         if (token.value === '(') {
           this.advance();
           const inner = this.expression();
+          // `(expr AS name)`: the value of expr, named for the rest of the statement.
+          const name = this.alias();
           this.expectOp(')');
-          return inner;
+          return name === null ? inner : { kind: 'alias', expr: inner, name };
         }
         if (token.value === '{' && this.placeholders) return this.placeholder();
         return this.fail('an expression');

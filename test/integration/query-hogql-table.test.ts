@@ -310,9 +310,9 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   { name: 'a named window', query: 'select rank() over w from events', detail: 'Unknown window "w": define it in a WINDOW clause.' },
   { name: 'a window function in WHERE', query: 'select event from events where row_number() over () > 1', detail: 'Window functions such as row_number() OVER (…) are not allowed in WHERE.' },
   {
-    name: 'an aggregate that is not a window function',
+    name: 'an aggregate PostgreSQL cannot compute over a window',
     query: 'select uniq(event) over () from events',
-    detail: 'Unknown window function "uniq". Window functions: row_number, rank, dense_rank, lag, lead, first_value, last_value, count, sum, avg, min, max.',
+    detail: 'uniq() cannot be computed over a window: PostgreSQL cannot count distinct values over a window.',
   },
   { name: 'a negative lag', query: 'select lag(event, -1) over () from events', detail: 'The offset of lag() must be a non-negative integer constant.' },
   { name: 'a lead beyond an int', query: 'select lead(event, 9999999999) over () from events', detail: 'The offset of lead() must be a non-negative integer constant.' },

@@ -311,7 +311,7 @@ describe('unit: HogQL SELECT compiler', () => {
       ['select count() from events group by row_number() over ()', 'Window functions such as row_number() OVER (…) are not allowed in GROUP BY.'],
       ['select e.event from events e join persons p on row_number() over () = 1', 'Window functions such as row_number() OVER (…) are not allowed in ON.'],
       ['select rank(event) over () from events', 'rank() takes 0 arguments, got 1.'],
-      ['select quantile(0.5)(timestamp) over () from events', 'Unknown window function "quantile". Window functions: row_number, rank, dense_rank, lag, lead, first_value, last_value, count, sum, avg, min, max.'],
+      ['select quantile(0.5)(timestamp) over () from events', 'quantile() cannot be computed over a window: PostgreSQL has no window form of a quantile.'],
       ['select event from events limit 1 by row_number() over ()', 'Window functions such as row_number() OVER (…) are not allowed in LIMIT BY.'],
       ['select event from events order by arrayJoin(splitByChar(\',\', event))', 'arrayJoin() must be a whole column of SELECT (which GROUP BY and ORDER BY may name), not inside another expression.'],
       ["select formatDateTime(timestamp, '%Y', event) from events", 'The timezone of formatDateTime() must be a string constant.'],

@@ -31,8 +31,14 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
   if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
   const value = source.core.values[index]!;
   const column = columnReference(`${source.alias}.c${index}`, value.sql.weight);
-  // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
-  if (rest.length === 0) return { ...typed(column, value.type, value.nullable || (source.outer ?? false)), zone: value.zone, element: value.element };
+  if (rest.length === 0) {
+    // Where an outer join found no row, a column ClickHouse cannot hold null in reads as its type's default ('',
+    // 0, 1970-01-01, …): PostHog leaves join_use_nulls off. A nullable one (a property) reads as null.
+    const filled = source.outer && !value.nullable && value.type !== 'json' && value.type !== 'null' && value.type !== 'interval';
+    const read = filled ? sql`coalesce(${column}, ${defaultElement(value.type)})` : column;
+    // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
+    return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element };
+  }
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
 }
@@ -72,11 +78,15 @@ class JoinCompiler extends StatementCompiler {
   constructor(
     options: CompileOptions,
     context: Context,
-    private readonly sources: readonly JoinedSource[],
+    sources: readonly JoinedSource[],
     private readonly usings: UsingColumns,
   ) {
     super(options, context);
+    // ON reads the rows being matched, never a side filled in for a missing one.
+    this.sources = options.clause === 'ON' ? sources.map((source) => ({ ...source, outer: false })) : sources;
   }
+
+  private readonly sources: readonly JoinedSource[];
 
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
@@ -94,8 +104,9 @@ class JoinCompiler extends StatementCompiler {
 
   /** A USING column: the first of its sources (in reach, other than `except`) that has a row. */
   usingValue(name: string, except: JoinedSource | null): Typed {
-    const holders = (this.usings.get(name) ?? []).filter((source) => source !== except && this.sources.includes(source));
-    const values = holders.map((source) => columnOf(this, source, [name], 'the joined table'));
+    // Read as they are (not filled in): one of them always has the row.
+    const holders = (this.usings.get(name) ?? []).filter((source) => source.alias !== except?.alias && this.sources.some((own) => own.alias === source.alias));
+    const values = holders.map((source) => columnOf(this, { ...source, outer: false }, [name], 'the joined table'));
     if (values.length === 0) throw new HogQLError(`Unknown field "${name}".`);
     if (values.length === 1) return values[0]!;
     const type = values[0]!.type;
@@ -345,7 +356,7 @@ function joinSql(
   const rightSql = sql`(${right.core.sql}) ${keyword(right.alias)}`;
   if (clause.type === 'cross') return { join: sql` cross join ${rightSql}`, filter: null };
   const condition = clause.using
-    ? sql`(${join(clause.using.map((name) => equality(on.usingValue(name, right), columnOf(on, right, [name], 'the joined table'), timezone)), ' and ')})`
+    ? sql`(${join(clause.using.map((name) => equality(on.usingValue(name, right), columnOf(on, { ...right, outer: false }, [name], 'the joined table'), timezone)), ' and ')})`
     : joinCondition(on, resolve(clause.on!), timezone, clause.type === 'full');
   if (clause.strictness === 'all') return { join: sql` ${keyword(`${clause.type} join`)} ${rightSql} on ${condition}`, filter: null };
   if (clause.type !== 'left') {
