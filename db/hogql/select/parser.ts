@@ -488,6 +488,7 @@ class StatementParser extends Parser {
       const part = this.advance();
       table += `.${part.type === 'ident' ? part.value : '?'}`;
     }
+    if (this.isOp('(')) throw new HogQLError(`Unknown table function "${table}". Table functions: numbers.`);
     this.finalAndSample();
     const alias = this.optionalAlias();
     this.finalAndSample();
