@@ -133,6 +133,17 @@ const CASES: Case[] = [
     rows: [['blue', 2], ['red', 1]],
   },
   {
+    name: "ARRAY JOIN of events, reading the event's person",
+    query: "select person.properties.email, tag from events e array join splitByChar(',', e.properties.tags) as tag where e.properties.tags is not null order by e.timestamp, tag",
+    rows: [['a@example.com', 'blue'], ['a@example.com', 'red'], ['a@example.com', 'blue']],
+  },
+  {
+    name: 'ARRAY JOIN after a JOIN',
+    query:
+      "select e.distinct_id, c.n, tag from events e join (select distinct_id, count() as n from events group by distinct_id) c on c.distinct_id = e.distinct_id array join splitByChar(',', e.properties.tags) as tag where e.properties.tags is not null order by e.timestamp, tag",
+    rows: [['alice', 3, 'blue'], ['alice', 3, 'red'], ['alice', 3, 'blue']],
+  },
+  {
     name: 'ARRAY JOIN of two arrays, zipped',
     query: "select a, b from (select 1) array join splitByChar(',', 'x,y,z') as a, splitByChar(',', 'p,q,r') as b order by a",
     rows: [['x', 'p'], ['y', 'q'], ['z', 'r']],

@@ -94,7 +94,10 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select count() from events a left semi join persons b on a.person_id = b.id', 4],
       // The joined table is read twice: its null row, and the rows NOT EXISTS looks for.
       ['select count() from events a left anti join persons b on a.person_id = b.id', 5],
-      ["select count() from events array join splitByChar(',', event) as t", 3],
+      // Read as a table, with its persons joined when an expression reads them.
+      ["select count() from events array join splitByChar(',', event) as t", 1],
+      ["select person.properties.email, t from events array join splitByChar(',', person.properties.tags) as t", 3],
+      ["select t from events a join persons p on a.person_id = p.id array join splitByChar(',', a.event) as t", 4],
       ['select count() from numbers(3) n join (select distinct_id from events) e on 1 = 1', 1],
     ];
     for (const [query, filters] of cases) {

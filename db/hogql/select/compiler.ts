@@ -63,16 +63,14 @@ interface JoinedSource extends NestedSource {
   names: ReadonlySet<string>;
   /** A side an outer join may find no row for: its fields are null there. */
   outer: boolean;
-  /** The elements of ARRAY JOIN: their names come before any other source's fields. */
-  arrayJoined: boolean;
 }
 
 /** A name of `JOIN … USING (name)`: one column, whichever of the sources that hold it has a row. */
 type UsingColumns = ReadonlyMap<string, readonly JoinedSource[]>;
 
 /**
- * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it (an element of
- * ARRAY JOIN first, then a name of USING).
+ * The sources of a JOIN: `alias.field` reads that source; a bare field the name of USING, or the one source that
+ * has it.
  */
 class JoinCompiler extends StatementCompiler {
   constructor(
@@ -90,8 +88,6 @@ class JoinCompiler extends StatementCompiler {
 
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
-    const elements = typeof head === 'string' ? this.sources.find((source) => source.arrayJoined && source.core.names.includes(head)) : undefined;
-    if (elements) return columnOf(this, elements, chain, 'ARRAY JOIN');
     if (rest.length === 0 && typeof head === 'string' && this.usings.has(head)) return this.usingValue(head, null);
     const named = rest.length > 0 && typeof head === 'string' ? this.sources.find((source) => source.names.has(head)) : undefined;
     if (named) return columnOf(this, named, rest, `"${String(head)}"`);
@@ -131,6 +127,14 @@ function usingColumns(query: SelectQuery, joined: readonly JoinedSource[]): Usin
     }
   });
   return usings;
+}
+
+/** `c`, reading the names of ARRAY JOIN's elements before any field of its sources. */
+function withElements(c: Compiler, elements: NestedSource | null): Compiler {
+  if (!elements) return c;
+  const sourceField = c.field.bind(c);
+  c.field = (chain) => (typeof chain[0] === 'string' && elements.core.names.includes(chain[0]) ? columnOf(c, elements, chain, 'ARRAY JOIN') : sourceField(chain));
+  return c;
 }
 
 /** A SELECT without FROM: one row, and no fields. */
@@ -460,14 +464,7 @@ function elementOf(ref: Fragment, element: HogQLType, c: Compiler): Typed {
  * The rows it adds are the arrays' elements, which are bounded where the arrays are built; the answer's row limit
  * bounds the rest.
  */
-function arrayJoinSource(
-  arrayJoin: ArrayJoin,
-  joined: readonly JoinedSource[],
-  usings: UsingColumns,
-  context: Context,
-  resolve: (expr: Expr) => Expr,
-): { source: JoinedSource; join: Fragment } {
-  const c = new JoinCompiler({ timezone: context.options.timezone, clause: 'ARRAY JOIN', allowAggregates: false }, context, joined, usings);
+function arrayJoinSource(arrayJoin: ArrayJoin, c: Compiler, context: Context, resolve: (expr: Expr) => Expr): { source: NestedSource; join: Fragment } {
   const names: string[] = [];
   const arrays: Fragment[] = [];
   const values: Typed[] = [];
@@ -493,7 +490,7 @@ function arrayJoinSource(
   const body = arrayJoin.left ? sql`select ${columns} from (select 1) aj_row left join ${rows} on true` : sql`select ${columns} from ${rows}`;
   const alias = internalAlias(context);
   return {
-    source: { core: { sql: body, values, names }, alias, names: new Set(), outer: false, arrayJoined: true },
+    source: { core: { sql: body, values, names }, alias },
     join: sql` cross join lateral (${body}) ${keyword(alias)}`,
   };
 }
@@ -537,7 +534,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   let table: Table | null = null;
   let source: NestedSource | null = null;
   const joined: JoinedSource[] = [];
-  if (query.joins.length > 0 || query.arrayJoin) {
+  if (query.joins.length > 0) {
     const froms = [from!, ...query.joins.map((clause) => clause.source)];
     froms.forEach((each, index) => {
       const { table: joinedTable, core } = resolveSource(each, context);
@@ -549,15 +546,17 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
       // A source's fields are null where a LEFT or FULL join attaching it, or a RIGHT or FULL join after it, found no row.
       const attaching = index > 0 ? query.joins[index - 1]!.type : null;
       const outerSide = attaching === 'left' || attaching === 'full' || query.joins.slice(index).some((clause) => clause.type === 'right' || clause.type === 'full');
-      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide, arrayJoined: false });
+      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide });
     });
-    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN or ARRAY JOIN; name the columns.');
   } else if (from) {
     const resolved = resolveSource(from, context);
     table = resolved.table;
     source = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
   } else if (query.columns.some((column) => column.star)) {
     throw new HogQLError('* needs a FROM: a SELECT without FROM has no fields.');
+  }
+  if ((query.joins.length > 0 || query.arrayJoin) && query.columns.some((column) => column.star)) {
+    throw new HogQLError('* is not supported with JOIN or ARRAY JOIN; name the columns.');
   }
   const tableNames = new Set(joined.length > 0 || !from ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
@@ -635,15 +634,16 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
 
   // ARRAY JOIN: one more source, whose fields are the arrays' elements under their names.
   const usings = usingColumns(query, joined);
-  const arrayJoined = query.arrayJoin ? arrayJoinSource(query.arrayJoin, joined, usings, context, resolve) : null;
-  const sources = arrayJoined ? [...joined, arrayJoined.source] : joined;
-
-  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
+  const sourceCompiler = (clause: string, allowAggregates: boolean): Compiler => {
     const compileOptions = { timezone: options.timezone, clause, allowAggregates };
-    if (sources.length > 0) return new JoinCompiler(compileOptions, context, sources, usings);
+    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined, usings);
     if (!table && !source) return new NoTableCompiler(compileOptions, context);
     return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
   };
+  // The arrays are read from the sources (a table keeps its own fields: person.…, the implicit joins).
+  const arraysCompiler = query.arrayJoin ? sourceCompiler('ARRAY JOIN', false) : null;
+  const arrayJoined = query.arrayJoin ? arrayJoinSource(query.arrayJoin, arraysCompiler!, context, resolve) : null;
+  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => withElements(sourceCompiler(clause, allowAggregates), arrayJoined?.source ?? null);
   checkArrayJoins(query, columns, groupBy, orderBy);
   const limitByTerms = query.limitBy ? query.limitBy.by.map((expr) => positional('LIMIT BY')(resolve(expr))) : [];
   const compilers = [
@@ -690,16 +690,18 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     if (!table || !from || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
     outerCondition = options.outerCondition(filtering);
   }
-  const usesPerson = compilers.some((c) => c.usesPerson);
-  const implicitJoins = new Set(compilers.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
+  const reading = arraysCompiler ? [...compilers, arraysCompiler] : compilers;
+  const usesPerson = reading.some((c) => c.usesPerson);
+  const implicitJoins = new Set(reading.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
+  const elementsJoin = arrayJoined ? arrayJoined.join : keyword('');
   let fromSql: Fragment | null = null;
   const conditions: Fragment[] = [];
   if (table) {
     const tableFrom = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
-    fromSql = tableFrom.from;
+    fromSql = sql`${tableFrom.from}${elementsJoin}`;
     if (tableFrom.filter) conditions.push(tableFrom.filter);
   } else if (source) {
-    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
+    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}${elementsJoin}`;
   } else if (joined.length > 0) {
     const [first, ...rest] = joined;
     const joins = rest.map((right, index) => {
@@ -710,7 +712,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
       if (written.filter) conditions.push(written.filter);
       return written.join;
     });
-    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}${arrayJoined ? arrayJoined.join : keyword('')}`;
+    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}${elementsJoin}`;
   }
   if (condition) conditions.push(condition);
   if (outerCondition) conditions.push(outerCondition);
