@@ -222,10 +222,18 @@ const CASES: Case[] = [
     rows: [['$pageview'], ['$pageview'], ['purchase'], ['signup']],
   },
   { name: 'EXCEPT DISTINCT', query: "select distinct_id from events except distinct select distinct_id from events where event = 'signup'", rows: [['alice']] },
+  {
+    name: 'ORDER BY … NULLS FIRST, and nulls last otherwise',
+    query: 'select toFloat(properties.price) as p from events order by p desc nulls first, timestamp',
+    rows: [[null], [100], [50], [5], [1]],
+  },
+  { name: 'ORDER BY ascending puts nulls last', query: "select toFloat(properties.price) from events order by toFloat(properties.price)", rows: [[1], [5], [50], [100], [null]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];
 
-const REFUSED: { name: string; query: string; detail: string }[] = [
+const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
+  { name: 'SQL bound to the count of numbers()', query: 'select number from numbers({n})', values: { n: '3) n; drop table events; --' }, detail: 'The count of numbers() must be a non-negative integer constant.' },
+  { name: 'a count of numbers() beyond its bound, bound', query: 'select count() from numbers({n})', values: { n: 10_000_000 }, detail: 'numbers() may produce at most 1000000 rows, not 10000000.' },
   { name: 'numbers() beyond its bound', query: 'select count() from numbers(1000001)', detail: 'numbers() may produce at most 1000000 rows, not 1000001.' },
   { name: 'numbers() of a negative count', query: 'select number from numbers(-1)', detail: 'The count of numbers() must be a non-negative integer constant.' },
   { name: 'numbers() of a field', query: 'select number from numbers(event)', detail: 'The count of numbers() must be a non-negative integer constant.' },
@@ -286,7 +294,7 @@ describe('query: HogQL SELECT, the statement grammar', function () {
     await server.close();
   });
 
-  const run = (query: string) => client.post(path, { query: { kind: 'HogQLQuery', query } });
+  const run = (query: string, values?: Record<string, unknown>) => client.post(path, { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } });
 
   for (const c of CASES) {
     it(c.name, async () => {
@@ -298,7 +306,7 @@ describe('query: HogQL SELECT, the statement grammar', function () {
 
   for (const refused of REFUSED) {
     it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query);
+      const response = await run(refused.query, refused.values);
       expect(response.status, JSON.stringify(response.body)).to.equal(400);
       expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
     });

@@ -44,6 +44,7 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select 1 from events as e final sample 1/1', 'SELECT 1 FROM events AS e'],
       ['select 1 union distinct select 2 intersect select 3 except select 4', 'SELECT 1 UNION DISTINCT SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4'],
       ['select number from numbers(5) offset 2', 'SELECT number FROM numbers(5) OFFSET 2'],
+      ['select event from events order by event desc nulls first, timestamp nulls last', 'SELECT event FROM events ORDER BY event DESC NULLS FIRST, timestamp ASC'],
     ];
     for (const [query, printed] of cases) {
       it(query, () => {
@@ -146,6 +147,9 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select event from events limit 1 by 3', 'LIMIT BY 3 names no column: the query selects 1 column.'],
       ['select distinct on (event) event from events', 'DISTINCT ON is not ClickHouse SQL; use LIMIT 1 BY the expressions instead.'],
       ['select event from events group by event with rollup', 'GROUP BY … WITH ROLLUP, CUBE or TOTALS is not supported.'],
+      ['select event from events order by event with fill', 'ORDER BY … WITH FILL is not supported; LEFT JOIN the query to a series from numbers() instead.'],
+      ["select event from events order by event collate 'de'", 'COLLATE is not supported.'],
+      ['select count() over (order by event nulls first) from events', "NULLS FIRST and NULLS LAST are not supported in a window's ORDER BY."],
       ['select 1 from events sample 1 offset 0.5', "SAMPLE is only supported as SAMPLE 1 (every row): sampling needs ClickHouse's sampling key, which the tables here do not have."],
     ];
     for (const [query, message] of cases) {

@@ -735,7 +735,12 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   };
   // As in ClickHouse, nulls come last either way: PostgreSQL's own order for ASC, to be asked for DESC. Only where
   // the value may be null, since an index (events by timestamp) is read in order only for a plain ASC or DESC.
-  const direction = (index: number) => keyword(orderBy[index]!.descending ? (orderValues[index]!.nullable ? 'desc nulls last' : 'desc') : 'asc');
+  const direction = (index: number) => {
+    const { descending, nullsFirst } = orderBy[index]!;
+    const order = descending ? 'desc' : 'asc';
+    if (!orderValues[index]!.nullable) return keyword(order);
+    return keyword(nullsFirst ? `${order} nulls first` : descending ? 'desc nulls last' : 'asc');
+  };
   const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
   const finalClauses: Fragment[] = [];
   if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);

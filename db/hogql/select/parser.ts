@@ -23,6 +23,8 @@ export interface SelectColumn {
 export interface OrderTerm {
   expr: Expr;
   descending: boolean;
+  /** `NULLS FIRST`; nulls come last otherwise, ascending or descending, as in ClickHouse. */
+  nullsFirst?: boolean;
 }
 
 /** A table by name (a stored table or a CTE), a nested query, or the table function `numbers(…)`. */
@@ -273,7 +275,7 @@ class StatementParser extends Parser {
     let orderBy: OrderTerm[] = [];
     if (this.keyword('order')) {
       this.expectKeyword('by', 'BY after ORDER');
-      orderBy = this.orderTerms();
+      orderBy = this.orderTerms(true);
     }
     let limit: number | null = null;
     let offset: number | null = null;
@@ -389,12 +391,21 @@ class StatementParser extends Parser {
     return [first, this.keyword('offset') ? this.count('OFFSET') : null];
   }
 
-  private orderTerms(): OrderTerm[] {
+  /** ORDER BY's terms; `statement`: the statement's own, which may say where nulls go. */
+  private orderTerms(statement = false): OrderTerm[] {
     return this.list(() => {
       const expr = this.expression();
       const descending = this.keyword('desc') || this.keyword('descending');
       if (!descending && !this.keyword('asc')) this.keyword('ascending');
-      return { expr, descending };
+      let nullsFirst = false;
+      if (this.keyword('nulls')) {
+        if (!statement) throw new HogQLError("NULLS FIRST and NULLS LAST are not supported in a window's ORDER BY.");
+        nullsFirst = this.keyword('first');
+        if (!nullsFirst) this.expectKeyword('last', 'FIRST or LAST after NULLS');
+      }
+      if (this.isKeyword('collate')) throw new HogQLError('COLLATE is not supported.');
+      if (this.isKeyword('with') && this.isKeyword('fill', 1)) throw new HogQLError('ORDER BY … WITH FILL is not supported; LEFT JOIN the query to a series from numbers() instead.');
+      return nullsFirst ? { expr, descending, nullsFirst } : { expr, descending };
     });
   }
 

@@ -90,8 +90,8 @@ function printBound(bound: FrameBound): string {
   }
 }
 
-function printOrder(terms: readonly { expr: Expr; descending: boolean }[]): string {
-  return terms.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ');
+function printOrder(terms: readonly { expr: Expr; descending: boolean; nullsFirst?: boolean }[]): string {
+  return terms.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}${term.nullsFirst ? ' NULLS FIRST' : ''}`).join(', ');
 }
 
 function printWindow(window: WindowSpec): string {
