@@ -133,7 +133,7 @@ class StatementParser extends Parser {
   statement(): QueryNode {
     const query = this.query();
     if (this.isOp(';')) this.advance();
-    this.expectEnd();
+    if (!this.atEnd()) this.fail('the end of the query');
     return query;
   }
 
