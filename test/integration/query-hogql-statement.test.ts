@@ -228,6 +228,13 @@ const CASES: Case[] = [
     rows: [[null], [100], [50], [5], [1]],
   },
   { name: 'ORDER BY ascending puts nulls last', query: "select toFloat(properties.price) from events order by toFloat(properties.price)", rows: [[1], [5], [50], [100], [null]] },
+  {
+    name: 'queries of UNION ALL in parentheses',
+    query: "(select event from events where event = 'signup') union all (select event from events where event = 'signup')",
+    rows: [['signup'], ['signup']],
+  },
+  { name: 'a UNION ALL in parentheses inside another', query: 'select * from (select 0 as x union all (select 1 as x union all select 2 as x)) order by x', rows: [[0], [1], [2]] },
+  { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];
 

@@ -44,6 +44,9 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select 1 from events as e final sample 1/1', 'SELECT 1 FROM events AS e'],
       ['select 1 union distinct select 2 intersect select 3 except select 4', 'SELECT 1 UNION DISTINCT SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4'],
       ['select number from numbers(5) offset 2', 'SELECT number FROM numbers(5) OFFSET 2'],
+      ['select top 3 event from events', 'SELECT event FROM events LIMIT 3'],
+      ['(select 1) union all (select 2)', 'SELECT 1 UNION ALL SELECT 2'],
+      ['select 0 union all (select 1 union all select 2)', 'SELECT 0 UNION ALL SELECT * FROM (SELECT 1 UNION ALL SELECT 2)'],
       ['select event from events order by event desc nulls first, timestamp nulls last', 'SELECT event FROM events ORDER BY event DESC NULLS FIRST, timestamp ASC'],
     ];
     for (const [query, printed] of cases) {
@@ -145,6 +148,8 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select argMax(event, timestamp) over () from events', 'argMax() cannot be computed over a window: it picks its value by an order, which PostgreSQL cannot do over a window; use first_value() or last_value() over a window ordered by the key.'],
       ['select count() from events group by -1', 'GROUP BY -1 names no column: the query selects 1 column.'],
       ['select event from events limit 1 by 3', 'LIMIT BY 3 names no column: the query selects 1 column.'],
+      ['select top 1 event from events limit 2', 'Write either TOP or LIMIT, not both.'],
+      ['select 1, 2 union all (select 1 union all select 2)', 'Each query of UNION ALL must select as many columns as the first (2), not 1.'],
       ['select distinct on (event) event from events', 'DISTINCT ON is not ClickHouse SQL; use LIMIT 1 BY the expressions instead.'],
       ['select event from events group by event with rollup', 'GROUP BY … WITH ROLLUP, CUBE or TOTALS is not supported.'],
       ['select event from events order by event with fill', 'ORDER BY … WITH FILL is not supported; LEFT JOIN the query to a series from numbers() instead.'],

@@ -287,11 +287,14 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
   if (node.kind === 'select') return compileSelectCore(node, context, limit ?? nestedLimit(node, context.options), null);
   const first = compileSelectCore(node.parts[0]!, context, nestedLimit(node.parts[0]!, context.options), null);
   const rest = node.parts.slice(1).map((part) => {
-    if (part.columns.some((column) => column.star)) throw new HogQLError('* is not supported in the later queries of UNION ALL.');
-    if (part.columns.length !== first.values.length) {
-      throw new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${part.columns.length}.`);
-    }
-    return compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+    const starred = part.columns.some((column) => column.star);
+    const mismatch = (count: number) =>
+      new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${count}.`);
+    if (!starred && part.columns.length !== first.values.length) throw mismatch(part.columns.length);
+    const core = compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+    // `*` is counted once it is expanded.
+    if (core.values.length !== first.values.length) throw mismatch(core.values.length);
+    return core;
   });
   const parts = [first, ...rest];
   const union = join(
@@ -719,7 +722,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
 
   // (A null column of the first part takes the others' type, as PostgreSQL resolves it.)
   const selectedValues = types
-    ? values.map((value, index) => (types[index]!.type === 'null' ? value : coerce(value, types[index]!.type, { timezone: options.timezone })))
+    ? values.map((value, index) => (types[index] === undefined || types[index].type === 'null' ? value : coerce(value, types[index].type, { timezone: options.timezone })))
     : values;
   const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
   // With LIMIT BY, the statement also numbers each row within its LIMIT BY values (in the query's order) and keeps

@@ -215,7 +215,7 @@ class StatementParser extends Parser {
 
   /** A query: one SELECT, or several joined by UNION, INTERSECT and EXCEPT. */
   query(): QueryNode {
-    const parts = [this.select()];
+    const parts = [this.setPart()];
     const operators: SetOperator[] = [];
     for (;;) {
       let operator: SetOperator;
@@ -231,9 +231,20 @@ class StatementParser extends Parser {
         this.keyword('all');
       } else break;
       operators.push(operator);
-      parts.push(this.select());
+      parts.push(this.setPart());
     }
     return parts.length === 1 ? parts[0]! : { kind: 'union', parts, operators };
+  }
+
+  /** A SELECT, or a query in parentheses (`(SELECT …) UNION ALL (SELECT …)`), read as `SELECT * FROM (query)`. */
+  private setPart(): SelectQuery {
+    if (!this.isOp('(')) return this.select();
+    const inner = this.parenthesised();
+    if (inner.kind === 'select') return inner;
+    const all: SelectColumn = { star: true, expr: { kind: 'constant', value: null }, alias: null };
+    return {
+      kind: 'select', ctes: [], distinct: false, columns: [all], from: { query: inner, alias: null }, joins: [], where: null, groupBy: [], having: null, orderBy: [], limitBy: null, limit: null, offset: null,
+    };
   }
 
   private select(): SelectQuery {
@@ -241,7 +252,12 @@ class StatementParser extends Parser {
     this.expectKeyword('select');
     const distinct = this.keyword('distinct');
     if (this.isKeyword('on') && distinct) throw new HogQLError('DISTINCT ON is not ClickHouse SQL; use LIMIT 1 BY the expressions instead.');
-    if (this.isKeyword('top')) throw new HogQLError('TOP is not supported; write LIMIT after the query.');
+    // `TOP n`: ClickHouse's LIMIT n written first.
+    let top: number | null = null;
+    if (this.keyword('top')) {
+      top = this.count('TOP');
+      if (this.isKeyword('with') && this.isKeyword('ties', 1)) throw new HogQLError('TOP … WITH TIES is not supported.');
+    }
     const columns = this.list(() => this.column());
     let from: FromSource | null = null;
     const joins: JoinClause[] = [];
@@ -295,6 +311,10 @@ class StatementParser extends Parser {
       offset = this.count('OFFSET');
     }
     if (this.isKeyword('settings')) throw new HogQLError('SETTINGS is not supported: the settings a query runs with are fixed.');
+    if (top !== null) {
+      if (limit !== null) throw new HogQLError('Write either TOP or LIMIT, not both.');
+      limit = top;
+    }
     return { kind: 'select', ctes, distinct, columns, from, joins, arrayJoin, windows, where, groupBy, having, orderBy, limitBy, limit, offset };
   }
 
