@@ -27,6 +27,8 @@ export type Expr =
   | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
   /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
   | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef }
+  /** `(SELECT …)` as a value: its one column, of its first row. Only a SELECT statement's parser builds it. */
+  | { kind: 'subquery'; query: QueryRef }
   /** `[a, b]` and `array(a, b)`: an array of the items. */
   | { kind: 'array'; items: Expr[] }
   /** `(a, b)` and `tuple(a, b)`: a tuple of the items. */
@@ -72,6 +74,7 @@ export function childrenOf(expr: Expr): Expr[] {
   switch (expr.kind) {
     case 'constant':
     case 'field':
+    case 'subquery':
       return [];
     case 'call':
       return [

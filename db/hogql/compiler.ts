@@ -163,6 +163,8 @@ export class Compiler {
         return this.membership(expr.negated, this.compile(expr.expr), expr.list.map((item) => this.compile(item)));
       case 'inQuery':
         return this.inQuery(expr.negated, this.compile(expr.expr), expr.query);
+      case 'subquery':
+        return this.scalarQuery(expr.query);
       case 'between': {
         const value = this.compile(expr.expr);
         const low = this.compile(expr.low);
@@ -356,6 +358,11 @@ export class Compiler {
       at.nullable || interval.nullable,
       at.aggregate || interval.aggregate,
     );
+  }
+
+  /** `(SELECT …)` as a value: a compiler of statements compiles the nested one. */
+  protected scalarQuery(_query: QueryRef): Typed {
+    throw new HogQLError('Subqueries are not supported here.');
   }
 
   /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */

@@ -506,6 +506,12 @@ export class Parser {
         return { kind: 'field', chain: [token.value] };
       }
       case 'op':
+        if (token.value === '(' && (this.isKeyword('select', 1) || this.isKeyword('with', 1))) {
+          this.advance();
+          const query = this.nested(() => this.nestedQuery());
+          this.expectOp(')');
+          return { kind: 'subquery', query };
+        }
         if (token.value === '(') {
           this.advance();
           const inner = this.expression();

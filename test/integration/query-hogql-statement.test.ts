@@ -234,6 +234,12 @@ const CASES: Case[] = [
     rows: [['signup'], ['signup']],
   },
   { name: 'a UNION ALL in parentheses inside another', query: 'select * from (select 0 as x union all (select 1 as x union all select 2 as x)) order by x', rows: [[0], [1], [2]] },
+  {
+    name: 'a subquery as a value (each with its environment filter)',
+    query: "select event, count() / (select count() from events) as share from events group by event order by share desc, event",
+    rows: [['$pageview', 0.4], ['purchase', 0.4], ['signup', 0.2]],
+  },
+  { name: 'a subquery without rows is null', query: "select (select event from events where event = 'none')", rows: [[null]] },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];

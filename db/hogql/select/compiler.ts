@@ -197,6 +197,8 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
     case 'inQuery':
       // The nested query has names of its own.
       return { ...expr, expr: m(expr.expr) };
+    case 'subquery':
+      return expr;
     case 'between':
       return { ...expr, expr: m(expr.expr), low: m(expr.low), high: m(expr.high) };
     case 'and':

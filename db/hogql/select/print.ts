@@ -17,7 +17,7 @@ function name(part: string): string {
 
 /** Operands that are not atoms get parentheses, so that the text parses back to the same tree. */
 function operand(expr: Expr): string {
-  return ['constant', 'field', 'call', 'array', 'tuple', 'alias'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
+  return ['constant', 'field', 'call', 'array', 'tuple', 'alias', 'subquery'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
 }
 
 export function printExpr(expr: Expr): string {
@@ -47,6 +47,8 @@ export function printExpr(expr: Expr): string {
       return `-${operand(expr.expr)}`;
     case 'compare':
       return `${operand(expr.left)} ${expr.op.toUpperCase()} ${operand(expr.right)}`;
+    case 'subquery':
+      return `(${printQuery(expr.query as QueryNode)})`;
     case 'inQuery':
       return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${printQuery(expr.query as QueryNode)})`;
     case 'in':
