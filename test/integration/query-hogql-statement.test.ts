@@ -7,6 +7,10 @@
  * refusals: 400s with their messages, never a 500.
  */
 import { expect } from 'chai';
+import { ApiError } from '../../db/core/errors.js';
+import { compileSelect, parseSelect } from '../../db/hogql/select/index.js';
+import { createReadDb } from '../../db/pg/client.js';
+import { runCompiledSelect } from '../../db/queries/query/execute.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
@@ -324,4 +328,30 @@ describe('query: HogQL SELECT, the statement grammar', function () {
       expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
     });
   }
+});
+
+describe('query: HogQL SELECT, a product of the largest numbers() runs bounded', function () {
+  this.timeout(30_000);
+
+  it('numbers(1000000) twice over, counted, is cancelled at the deadline: 504, not a hang', async () => {
+    const compiled = compileSelect(parseSelect('select count() from numbers(1000000) a cross join numbers(1000000) b'), {
+      teamId: 1,
+      timezone: 'UTC',
+      defaultLimit: 100,
+      maxLimit: 50_000,
+    });
+    const reader = createReadDb(testDb(), 1_000, { poolMax: 1 });
+    const started = performance.now();
+    try {
+      const error = await runCompiledSelect(reader, compiled, { timeoutMs: 1_000, maxResultBytes: 1024 * 1024 }).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).to.be.instanceOf(ApiError);
+      expect((error as ApiError).status).to.equal(504);
+      expect(performance.now() - started).to.be.below(10_000);
+    } finally {
+      await reader.destroy();
+    }
+  });
 });
