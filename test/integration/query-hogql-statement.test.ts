@@ -244,6 +244,7 @@ const CASES: Case[] = [
     rows: [['$pageview', 0.4], ['purchase', 0.4], ['signup', 0.2]],
   },
   { name: 'a subquery without rows is null', query: "select (select event from events where event = 'none')", rows: [[null]] },
+  { name: "a column named by a string (AS 'name')", query: "select count() as 'all events', \`all events\` + 1 from events", rows: [[5, 6]] },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];

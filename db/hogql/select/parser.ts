@@ -147,10 +147,11 @@ class StatementParser extends Parser {
     if (!this.keyword(word)) this.fail(expected);
   }
 
-  private optionalAlias(): string | null {
+  /** `AS name`, or a name alone; `text`: a column's, which may be a string (`AS 'Total'`), as HogQL allows. */
+  private optionalAlias(text = false): string | null {
     if (this.keyword('as')) {
       const token = this.advance();
-      if (token.type !== 'ident') {
+      if (token.type !== 'ident' && !(text && token.type === 'string')) {
         this.index -= 1;
         this.fail('a name after AS');
       }
@@ -170,7 +171,7 @@ class StatementParser extends Parser {
       return { star: true, expr: { kind: 'constant', value: null }, alias: null };
     }
     const expr = this.expression();
-    return { star: false, expr, alias: this.optionalAlias() };
+    return { star: false, expr, alias: this.optionalAlias(true) };
   }
 
   private list<T>(item: () => T): T[] {
