@@ -245,6 +245,11 @@ const CASES: Case[] = [
   },
   { name: 'a subquery without rows is null', query: "select (select event from events where event = 'none')", rows: [[null]] },
   { name: "a column named by a string (AS 'name')", query: "select count() as 'all events', \`all events\` + 1 from events", rows: [[5, 6]] },
+  {
+    name: 'WITH expr AS name, and WITH (SELECT …) AS name',
+    query: "with toDate('2024-01-02') as since, (select count() from events) as total select count() / total from events where toDate(timestamp) >= since",
+    rows: [[0.6]],
+  },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];

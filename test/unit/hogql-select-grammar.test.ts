@@ -45,6 +45,8 @@ describe('unit: HogQL SELECT statement grammar', () => {
       ['select 1 union distinct select 2 intersect select 3 except select 4', 'SELECT 1 UNION DISTINCT SELECT 2 INTERSECT SELECT 3 EXCEPT SELECT 4'],
       ['select number from numbers(5) offset 2', 'SELECT number FROM numbers(5) OFFSET 2'],
       ['select top 3 event from events', 'SELECT event FROM events LIMIT 3'],
+      ['with 1 + 1 as two, t as (select 1) select two from t', 'WITH (1 + 1) AS two, t AS (SELECT 1) SELECT two FROM t'],
+      ['with (select count() from events) as total select total', 'WITH (SELECT count() FROM events) AS total SELECT total'],
       ['select (select count() from events) / 2', 'SELECT (SELECT count() FROM events) / 2'],
       ['(select 1) union all (select 2)', 'SELECT 1 UNION ALL SELECT 2'],
       ['select 0 union all (select 1 union all select 2)', 'SELECT 0 UNION ALL SELECT * FROM (SELECT 1 UNION ALL SELECT 2)'],

@@ -605,6 +605,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   written.forEach((column) => {
     if (column.alias !== null) define(column.alias, column.expr.kind === 'alias' ? column.expr.expr : column.expr);
   });
+  for (const [name, expr] of query.withNames ?? []) define(name, unqualified(expr));
   const windows = new Map(query.windows ?? []);
   let expansions = 0;
   const resolve = (expr: Expr, excluded: ReadonlySet<string> = new Set()): Expr =>

@@ -74,6 +74,8 @@ export interface SelectQuery {
   kind: 'select';
   /** `WITH name AS (query)`: names a FROM may use, here and in nested queries. */
   ctes: [string, QueryNode][];
+  /** `WITH expr AS name`: names for expressions in this SELECT, as its columns' aliases are. */
+  withNames?: [string, Expr][];
   distinct: boolean;
   columns: SelectColumn[];
   /** Null for a SELECT without FROM: one row. */
@@ -196,8 +198,19 @@ class StatementParser extends Parser {
     return this.query();
   }
 
-  /** A name and `AS (query)` of WITH. */
-  private cte(): [string, QueryNode] {
+  /** A name and `AS (query)` of WITH, or ClickHouse's `expr AS name` (a name for the expression in this SELECT). */
+  private cte(): [string, QueryNode] | [string, Expr, 'expression'] {
+    const namesQuery = this.current.type === 'ident' && this.isKeyword('as', 1) && this.tokens[this.index + 2]?.type === 'op' && (this.tokens[this.index + 2] as { value: string }).value === '(' && (this.isKeyword('select', 3) || this.isKeyword('with', 3));
+    if (!namesQuery) {
+      const expr = this.expression();
+      this.expectKeyword('as', 'AS and a name after the expression of WITH');
+      const name = this.advance();
+      if (name.type !== 'ident') {
+        this.index -= 1;
+        this.fail('a name after AS');
+      }
+      return [name.value, expr, 'expression'];
+    }
     const token = this.advance();
     if (token.type !== 'ident') {
       this.index -= 1;
@@ -249,7 +262,9 @@ class StatementParser extends Parser {
   }
 
   private select(): SelectQuery {
-    const ctes = this.keyword('with') ? this.list(() => this.cte()) : [];
+    const withs = this.keyword('with') ? this.list(() => this.cte()) : [];
+    const ctes = withs.filter((entry): entry is [string, QueryNode] => entry.length === 2);
+    const withNames = withs.filter((entry): entry is [string, Expr, 'expression'] => entry.length === 3).map(([name, expr]): [string, Expr] => [name, expr]);
     this.expectKeyword('select');
     const distinct = this.keyword('distinct');
     if (this.isKeyword('on') && distinct) throw new HogQLError('DISTINCT ON is not ClickHouse SQL; use LIMIT 1 BY the expressions instead.');
@@ -316,7 +331,9 @@ class StatementParser extends Parser {
       if (limit !== null) throw new HogQLError('Write either TOP or LIMIT, not both.');
       limit = top;
     }
-    return { kind: 'select', ctes, distinct, columns, from, joins, arrayJoin, windows, where, groupBy, having, orderBy, limitBy, limit, offset };
+    return {
+      kind: 'select', ctes, ...(withNames.length > 0 ? { withNames } : {}), distinct, columns, from, joins, arrayJoin, windows, where, groupBy, having, orderBy, limitBy, limit, offset,
+    };
   }
 
   /** `WINDOW name AS (…), …`, added to `windows`. */

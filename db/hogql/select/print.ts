@@ -126,7 +126,8 @@ function printSelect(query: SelectQuery, ran: { limit: number; offset: number } 
     return column.alias === null ? text : `${text} AS ${name(column.alias)}`;
   });
   const parts: string[] = [];
-  if (query.ctes.length > 0) parts.push(`WITH ${query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`).join(', ')}`);
+  const withs = [...(query.withNames ?? []).map(([alias, expr]) => `${operand(expr)} AS ${name(alias)}`), ...query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`)];
+  if (withs.length > 0) parts.push(`WITH ${withs.join(', ')}`);
   parts.push(`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`);
   if (query.from) parts.push(`FROM ${printSource(query.from)}`);
   for (const clause of query.joins) {
