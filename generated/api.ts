@@ -2706,7 +2706,7 @@ export interface components {
         /**
          * @description A HogQL SELECT and the values of its `{name}` placeholders.
          *
-         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] [TOP n] expr [AS alias], ... [FROM source
+         *     **The SELECT.** `[WITH name AS (query) | expr AS name, ...] SELECT [DISTINCT] [TOP n] expr [AS alias], ... [FROM source
          *     [AS alias] [join ...] [[LEFT] ARRAY JOIN array AS name, ...]] [PREWHERE ...] [WHERE ...] [GROUP BY ...]
          *     [HAVING ...] [WINDOW name AS (window), ...] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT n
          *     [OFFSET m] BY expr, ...] [LIMIT n [OFFSET m] | OFFSET m] [UNION ALL|UNION DISTINCT|INTERSECT
