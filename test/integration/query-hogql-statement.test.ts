@@ -50,6 +50,13 @@ const CASES: Case[] = [
   { name: 'numbers(n)', query: 'select number from numbers(3)', rows: [[0], [1], [2]] },
   { name: 'numbers(offset, n)', query: 'select number from numbers(5, 3)', rows: [[5], [6], [7]] },
   { name: 'numbers(0) is empty', query: 'select number from numbers(0)', rows: [] },
+  {
+    name: 'numbers() of an expression of constants, as PostHog trends write it',
+    query: "select count(), max(number) from numbers(coalesce(dateDiff('day', toDate('2024-01-01'), toDate('2024-01-08')), 0))",
+    rows: [[7, 6]],
+  },
+  { name: 'numbers() of a scalar subquery (with its environment filter)', query: 'select number from numbers(1, (select count() from events))', rows: [[1], [2], [3], [4], [5]] },
+  { name: 'numbers(offset, n) of expressions', query: 'select number from numbers(1 + 1, 4 - 2)', rows: [[2], [3]] },
   { name: 'an aggregate over numbers()', query: 'select sum(number), count() from numbers(101)', rows: [[5050, 101]] },
   { name: 'numbers() aliased, in a nested query', query: 'select count() from (select n.number from numbers(10) as n where n.number % 2 = 0)', rows: [[5]] },
   {
@@ -256,10 +263,16 @@ const CASES: Case[] = [
 
 const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
   { name: 'SQL bound to the count of numbers()', query: 'select number from numbers({n})', values: { n: '3) n; drop table events; --' }, detail: 'The count of numbers() must be a non-negative integer constant.' },
-  { name: 'a count of numbers() beyond its bound, bound', query: 'select count() from numbers({n})', values: { n: 10_000_000 }, detail: 'numbers() may produce at most 1000000 rows, not 10000000.' },
-  { name: 'numbers() beyond its bound', query: 'select count() from numbers(1000001)', detail: 'numbers() may produce at most 1000000 rows, not 1000001.' },
+  { name: 'a count of numbers() beyond its bound, bound', query: 'select count() from numbers({n})', values: { n: 10_000_000 }, detail: 'The count of numbers() may be at most 1000000, not 10000000.' },
+  { name: 'numbers() beyond its bound', query: 'select count() from numbers(1000001)', detail: 'The count of numbers() may be at most 1000000, not 1000001.' },
   { name: 'numbers() of a negative count', query: 'select number from numbers(-1)', detail: 'The count of numbers() must be a non-negative integer constant.' },
-  { name: 'numbers() of a field', query: 'select number from numbers(event)', detail: 'The count of numbers() must be a non-negative integer constant.' },
+  {
+    name: 'numbers() of an expression beyond the bound',
+    query: 'select count() from numbers(1000 * 1000 + 1)',
+    detail: 'A value in the query is not of the expected type: invalid input syntax for type bigint: "The count of numbers() must be from 0 to 1000000"',
+  },
+  { name: 'numbers() of a negative expression', query: 'select count() from numbers(0 - 1)', detail: 'A value in the query is not of the expected type: invalid input syntax for type bigint: "The count of numbers() must be from 0 to 1000000"' },
+  { name: 'numbers() of a field', query: 'select number from numbers(event)', detail: 'The arguments of numbers() must be constants, not the field "event".' },
   { name: 'numbers() of three arguments', query: 'select number from numbers(1, 2, 3)', detail: 'numbers() takes 1 or 2 arguments (the count, or the first number and the count), got 3.' },
   { name: 'a table function that is not numbers()', query: "select * from file('/etc/passwd')", detail: 'Unknown table function "file". Table functions: numbers.' },
   { name: 'a field without FROM', query: 'select event', detail: 'Unknown field "event": a SELECT without FROM has no fields.' },

@@ -64,7 +64,7 @@ describe('unit: HogQL SELECT statement grammar', () => {
   describe('compiles (given → SQL it holds)', () => {
     const cases: [string, string[]][] = [
       ['select 1 + 1', ['(select ($1::bigint + $1::bigint) as c0 limit 101 offset 0) q']],
-      ['select number from numbers(2, 3)', ['from generate_series($1::bigint, $2::bigint) n']],
+      ['select number from numbers(2, 3)', ['from generate_series($1::bigint, $1::bigint + $2::bigint - 1) n']],
       ['select count() from events a cross join persons p', [') s1 cross join (select p.uuid as c0']],
       ['select count() from events a right join persons p on a.person_id = p.id', [' right join (select p.uuid as c0', 'on (s1.c7 = s2.c0)']],
       ['select a.event, b.event from events a full join events b on a.uuid = b.uuid', [' full join ', "coalesce(s1.c1, ''::text) as c0", "coalesce(s2.c1, ''::text) as c1"]],
@@ -128,8 +128,8 @@ describe('unit: HogQL SELECT statement grammar', () => {
 
   describe('refuses (given → message)', () => {
     const cases: [string, string][] = [
-      ['select number from numbers(1000001)', 'numbers() may produce at most 1000000 rows, not 1000001.'],
-      ['select number from numbers(9007199254740991, 1)', 'numbers() may count up to 9007199254740991.'],
+      ['select number from numbers(1000001)', 'The count of numbers() may be at most 1000000, not 1000001.'],
+      ['select number from numbers(9007199254740991, 1)', 'The first number of numbers() may be at most 9007199253740991, not 9007199254740991.'],
       ["select number from numbers('3')", 'The count of numbers() must be a non-negative integer constant.'],
       ['select number from numbers(1.5)', 'The count of numbers() must be a non-negative integer constant.'],
       ['select number from numbers()', 'numbers() takes 1 or 2 arguments (the count, or the first number and the count), got 0.'],

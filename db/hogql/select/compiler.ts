@@ -129,6 +129,13 @@ function usingColumns(query: SelectQuery, joined: readonly JoinedSource[]): Usin
   return usings;
 }
 
+/** The arguments of a table function: constants, and expressions of them. */
+class ConstantsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    throw new HogQLError(`The arguments of ${this.options.clause} must be constants, not the field "${chain.map(String).join('.')}".`);
+  }
+}
+
 /** `c`, reading the names of ARRAY JOIN's elements before any field of its sources. */
 function withElements(c: Compiler, elements: NestedSource | null): Compiler {
   if (!elements) return c;
@@ -398,20 +405,31 @@ function resolveSource(from: FromSource, context: Context): { table: Table | nul
 
 /**
  * numbers(n) and numbers(offset, n): the integers from offset (0), n of them, in the column `number`, as
- * ClickHouse's table function; at most MAX_NUMBERS of them.
+ * ClickHouse's table function; at most MAX_NUMBERS of them. A constant is checked here; an expression of
+ * constants (`numbers(dateDiff('day', …))`, as PostHog's trends write it) where it runs.
  */
 function numbersCore(args: readonly Expr[], context: Context): Core {
   if (args.length < 1 || args.length > 2) throw new HogQLError(`numbers() takes 1 or 2 arguments (the count, or the first number and the count), got ${args.length}.`);
-  const integer = (expr: Expr, what: string): number => {
-    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
-      throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+  const constants = new ConstantsCompiler({ timezone: context.options.timezone, clause: 'numbers()', allowAggregates: false }, context);
+  const checked = (expr: Expr, what: string, max: number): Fragment => {
+    if (expr.kind === 'constant') {
+      if (typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
+        throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+      }
+      if (expr.value > max) throw new HogQLError(`${what} of numbers() may be at most ${max}, not ${expr.value}.`);
+      return param(expr.value, 'bigint');
     }
-    return expr.value;
+    const value = constants.compile(expr);
+    if (!['int', 'float', 'json'].includes(value.type)) throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+    const count = coerce(value, 'int', constants.scope).sql;
+    // Out of range, the cast of this text fails: a data error, answered as a 400 that quotes it. (random() keeps
+    // PostgreSQL from running the cast while it plans.)
+    const refusal = param(`${what} of numbers() must be from 0 to ${max}`, 'text');
+    return sql`(case when ${count} between 0 and ${rowCount(max)} then ${count} else cast(repeat(${refusal}, (random() >= 0)::int) as bigint) end)`;
   };
-  const [offset, count] = args.length === 1 ? [0, integer(args[0]!, 'The count')] : [integer(args[0]!, 'The first number'), integer(args[1]!, 'The count')];
-  if (count > MAX_NUMBERS) throw new HogQLError(`numbers() may produce at most ${MAX_NUMBERS} rows, not ${count}.`);
-  if (offset + count > Number.MAX_SAFE_INTEGER) throw new HogQLError(`numbers() may count up to ${Number.MAX_SAFE_INTEGER}.`);
-  const body = sql`select n as c0 from generate_series(${param(offset, 'bigint')}, ${param(offset + count - 1, 'bigint')}) n`;
+  const offset = args.length === 2 ? checked(args[0]!, 'The first number', Number.MAX_SAFE_INTEGER - MAX_NUMBERS) : param(0, 'bigint');
+  const count = checked(args[args.length - 1]!, 'The count', MAX_NUMBERS);
+  const body = sql`select n as c0 from generate_series(${offset}, ${offset} + ${count} - 1) n`;
   return bounded({ sql: body, values: [typed(keyword('n'), 'int', false)], names: ['number'] }, context);
 }
 
