@@ -2709,7 +2709,7 @@ export interface components {
          *     **The SELECT.** `[WITH name AS (query) | expr AS name, ...] SELECT [DISTINCT] [TOP n] expr [AS alias], ... [FROM source
          *     [AS alias] [join ...] [[LEFT] ARRAY JOIN array AS name, ...]] [PREWHERE ...] [WHERE ...] [GROUP BY ...]
          *     [HAVING ...] [WINDOW name AS (window), ...] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT n
-         *     [OFFSET m] BY expr, ...] [LIMIT n [OFFSET m] | OFFSET m] [UNION ALL|UNION DISTINCT|INTERSECT
+         *     [OFFSET m] BY expr, ...] [LIMIT n [WITH TIES] [OFFSET m] | OFFSET m] [UNION ALL|UNION DISTINCT|INTERSECT
          *     [DISTINCT]|EXCEPT [DISTINCT] SELECT ...]`. Without FROM a SELECT is one row. A source is the table
          *     `events`, `persons`, `sessions` or `groups` (`SAMPLE 1` and `FINAL` accepted), a WITH query's name, a
          *     query in parentheses, or `numbers(n)` / `numbers(offset, n)` (the column `number`, at most 1,000,000
@@ -2722,7 +2722,7 @@ export interface components {
          *     does. `GROUP BY 1` and `ORDER BY 2` name columns by position. `*` is every field of the table (not with
          *     JOIN or ARRAY JOIN); `alias.field` names a joined table's field. Every table a query reads, however
          *     nested or joined (implicit joins included), is read within the environment. ASOF joins, QUALIFY,
-         *     `WITH TIES`, `WITH FILL`, `SETTINGS` and other SAMPLE ratios are a 400. `LIMIT n BY x` keeps the first
+         *     `WITH FILL`, `SETTINGS` and other SAMPLE ratios are a 400. `LIMIT n BY x` keeps the first
          *     n rows of each value of x in the query's order.
          *
          *     **Comments.** `-- ...` and `// ...` to the end of the line and `/* ... *\/` (not nested: the first `*\/`

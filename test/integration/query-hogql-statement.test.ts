@@ -257,6 +257,9 @@ const CASES: Case[] = [
     query: "with toDate('2024-01-02') as since, (select count() from events) as total select count() / total from events where toDate(timestamp) >= since",
     rows: [[0.6]],
   },
+  { name: 'LIMIT 1 WITH TIES', query: 'select event from events order by event limit 1 with ties', rows: [['$pageview'], ['$pageview']] },
+  { name: 'LIMIT 2 WITH TIES keeps every row tied with the second', query: 'select distinct_id from events order by distinct_id limit 2 with ties', rows: [['alice'], ['alice'], ['alice']] },
+  { name: 'LIMIT … WITH TIES OFFSET', query: 'select distinct_id from events order by distinct_id limit 1 with ties offset 3', rows: [['bob'], ['bob']] },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];
@@ -298,7 +301,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   { name: 'SAMPLE of a fraction', query: 'select count() from events sample 0.1', detail: "SAMPLE is only supported as SAMPLE 1 (every row): sampling needs ClickHouse's sampling key, which the tables here do not have." },
   { name: 'SETTINGS', query: 'select 1 settings max_threads = 1', detail: 'SETTINGS is not supported: the settings a query runs with are fixed.' },
   { name: 'UNION without ALL or DISTINCT', query: 'select 1 union select 2', detail: 'Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.' },
-  { name: 'LIMIT WITH TIES', query: 'select event from events order by event limit 1 with ties', detail: 'LIMIT … WITH TIES is not supported.' },
+  { name: 'LIMIT WITH TIES without ORDER BY', query: 'select event from events limit 1 with ties', detail: 'LIMIT … WITH TIES needs ORDER BY, whose ties it keeps.' },
   { name: 'QUALIFY', query: 'select event from events qualify row_number() over () = 1', detail: 'QUALIFY is not supported; filter on the window function in an outer query.' },
   { name: 'a joined table of another schema', query: 'select 1 from events e join pg_catalog.pg_class c on 1 = 1', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.' },
 ];

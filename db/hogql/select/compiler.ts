@@ -768,8 +768,12 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
   const finalClauses: Fragment[] = [];
   if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);
-  if (limit.count !== null) finalClauses.push(sql`limit ${rowCount(limit.count)}`);
-  if (limit.offset > 0 || limit.count !== null) finalClauses.push(sql`offset ${rowCount(limit.offset)}`);
+  if (query.withTies && limit.count !== null) {
+    finalClauses.push(sql`offset ${rowCount(limit.offset)} rows fetch first ${rowCount(limit.count)} rows with ties`);
+  } else {
+    if (limit.count !== null) finalClauses.push(sql`limit ${rowCount(limit.count)}`);
+    if (limit.offset > 0 || limit.count !== null) finalClauses.push(sql`offset ${rowCount(limit.offset)}`);
+  }
   if (query.limitBy) {
     const windowOrder = orderBy.map((_term, index) => sql`${orderValues[index]!.sql} ${direction(index)}`);
     const over = [sql`partition by ${join(limitByValues.map((value) => value.sql), ', ')}`, ...(windowOrder.length > 0 ? [sql`order by ${join(windowOrder, ', ')}`] : [])];
@@ -851,5 +855,7 @@ export function compileSelect(query: QueryNode, options: SelectOptions): Compile
     return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
   });
   const { text, params } = numbered(sql`select ${join(outputs, ', ')} from (${core.sql}) q`);
-  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit, offset, paginated };
+  // With ties, more rows than the LIMIT may come, up to the most an answer holds.
+  const rows = query.kind === 'select' && query.withTies ? options.maxLimit : limit;
+  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit: rows, offset, paginated };
 }

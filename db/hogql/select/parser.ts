@@ -92,6 +92,8 @@ export interface SelectQuery {
   limitBy: LimitBy | null;
   limit: number | null;
   offset: number | null;
+  /** `LIMIT n WITH TIES`: also the rows after the n-th that tie with it in ORDER BY. */
+  withTies?: boolean;
 }
 
 /** How a later part of a set operation combines with what comes before it. */
@@ -312,17 +314,18 @@ class StatementParser extends Parser {
     let limit: number | null = null;
     let offset: number | null = null;
     let limitBy: LimitBy | null = null;
+    let withTies = false;
     if (this.keyword('limit')) {
-      [limit, offset] = this.limitAndOffset();
+      [limit, offset, withTies] = this.limitAndOffset();
       if (this.keyword('by')) {
         if (limit + (offset ?? 0) > Number.MAX_SAFE_INTEGER) {
           throw new HogQLError(`With LIMIT BY, the sum of its count and offset must be at most ${Number.MAX_SAFE_INTEGER}.`);
         }
+        if (withTies) throw new HogQLError('LIMIT … BY has no WITH TIES.');
         limitBy = { count: limit, offset: offset ?? 0, by: this.list(() => this.expression()) };
-        [limit, offset] = this.keyword('limit') ? this.limitAndOffset() : [null, null];
+        [limit, offset, withTies] = this.keyword('limit') ? this.limitAndOffset() : [null, null, false];
         if (this.isKeyword('by')) throw new HogQLError('Only one LIMIT … BY is supported.');
       }
-      if (this.isKeyword('with') && this.isKeyword('ties', 1)) throw new HogQLError('LIMIT … WITH TIES is not supported.');
     } else if (this.keyword('offset')) {
       offset = this.count('OFFSET');
     }
@@ -331,8 +334,10 @@ class StatementParser extends Parser {
       if (limit !== null) throw new HogQLError('Write either TOP or LIMIT, not both.');
       limit = top;
     }
+    if (withTies && orderBy.length === 0) throw new HogQLError('LIMIT … WITH TIES needs ORDER BY, whose ties it keeps.');
     return {
       kind: 'select', ctes, ...(withNames.length > 0 ? { withNames } : {}), distinct, columns, from, joins, arrayJoin, windows, where, groupBy, having, orderBy, limitBy, limit, offset,
+      ...(withTies ? { withTies } : {}),
     };
   }
 
@@ -419,14 +424,23 @@ class StatementParser extends Parser {
     return { left, items };
   }
 
-  /** After LIMIT: `count`, `count OFFSET offset` or ClickHouse's `offset, count`. */
-  private limitAndOffset(): [number, number | null] {
+  /** After LIMIT: `count`, `count OFFSET offset` or ClickHouse's `offset, count`, each maybe WITH TIES. */
+  private limitAndOffset(): [number, number | null, boolean] {
+    const ties = () => {
+      if (!this.isKeyword('with') || !this.isKeyword('ties', 1)) return false;
+      this.advance();
+      this.advance();
+      return true;
+    };
     const first = this.count('LIMIT');
     if (this.isOp(',')) {
       this.advance();
-      return [this.count('LIMIT'), first];
+      const count = this.count('LIMIT');
+      return [count, first, ties()];
     }
-    return [first, this.keyword('offset') ? this.count('OFFSET') : null];
+    const tied = ties();
+    const offset = this.keyword('offset') ? this.count('OFFSET') : null;
+    return [first, offset, ties() || tied];
   }
 
   /** ORDER BY's terms; `statement`: the statement's own, which may say where nulls go. */

@@ -154,7 +154,7 @@ function printSelect(query: SelectQuery, ran: { limit: number; offset: number } 
   }
   const limit = ran ? ran.limit : query.limit;
   const offset = ran ? ran.offset : (query.offset ?? 0);
-  if (limit !== null) parts.push(`LIMIT ${limit}`);
+  if (limit !== null) parts.push(`LIMIT ${limit}${query.withTies ? ' WITH TIES' : ''}`);
   if (offset > 0) parts.push(`OFFSET ${offset}`);
   return parts.join(' ');
 }
