@@ -2719,8 +2719,8 @@ export interface components {
          *     properties null, as in PostHog. ARRAY JOIN gives a row per element of its arrays (zipped; LEFT keeps
          *     empty ones with a default element). `x [NOT] IN (SELECT ...)` and `(SELECT ...)` (its first row's one
          *     column) hold in expressions, and `(expr AS name)` names expr for the whole SELECT, as a column's alias
-         *     does. `GROUP BY 1` and `ORDER BY 2` name columns by position. `*` is every field of the table (not with
-         *     JOIN or ARRAY JOIN); `alias.field` names a joined table's field. Every table a query reads, however
+         *     does. `GROUP BY 1` and `ORDER BY 2` name columns by position. `*` is every field of the table (of each
+         *     joined one, in turn), `alias.*` every field of one; `alias.field` names a joined table's field. Every table a query reads, however
          *     nested or joined (implicit joins included), is read within the environment. ASOF joins, QUALIFY,
          *     `WITH FILL`, `SETTINGS` and other SAMPLE ratios are a 400. `LIMIT n BY x` keeps the first
          *     n rows of each value of x in the query's order.

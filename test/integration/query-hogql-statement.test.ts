@@ -260,6 +260,13 @@ const CASES: Case[] = [
   { name: 'LIMIT 1 WITH TIES', query: 'select event from events order by event limit 1 with ties', rows: [['$pageview'], ['$pageview']] },
   { name: 'LIMIT 2 WITH TIES keeps every row tied with the second', query: 'select distinct_id from events order by distinct_id limit 2 with ties', rows: [['alice'], ['alice'], ['alice']] },
   { name: 'LIMIT … WITH TIES OFFSET', query: 'select distinct_id from events order by distinct_id limit 1 with ties offset 3', rows: [['bob'], ['bob']] },
+  { name: '* of joined tables: each one\'s fields in turn', query: 'select * from (select 1 as a, 2 as b) x cross join (select 3 as c) y', rows: [[1, 2, 3]] },
+  { name: 'alias.* of one joined table', query: 'select y.*, x.a from (select 1 as a, 2 as b) x cross join (select 3 as c) y', rows: [[3, 1]] },
+  {
+    name: '* with ARRAY JOIN: the fields of the table',
+    query: "select *, t from (select 'a,b' as s) array join splitByChar(',', s) as t order by t",
+    rows: [['a,b', 'a'], ['a,b', 'b']],
+  },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
 ];

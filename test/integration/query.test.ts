@@ -349,7 +349,7 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       detail: 'The field "distinct_id" is in more than one joined table; name its table, as in alias.distinct_id.',
     },
     { name: 'ASOF JOIN', query: 'select 1 from events e asof join persons p on 1 = 1', detail: 'ASOF JOIN is not supported; join on the condition and keep the closest row with argMax() or LIMIT 1 BY.' },
-    { name: '* with JOIN', query: 'select * from events e join persons p on e.person_id = p.id', detail: '* is not supported with JOIN or ARRAY JOIN; name the columns.' },
+    { name: '* of an unknown table', query: 'select x.* from events e join persons p on e.person_id = p.id', detail: 'Unknown table "x" in x.*.' },
     { name: 'UNION without ALL or DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.' },
     {
       name: 'UNION ALL of different widths',

@@ -63,6 +63,8 @@ interface JoinedSource extends NestedSource {
   names: ReadonlySet<string>;
   /** A side an outer join may find no row for: its fields are null there. */
   outer: boolean;
+  /** The fields `*` stands for. */
+  star: readonly string[];
 }
 
 /** A name of `JOIN … USING (name)`: one column, whichever of the sources that hold it has a row. */
@@ -569,7 +571,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
       // A source's fields are null where a LEFT or FULL join attaching it, or a RIGHT or FULL join after it, found no row.
       const attaching = index > 0 ? query.joins[index - 1]!.type : null;
       const outerSide = attaching === 'left' || attaching === 'full' || query.joins.slice(index).some((clause) => clause.type === 'right' || clause.type === 'full');
-      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide });
+      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide, star: joinedTable ? joinedTable.star : fields.names });
     });
   } else if (from) {
     const resolved = resolveSource(from, context);
@@ -577,9 +579,6 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     source = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
   } else if (query.columns.some((column) => column.star)) {
     throw new HogQLError('* needs a FROM: a SELECT without FROM has no fields.');
-  }
-  if ((query.joins.length > 0 || query.arrayJoin) && query.columns.some((column) => column.star)) {
-    throw new HogQLError('* is not supported with JOIN or ARRAY JOIN; name the columns.');
   }
   const tableNames = new Set(joined.length > 0 || !from ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
@@ -590,10 +589,22 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
         : undefined,
     );
   const starFields = table ? table.star : (source?.core.names ?? []);
+  // `*` and `alias.*`: the fields of the table, or of each joined one (named by its name where it has one).
+  const starOf = (of: string | undefined): Expr[] => {
+    const unknown = () => new HogQLError(`Unknown table "${of}" in ${of}.*.`);
+    if (joined.length === 0) {
+      if (of !== undefined && !tableNames.has(of)) throw unknown();
+      return starFields.map((field) => ({ kind: 'field', chain: [field] }));
+    }
+    const chosen = of === undefined ? joined : joined.filter((each) => each.names.has(of));
+    if (chosen.length === 0) throw unknown();
+    return chosen.flatMap((each) => {
+      const [name] = [...each.names];
+      return each.star.map((field): Expr => ({ kind: 'field', chain: name === undefined ? [field] : [name, field] }));
+    });
+  };
   const written: SelectColumn[] = query.columns.flatMap((column) =>
-    column.star
-      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null }))
-      : [{ ...column, expr: unqualified(column.expr) }],
+    column.star ? starOf(column.of).map((expr): SelectColumn => ({ star: false, expr, alias: null })) : [{ ...column, expr: unqualified(column.expr) }],
   );
   // `(expr AS name)` names its expression as a column's alias does.
   const names = written.map((column) => column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : printExpr(column.expr)));

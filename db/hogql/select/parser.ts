@@ -14,8 +14,10 @@ import { MAX_EXPRESSION_LENGTH, Parser, tokenize, type PlaceholderValues } from 
 export const MAX_QUERY_LENGTH = 4 * MAX_EXPRESSION_LENGTH;
 
 export interface SelectColumn {
-  /** `*`: every field of the table, in the table's order. */
+  /** `*`: every field of the table, in the table's order (of each joined table's, in the joins' order). */
   star: boolean;
+  /** `alias.*`: every field of that table only. */
+  of?: string;
   expr: Expr;
   alias: string | null;
 }
@@ -173,6 +175,13 @@ class StatementParser extends Parser {
     if (this.isOp('*')) {
       this.advance();
       return { star: true, expr: { kind: 'constant', value: null }, alias: null };
+    }
+    const next = this.tokens[this.index + 1];
+    const after = this.tokens[this.index + 2];
+    if (this.current.type === 'ident' && next?.type === 'op' && next.value === '.' && after?.type === 'op' && after.value === '*') {
+      const of = this.current.value;
+      this.index += 3;
+      return { star: true, of, expr: { kind: 'constant', value: null }, alias: null };
     }
     const expr = this.expression();
     return { star: false, expr, alias: this.optionalAlias(true) };

@@ -121,7 +121,7 @@ function printSource(source: FromSource): string {
 
 function printSelect(query: SelectQuery, ran: { limit: number; offset: number } | null): string {
   const columns = query.columns.map((column) => {
-    if (column.star) return '*';
+    if (column.star) return column.of === undefined ? '*' : `${name(column.of)}.*`;
     const text = printExpr(column.expr);
     return column.alias === null ? text : `${text} AS ${name(column.alias)}`;
   });
