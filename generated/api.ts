@@ -2706,15 +2706,24 @@ export interface components {
         /**
          * @description A HogQL SELECT and the values of its `{name}` placeholders.
          *
-         *     **The SELECT.** `[WITH name AS (query), ...] SELECT [DISTINCT] expr [AS alias], ... FROM source [AS
-         *     alias] [[INNER|LEFT] JOIN source [AS alias] ON condition ...] [WHERE ...] [GROUP BY ...] [HAVING ...]
-         *     [ORDER BY expr [ASC|DESC], ...] [LIMIT n [OFFSET m] BY expr, ...] [LIMIT n [OFFSET m]] [UNION ALL
-         *     SELECT ...]`. A source is the table `events`, `persons`, `person_distinct_ids`, `sessions` or `groups`, a WITH query's name
-         *     or a query in parentheses; `x [NOT] IN (SELECT ...)` holds in expressions. `*` is every field of the
-         *     table (not with JOIN); `alias.field` names a joined table's field. Every table a query reads, however
-         *     nested or joined (implicit joins included), is read within the environment. RIGHT, FULL and CROSS JOIN
-         *     and UNION DISTINCT are a 400. `LIMIT n BY x` keeps the first n rows of each value of x in the query's
-         *     order.
+         *     **The SELECT.** `[WITH name AS (query) | expr AS name, ...] SELECT [DISTINCT] [TOP n] expr [AS alias], ... [FROM source
+         *     [AS alias] [join ...] [[LEFT] ARRAY JOIN array AS name, ...]] [PREWHERE ...] [WHERE ...] [GROUP BY ...]
+         *     [HAVING ...] [WINDOW name AS (window), ...] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...] [LIMIT n
+         *     [OFFSET m] BY expr, ...] [LIMIT n [WITH TIES] [OFFSET m] | OFFSET m] [UNION ALL|UNION DISTINCT|INTERSECT
+         *     [DISTINCT]|EXCEPT [DISTINCT] SELECT ...]`. Without FROM a SELECT is one row. A source is the table
+         *     `events`, `persons`, `person_distinct_ids`, `sessions` or `groups` (`SAMPLE 1` and `FINAL` accepted), a WITH query's name, a
+         *     query in parentheses, or `numbers(n)` / `numbers(offset, n)` (the column `number`, at most 1,000,000
+         *     rows). A join is `, source`, `CROSS JOIN source`, or `[INNER|LEFT|RIGHT|FULL] [OUTER] JOIN source ON
+         *     condition | USING (names)` (FULL only on equalities), with `ANY`, `SEMI` or `ANTI` on LEFT joins; where
+         *     an outer join finds no row, the other side's fields are their type's default (`''`, 0, ...) and its
+         *     properties null, as in PostHog. ARRAY JOIN gives a row per element of its arrays (zipped; LEFT keeps
+         *     empty ones with a default element). `x [NOT] IN (SELECT ...)` and `(SELECT ...)` (its first row's one
+         *     column) hold in expressions, and `(expr AS name)` names expr for the whole SELECT, as a column's alias
+         *     does. `GROUP BY 1` and `ORDER BY 2` name columns by position. `*` is every field of the table (of each
+         *     joined one, in turn), `alias.*` every field of one; `alias.field` names a joined table's field. Every table a query reads, however
+         *     nested or joined (implicit joins included), is read within the environment. ASOF joins, QUALIFY,
+         *     `WITH FILL`, `SETTINGS` and other SAMPLE ratios are a 400. `LIMIT n BY x` keeps the first
+         *     n rows of each value of x in the query's order.
          *
          *     **Comments.** `-- ...` and `// ...` to the end of the line and `/* ... *\/` (not nested: the first `*\/`
          *     ends it; an unterminated one is a 400) are white space, as in PostHog's HogQL, except inside quotes;
@@ -2756,7 +2765,10 @@ export interface components {
          *     `JSONExtractBool`, `JSONExtractRaw`, and `arrayJoin` as a whole column of the SELECT. Window functions
          *     `row_number`, `rank`, `dense_rank`, `lag`, `lead`, `first_value`, `last_value` and `count`, `sum`,
          *     `avg`, `min`, `max` take `OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE BETWEEN ... AND ...])`
-         *     in SELECT and ORDER BY. Any other table, field or function is a 400 naming it.
+         *     in SELECT and ORDER BY, or `OVER w` / `OVER (w ORDER BY ...)` naming a window of the WINDOW clause; so
+         *     does any other aggregate function PostgreSQL can compute over a window (`groupArray`, `countIf`, ...;
+         *     not `uniq`, `argMax`, `argMin`, `any` or the quantiles, a 400). Any other table, field or function is a
+         *     400 naming it.
          *
          *     **Arrays, tuples and lambdas.** `[a, b]` and `array(a, b)`, tuples `(a, b)` and `tuple(a)`, `x[i]` on
          *     any array (from 1, negative from the end; a missing element is its type's default, 0 or '', or null

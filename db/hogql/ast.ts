@@ -27,6 +27,8 @@ export type Expr =
   | { kind: 'interval'; amount: Expr; unit: IntervalUnit }
   /** `x IN (SELECT …)`: only a SELECT statement's parser (select/parser.ts) builds it. */
   | { kind: 'inQuery'; negated: boolean; expr: Expr; query: QueryRef }
+  /** `(SELECT …)` as a value: its one column, of its first row. Only a SELECT statement's parser builds it. */
+  | { kind: 'subquery'; query: QueryRef }
   /** `[a, b]` and `array(a, b)`: an array of the items. */
   | { kind: 'array'; items: Expr[] }
   /** `(a, b)` and `tuple(a, b)`: a tuple of the items. */
@@ -46,8 +48,10 @@ export type FrameBound =
   | { kind: 'following'; rows: number }
   | { kind: 'unboundedFollowing' };
 
-/** `OVER (PARTITION BY … ORDER BY … ROWS BETWEEN … AND …)`. */
+/** `OVER (PARTITION BY … ORDER BY … ROWS BETWEEN … AND …)`; `OVER w` and `OVER (w ORDER BY …)` name a window of the WINDOW clause. */
 export interface WindowSpec {
+  /** The named window this one starts from (its partition, order and frame, unless given here). */
+  base?: string;
   partitionBy: Expr[];
   orderBy: { expr: Expr; descending: boolean }[];
   frame: { unit: 'rows' | 'range'; start: FrameBound; end: FrameBound } | null;
@@ -70,6 +74,7 @@ export function childrenOf(expr: Expr): Expr[] {
   switch (expr.kind) {
     case 'constant':
     case 'field':
+    case 'subquery':
       return [];
     case 'call':
       return [

@@ -218,6 +218,8 @@ export class Compiler {
       case 'inQuery':
         if (expr.expr.kind === 'tuple') return this.inQueryRow(expr.negated, expr.expr.items.map((item) => this.compile(item)), expr.query);
         return this.inQuery(expr.negated, this.compile(expr.expr), expr.query);
+      case 'subquery':
+        return this.scalarQuery(expr.query);
       case 'between': {
         const value = this.compile(expr.expr);
         const low = this.compile(expr.low);
@@ -421,6 +423,11 @@ export class Compiler {
       at.nullable || interval.nullable,
       at.aggregate || interval.aggregate,
     );
+  }
+
+  /** `(SELECT …)` as a value: a compiler of statements compiles the nested one. */
+  protected scalarQuery(_query: QueryRef): Typed {
+    throw new HogQLError('Subqueries are not supported here.');
   }
 
   /** `x IN (SELECT …)`: a compiler of statements compiles the nested one. */

@@ -821,6 +821,12 @@ export class Parser {
         this.advance();
         return this.nested(() => this.tagExpr(token.tag));
       case 'op':
+        if (token.value === '(' && (this.isKeyword('select', 1) || this.isKeyword('with', 1))) {
+          this.advance();
+          const query = this.nested(() => this.nestedQuery());
+          this.expectOp(')');
+          return { kind: 'subquery', query };
+        }
         if (token.value === '(') {
           this.advance();
           return this.nested(() => this.parenthesisedExpression());

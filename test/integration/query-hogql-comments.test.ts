@@ -121,7 +121,7 @@ describe('query: HogQL comments', function () {
 
   const refused: [string, string, string][] = [
     ['an unterminated block comment', 'SELECT count() FROM events /* never closed', 'Unterminated comment starting at position 28.'],
-    ['a nested block comment (the first */ closes it)', 'SELECT count() /* a /* b */ c */ FROM events', 'Expected FROM but found "*" at position 31.'],
+    ['a nested block comment (the first */ closes it)', 'SELECT count() /* a /* b */ c */ FROM events', 'Expected the end of the query but found "*" at position 31.'],
     ['# (not a comment in HogQL)', 'SELECT count() # 1\nFROM events', 'Unexpected character "#" at position 16.'],
     ['nothing but a comment', '-- SELECT 1', 'The query is empty.'],
   ];

@@ -5,12 +5,12 @@
  * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
  * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, comparisonType, outputColumn, typed, type HogQLType, type Typed } from '../types.js';
-import type { FromSource, QueryNode, SelectColumn, SelectQuery } from './parser.js';
+import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { MAX_NUMBERS, type ArrayJoin, type FromSource, type JoinClause, type QueryNode, type SelectColumn, type SelectQuery, type SetOperator } from './parser.js';
 import { printExpr, printQuery } from './print.js';
 import { bounded, internalAlias, StatementCompiler, type Context, type Core, type SelectOptions } from './statement.js';
 import { TABLES, TABLE_NAMES, type Table } from './tables.js';
@@ -31,8 +31,14 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
   if (index < 0) throw new HogQLError(`Unknown field "${chain.map(String).join('.')}" of ${what}.`);
   const value = source.core.values[index]!;
   const column = columnReference(`${source.alias}.c${index}`, value.sql.weight);
-  // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
-  if (rest.length === 0) return { ...typed(column, value.type, value.nullable || (source.outer ?? false)), zone: value.zone, element: value.element };
+  if (rest.length === 0) {
+    // Where an outer join found no row, a column ClickHouse cannot hold null in reads as its type's default ('',
+    // 0, 1970-01-01, …): PostHog leaves join_use_nulls off. A nullable one (a property) reads as null.
+    const filled = source.outer && !value.nullable && value.type !== 'json' && value.type !== 'null' && value.type !== 'interval';
+    const read = filled ? sql`coalesce(${column}, ${defaultElement(value.type)})` : column;
+    // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
+    return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element };
+  }
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
 }
@@ -55,24 +61,36 @@ class SubqueryCompiler extends StatementCompiler {
 /** A joined source and the names a query may give it (its alias, or its table's name). */
 interface JoinedSource extends NestedSource {
   names: ReadonlySet<string>;
-  /** The right side of a LEFT JOIN: its fields are null where no row matched. */
+  /** A side an outer join may find no row for: its fields are null there. */
   outer: boolean;
+  /** The fields `*` stands for. */
+  star: readonly string[];
 }
 
+/** A name of `JOIN … USING (name)`: one column, whichever of the sources that hold it has a row. */
+type UsingColumns = ReadonlyMap<string, readonly JoinedSource[]>;
+
 /**
- * The sources of a JOIN: `alias.field` reads that source; a bare field the one source that has it.
+ * The sources of a JOIN: `alias.field` reads that source; a bare field the name of USING, or the one source that
+ * has it.
  */
 class JoinCompiler extends StatementCompiler {
   constructor(
     options: CompileOptions,
     context: Context,
-    private readonly sources: readonly JoinedSource[],
+    sources: readonly JoinedSource[],
+    private readonly usings: UsingColumns,
   ) {
     super(options, context);
+    // ON reads the rows being matched, never a side filled in for a missing one.
+    this.sources = options.clause === 'ON' ? sources.map((source) => ({ ...source, outer: false })) : sources;
   }
+
+  private readonly sources: readonly JoinedSource[];
 
   override field(chain: readonly (string | number)[]): Typed {
     const [head, ...rest] = chain;
+    if (rest.length === 0 && typeof head === 'string' && this.usings.has(head)) return this.usingValue(head, null);
     const named = rest.length > 0 && typeof head === 'string' ? this.sources.find((source) => source.names.has(head)) : undefined;
     if (named) return columnOf(this, named, rest, `"${String(head)}"`);
     const having = this.sources.filter((source) => source.core.names.includes(String(head)));
@@ -80,6 +98,58 @@ class JoinCompiler extends StatementCompiler {
     if (having.length === 0) throw new HogQLError(`Unknown field "${name}".`);
     if (having.length > 1) throw new HogQLError(`The field "${name}" is in more than one joined table; name its table, as in alias.${String(head)}.`);
     return columnOf(this, having[0]!, chain, 'the joined table');
+  }
+
+  /** A USING column: the first of its sources (in reach, other than `except`) that has a row. */
+  usingValue(name: string, except: JoinedSource | null): Typed {
+    // Read as they are (not filled in): one of them always has the row.
+    const holders = (this.usings.get(name) ?? []).filter((source) => source.alias !== except?.alias && this.sources.some((own) => own.alias === source.alias));
+    const values = holders.map((source) => columnOf(this, { ...source, outer: false }, [name], 'the joined table'));
+    if (values.length === 0) throw new HogQLError(`Unknown field "${name}".`);
+    if (values.length === 1) return values[0]!;
+    const type = values[0]!.type;
+    const converted = values.map((value) => coerce(value, type, this.scope));
+    return typed(sql`coalesce(${join(converted.map((value) => value.sql), ', ')})`, type, converted.every((value) => value.nullable));
+  }
+}
+
+/** For each name of USING, the sources holding it: the one before the join that has it, then the joined one. */
+function usingColumns(query: SelectQuery, joined: readonly JoinedSource[]): UsingColumns {
+  const usings = new Map<string, JoinedSource[]>();
+  query.joins.forEach((clause, index) => {
+    const right = joined[index + 1];
+    if (!clause.using || !right) return;
+    for (const name of clause.using) {
+      if (!right.core.names.includes(name)) throw new HogQLError(`USING (${name}): the joined table has no column "${name}".`);
+      const earlier = usings.get(name);
+      const left = joined.slice(0, index + 1).filter((source) => source.core.names.includes(name));
+      if (!earlier && left.length === 0) throw new HogQLError(`USING (${name}): no table before the join has a column "${name}".`);
+      if (!earlier && left.length > 1) throw new HogQLError(`USING (${name}): more than one table before the join has a column "${name}"; join ON a named one.`);
+      usings.set(name, [...(earlier ?? left), right]);
+    }
+  });
+  return usings;
+}
+
+/** The arguments of a table function: constants, and expressions of them. */
+class ConstantsCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    throw new HogQLError(`The arguments of ${this.options.clause} must be constants, not the field "${chain.map(String).join('.')}".`);
+  }
+}
+
+/** `c`, reading the names of ARRAY JOIN's elements before any field of its sources. */
+function withElements(c: Compiler, elements: NestedSource | null): Compiler {
+  if (!elements) return c;
+  const sourceField = c.field.bind(c);
+  c.field = (chain) => (typeof chain[0] === 'string' && elements.core.names.includes(chain[0]) ? columnOf(c, elements, chain, 'ARRAY JOIN') : sourceField(chain));
+  return c;
+}
+
+/** A SELECT without FROM: one row, and no fields. */
+class NoTableCompiler extends StatementCompiler {
+  override field(chain: readonly (string | number)[]): Typed {
+    throw new HogQLError(`Unknown field "${chain.map(String).join('.')}": a SELECT without FROM has no fields.`);
   }
 }
 
@@ -136,6 +206,8 @@ function mapExpr(expr: Expr, replace: (expr: Expr) => Expr | undefined): Expr {
     case 'inQuery':
       // The nested query has names of its own.
       return { ...expr, expr: m(expr.expr) };
+    case 'subquery':
+      return expr;
     case 'between':
       return { ...expr, expr: m(expr.expr), low: m(expr.low), high: m(expr.high) };
     case 'and':
@@ -213,19 +285,38 @@ function nestedLimit(query: SelectQuery, options: SelectOptions): RowLimit {
   return { count: query.limit === null ? null : Math.min(query.limit, options.maxLimit), offset: query.offset ?? 0 };
 }
 
+/**
+ * PostgreSQL's spelling of each set operator. ClickHouse's INTERSECT and EXCEPT keep duplicates unless DISTINCT is
+ * written (its intersect_default_mode and except_default_mode are ALL).
+ */
+const SET_OPERATORS: Readonly<Record<SetOperator, string>> = {
+  'union all': 'union all',
+  'union distinct': 'union',
+  intersect: 'intersect all',
+  'intersect distinct': 'intersect',
+  except: 'except all',
+  'except distinct': 'except',
+};
+
 /** A query (a SELECT or a UNION ALL) as a nested statement; `limit` overrides a lone SELECT's own. */
 function compileNode(node: QueryNode, context: Context, limit: RowLimit | null): Core {
   if (node.kind === 'select') return compileSelectCore(node, context, limit ?? nestedLimit(node, context.options), null);
   const first = compileSelectCore(node.parts[0]!, context, nestedLimit(node.parts[0]!, context.options), null);
   const rest = node.parts.slice(1).map((part) => {
-    if (part.columns.some((column) => column.star)) throw new HogQLError('* is not supported in the later queries of UNION ALL.');
-    if (part.columns.length !== first.values.length) {
-      throw new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${part.columns.length}.`);
-    }
-    return compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+    const starred = part.columns.some((column) => column.star);
+    const mismatch = (count: number) =>
+      new HogQLError(`Each query of UNION ALL must select as many columns as the first (${first.values.length}), not ${count}.`);
+    if (!starred && part.columns.length !== first.values.length) throw mismatch(part.columns.length);
+    const core = compileSelectCore(part, context, nestedLimit(part, context.options), first.values);
+    // `*` is counted once it is expanded.
+    if (core.values.length !== first.values.length) throw mismatch(core.values.length);
+    return core;
   });
   const parts = [first, ...rest];
-  const union = join(parts.map((part) => sql`(${part.sql})`), ' union all ');
+  const union = join(
+    parts.map((part, index) => (index === 0 ? sql`(${part.sql})` : sql` ${keyword(SET_OPERATORS[node.operators[index - 1]!])} (${part.sql})`)),
+    '',
+  );
   const core: Core = {
     sql: limit && limit.count !== null ? sql`select * from (${union}) u limit ${rowCount(limit.count)} offset ${rowCount(limit.offset)}` : union,
     values: first.values.map((value, index) => {
@@ -245,21 +336,70 @@ function compileNode(node: QueryNode, context: Context, limit: RowLimit | null):
 
 /**
  * A JOIN's ON: its equalities plainly `a = b`, so that PostgreSQL can hash or merge the join (as in ClickHouse's
- * joins, a null matches nothing); anything else as a condition.
+ * joins, a null matches nothing); anything else as a condition. `equalitiesOnly`: for FULL JOIN, which
+ * PostgreSQL runs only on equalities, anything else is refused.
  */
-function joinCondition(on: Compiler, expr: Expr, timezone: string): Fragment {
-  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone)), ' and ')})`;
-  if (expr.kind !== 'compare' || expr.op !== '=') return on.condition(expr);
+function joinCondition(on: Compiler, expr: Expr, timezone: string, equalitiesOnly: boolean): Fragment {
+  if (expr.kind === 'and') return sql`(${join(expr.exprs.map((part) => joinCondition(on, part, timezone, equalitiesOnly)), ' and ')})`;
+  const refuse = () => {
+    if (equalitiesOnly) throw new HogQLError(`The ON of a FULL JOIN must be equalities joined by AND (a.x = b.y AND …), not "${printExpr(expr)}".`);
+  };
+  if (expr.kind !== 'compare' || expr.op !== '=') {
+    refuse();
+    return on.condition(expr);
+  }
   const [left, right] = [on.compile(expr.left), on.compile(expr.right)];
+  if (comparisonType(left, right, false) === null || left.type === 'null' || right.type === 'null') {
+    refuse();
+    return on.condition(expr);
+  }
+  return equality(left, right, timezone);
+}
+
+/** `l = r` in the type they compare in. */
+function equality(left: Typed, right: Typed, timezone: string): Fragment {
   const type = comparisonType(left, right, false);
-  if (type === null || left.type === 'null' || right.type === 'null') return on.condition(expr);
+  if (type === null) throw new HogQLError(`Cannot compare a ${TYPE_NAMES[left.type]} with a ${TYPE_NAMES[right.type]}.`);
   const [l, r] = [coerce(left, type, { timezone }), coerce(right, type, { timezone })];
   return sql`(${l.sql} = ${r.sql})`;
 }
 
-/** A FROM source: a WITH query (which shadows a table of its name) or a nested query as a statement, or a table. */
+/**
+ * One join as PostgreSQL writes it, and a condition for WHERE where it needs one. ANY LEFT keeps one matching
+ * row of the right side (any one, as in ClickHouse), SEMI LEFT the left rows with a match (with one of them), ANTI
+ * LEFT the left rows without one (the right side's fields null).
+ */
+function joinSql(
+  clause: JoinClause,
+  right: JoinedSource,
+  on: JoinCompiler,
+  resolve: (expr: Expr) => Expr,
+  timezone: string,
+): { join: Fragment; filter: Fragment | null } {
+  const rightSql = sql`(${right.core.sql}) ${keyword(right.alias)}`;
+  if (clause.type === 'cross') return { join: sql` cross join ${rightSql}`, filter: null };
+  const condition = clause.using
+    ? sql`(${join(clause.using.map((name) => equality(on.usingValue(name, right), columnOf(on, { ...right, outer: false }, [name], 'the joined table'), timezone)), ' and ')})`
+    : joinCondition(on, resolve(clause.on!), timezone, clause.type === 'full');
+  if (clause.strictness === 'all') return { join: sql` ${keyword(`${clause.type} join`)} ${rightSql} on ${condition}`, filter: null };
+  if (clause.type !== 'left') {
+    throw new HogQLError(`${clause.strictness.toUpperCase()} is supported with LEFT JOIN only; write ${clause.strictness.toUpperCase()} LEFT JOIN with the tables the other way round.`);
+  }
+  const firstMatch = sql`(select * from ${rightSql} where ${condition} limit 1) ${keyword(right.alias)}`;
+  switch (clause.strictness) {
+    case 'any':
+      return { join: sql` left join lateral ${firstMatch} on true`, filter: null };
+    case 'semi':
+      return { join: sql` cross join lateral ${firstMatch}`, filter: null };
+    case 'anti':
+      return { join: sql` left join ${rightSql} on false`, filter: sql`not exists (select 1 from ${rightSql} where ${condition})` };
+  }
+}
+
+/** A FROM source: a WITH query (which shadows a table of its name), a nested query or numbers() as a statement, or a table. */
 function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
   if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
+  if ('tableFunction' in from) return { table: null, core: numbersCore(from.args, context) };
   if (context.ctes.has(from.table)) {
     if (context.expanding.has(from.table)) throw new HogQLError(`The WITH query "${from.table}" refers to itself.`);
     const inner = { ...context, expanding: new Set([...context.expanding, from.table]) };
@@ -268,6 +408,121 @@ function resolveSource(from: FromSource, context: Context): { table: Table | nul
   const table = Object.hasOwn(TABLES, from.table) ? TABLES[from.table]! : null;
   if (!table) throw new HogQLError(`Unknown table "${from.table}". Tables: ${TABLE_NAMES.join(', ')}.`);
   return { table, core: null };
+}
+
+/**
+ * numbers(n) and numbers(offset, n): the integers from offset (0), n of them, in the column `number`, as
+ * ClickHouse's table function; at most MAX_NUMBERS of them. A constant is checked here; an expression of
+ * constants (`numbers(dateDiff('day', …))`, as PostHog's trends write it) where it runs.
+ */
+function numbersCore(args: readonly Expr[], context: Context): Core {
+  if (args.length < 1 || args.length > 2) throw new HogQLError(`numbers() takes 1 or 2 arguments (the count, or the first number and the count), got ${args.length}.`);
+  const constants = new ConstantsCompiler({ timezone: context.options.timezone, clause: 'numbers()', allowAggregates: false }, context);
+  const checked = (expr: Expr, what: string, max: number): Fragment => {
+    if (expr.kind === 'constant') {
+      if (typeof expr.value !== 'number' || !Number.isSafeInteger(expr.value) || expr.value < 0) {
+        throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+      }
+      if (expr.value > max) throw new HogQLError(`${what} of numbers() may be at most ${max}, not ${expr.value}.`);
+      return param(expr.value, 'bigint');
+    }
+    const value = constants.compile(expr);
+    if (!['int', 'float', 'json'].includes(value.type)) throw new HogQLError(`${what} of numbers() must be a non-negative integer constant.`);
+    const count = coerce(value, 'int', constants.scope).sql;
+    // Out of range, the cast of this text fails: a data error, answered as a 400 that quotes it. (random() keeps
+    // PostgreSQL from running the cast while it plans.)
+    const refusal = param(`${what} of numbers() must be from 0 to ${max}`, 'text');
+    return sql`(case when ${count} between 0 and ${rowCount(max)} then ${count} else cast(repeat(${refusal}, (random() >= 0)::int) as bigint) end)`;
+  };
+  const offset = args.length === 2 ? checked(args[0]!, 'The first number', Number.MAX_SAFE_INTEGER - MAX_NUMBERS) : param(0, 'bigint');
+  const count = checked(args[args.length - 1]!, 'The count', MAX_NUMBERS);
+  const body = sql`select n as c0 from generate_series(${offset}, ${offset} + ${count} - 1) n`;
+  return bounded({ sql: body, values: [typed(keyword('n'), 'int', false)], names: ['number'] }, context);
+}
+
+/** Expressions the names of a statement may stand for, written out, before the query is refused. */
+const MAX_ALIAS_EXPANSIONS = 10_000;
+
+/** `OVER w`, `OVER (w ORDER BY …)`: the window of the WINDOW clause, with what the call adds to it. */
+function namedWindow(spec: WindowSpec, windows: ReadonlyMap<string, WindowSpec>, seen: ReadonlySet<string> = new Set()): WindowSpec {
+  const name = spec.base!;
+  const named = windows.get(name);
+  if (!named) {
+    throw new HogQLError(`Unknown window "${name}": ${windows.size > 0 ? `WINDOW defines ${[...windows.keys()].join(', ')}` : 'define it in a WINDOW clause'}.`);
+  }
+  if (seen.has(name)) throw new HogQLError(`The window "${name}" is defined by itself.`);
+  const base = named.base === undefined ? named : namedWindow(named, windows, new Set([...seen, name]));
+  if (spec.partitionBy.length > 0) throw new HogQLError(`A window built on "${name}" cannot add PARTITION BY; put it in "${name}".`);
+  if (spec.orderBy.length > 0 && base.orderBy.length > 0) throw new HogQLError(`The window "${name}" has an ORDER BY already.`);
+  return { partitionBy: base.partitionBy, orderBy: spec.orderBy.length > 0 ? spec.orderBy : base.orderBy, frame: spec.frame ?? base.frame };
+}
+
+/** The value ClickHouse gives an element that is not there (an empty array under LEFT ARRAY JOIN, a shorter array's end). */
+function defaultElement(element: HogQLType): Fragment {
+  const defaults: Partial<Record<HogQLType, string>> = {
+    string: "''::text",
+    int: '0::bigint',
+    float: '0::numeric',
+    boolean: 'false',
+    date: "date '1970-01-01'",
+    datetime: "timestamptz '1970-01-01 00:00:00+00'",
+    uuid: "'00000000-0000-0000-0000-000000000000'::uuid",
+    array: "'[]'::jsonb",
+  };
+  return keyword(defaults[element] ?? 'null::jsonb');
+}
+
+/** An element of a jsonb array, read as the array's element type. */
+function elementOf(ref: Fragment, element: HogQLType, c: Compiler): Typed {
+  const raw = typed(ref, 'json', true);
+  switch (element) {
+    case 'json':
+    case 'null':
+      return raw;
+    case 'uuid':
+      return typed(sql`(${ref} #>> '{}')::uuid`, 'uuid', true);
+    case 'array':
+      return { ...typed(sql`(case when jsonb_typeof(${ref}) = 'array' then ${ref} end)`, 'array', true), element: 'json' };
+    default:
+      return coerce(raw, element, c.scope);
+  }
+}
+
+/**
+ * `[LEFT] ARRAY JOIN a AS x, b AS y`: a lateral source of the arrays' elements, zipped (a shorter array's missing
+ * elements are its type's default, as ClickHouse's enable_unaligned_array_join gives them), under their names.
+ * The rows it adds are the arrays' elements, which are bounded where the arrays are built; the answer's row limit
+ * bounds the rest.
+ */
+function arrayJoinSource(arrayJoin: ArrayJoin, c: Compiler, context: Context, resolve: (expr: Expr) => Expr): { source: NestedSource; join: Fragment } {
+  const names: string[] = [];
+  const arrays: Fragment[] = [];
+  const values: Typed[] = [];
+  arrayJoin.items.forEach((item, index) => {
+    const expr = item.expr;
+    const name = item.alias ?? (expr.kind === 'field' && expr.chain.length === 1 && typeof expr.chain[0] === 'string' ? expr.chain[0] : null);
+    if (name === null) throw new HogQLError(`Name the array of ARRAY JOIN: ARRAY JOIN ${printExpr(expr)} AS name.`);
+    if (names.includes(name)) throw new HogQLError(`ARRAY JOIN names two arrays "${name}".`);
+    const value = c.compile(resolve(expr));
+    const array = value.type === 'json' ? coerce(value, 'array', c.scope) : value;
+    if (array.type !== 'array') throw new HogQLError(`ARRAY JOIN needs an array: "${printExpr(expr)}" is a ${TYPE_NAMES[value.type]}.`);
+    arrays.push(sql`jsonb_array_elements(coalesce(${array.sql}, '[]'::jsonb))`);
+    const element = array.element ?? 'json';
+    const ref = keyword(`aj.v${index}`);
+    const read = elementOf(ref, element, c);
+    const fragment = sql`(case when ${ref} is null then ${defaultElement(element)} else ${read.sql} end)`;
+    values.push({ ...typed(fragment, read.type, read.nullable || !['string', 'int', 'float', 'boolean', 'date', 'datetime', 'uuid', 'array'].includes(element)), element: read.element });
+    names.push(name);
+  });
+  const columns = join(values.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`), ', ');
+  const rows = sql`rows from (${join(arrays, ', ')}) as aj(${keyword(names.map((_name, index) => `v${index}`).join(', '))})`;
+  // LEFT ARRAY JOIN keeps a row whose arrays are empty, with default elements.
+  const body = arrayJoin.left ? sql`select ${columns} from (select 1) aj_row left join ${rows} on true` : sql`select ${columns} from ${rows}`;
+  const alias = internalAlias(context);
+  return {
+    source: { core: { sql: body, values, names }, alias },
+    join: sql` cross join lateral (${body}) ${keyword(alias)}`,
+  };
 }
 
 /** A table's fields for a JOIN, as a nested statement. */
@@ -279,6 +534,8 @@ function tableFields(table: Table, from: { table: string }, context: Context): C
     columns: table.joinFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] }, alias: null })),
     from: { table: from.table, alias: null },
     joins: [],
+    arrayJoin: null,
+    windows: [],
     where: null,
     groupBy: [],
     having: null,
@@ -300,29 +557,35 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const context: Context = { ...outer, ctes };
   const { options } = context;
 
-  // The source: a WITH query (which shadows a table of its name), a nested query or a table.
-  const resolved = resolveSource(query.from, context);
-  let table = resolved.table;
-  let source: NestedSource | null = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  // The source: a WITH query (which shadows a table of its name), a nested query, numbers() or a table; none
+  // without FROM. With joins or ARRAY JOIN, every source is read as a nested statement of its fields, each with
+  // its own environment filter.
+  const from = query.from;
+  let table: Table | null = null;
+  let source: NestedSource | null = null;
   const joined: JoinedSource[] = [];
   if (query.joins.length > 0) {
-    // Every source of a JOIN is read as a nested statement of its fields, each with its own environment filter.
-    const sources = [{ from: query.from, outer: false }, ...query.joins.map((clause) => ({ from: clause.source, outer: clause.type === 'left' }))];
-    for (const { from, outer } of sources) {
-      const { table: joinedTable, core } = resolveSource(from, context);
-      const names = new Set([...(from.alias !== null ? [from.alias] : 'table' in from ? [from.table] : [])]);
+    const froms = [from!, ...query.joins.map((clause) => clause.source)];
+    froms.forEach((each, index) => {
+      const { table: joinedTable, core } = resolveSource(each, context);
+      const names = new Set([...(each.alias !== null ? [each.alias] : 'table' in each ? [each.table] : [])]);
       for (const name of names) {
         if (joined.some((other) => other.names.has(name))) throw new HogQLError(`Two joined tables are named "${name}"; give one an alias.`);
       }
-      const fields = core ?? tableFields(joinedTable!, from as { table: string }, context);
-      joined.push({ core: fields, alias: internalAlias(context), names, outer });
-    }
-    table = null;
-    source = null;
-    if (query.columns.some((column) => column.star)) throw new HogQLError('* is not supported with JOIN; name the columns.');
+      const fields = core ?? tableFields(joinedTable!, each as { table: string }, context);
+      // A source's fields are null where a LEFT or FULL join attaching it, or a RIGHT or FULL join after it, found no row.
+      const attaching = index > 0 ? query.joins[index - 1]!.type : null;
+      const outerSide = attaching === 'left' || attaching === 'full' || query.joins.slice(index).some((clause) => clause.type === 'right' || clause.type === 'full');
+      joined.push({ core: fields, alias: internalAlias(context), names, outer: outerSide, star: joinedTable ? joinedTable.star : fields.names });
+    });
+  } else if (from) {
+    const resolved = resolveSource(from, context);
+    table = resolved.table;
+    source = resolved.core ? { core: resolved.core, alias: internalAlias(context) } : null;
+  } else if (query.columns.some((column) => column.star)) {
+    throw new HogQLError('* needs a FROM: a SELECT without FROM has no fields.');
   }
-  const from = query.from;
-  const tableNames = new Set(joined.length > 0 ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
+  const tableNames = new Set(joined.length > 0 || !from ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
   const unqualified = (expr: Expr) =>
     mapExpr(expr, (inner) =>
@@ -331,32 +594,98 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
         : undefined,
     );
   const starFields = table ? table.star : (source?.core.names ?? []);
-  const columns: SelectColumn[] = query.columns.flatMap((column) =>
-    column.star
-      ? starFields.map((field) => ({ star: false, expr: { kind: 'field', chain: [field] } as Expr, alias: null }))
-      : [{ ...column, expr: unqualified(column.expr) }],
+  // `*` and `alias.*`: the fields of the table, or of each joined one (named by its name where it has one).
+  const starOf = (of: string | undefined): Expr[] => {
+    const unknown = () => new HogQLError(`Unknown table "${of}" in ${of}.*.`);
+    if (joined.length === 0) {
+      if (of !== undefined && !tableNames.has(of)) throw unknown();
+      return starFields.map((field) => ({ kind: 'field', chain: [field] }));
+    }
+    const chosen = of === undefined ? joined : joined.filter((each) => each.names.has(of));
+    if (chosen.length === 0) throw unknown();
+    return chosen.flatMap((each) => {
+      const [name] = [...each.names];
+      return each.star.map((field): Expr => ({ kind: 'field', chain: name === undefined ? [field] : [name, field] }));
+    });
+  };
+  const written: SelectColumn[] = query.columns.flatMap((column) =>
+    column.star ? starOf(column.of).map((expr): SelectColumn => ({ star: false, expr, alias: null })) : [{ ...column, expr: unqualified(column.expr) }],
   );
-  // A column's alias names its expression in the other clauses, as in ClickHouse.
-  const aliases = new Map<string, Expr>();
-  for (const column of columns) if (column.alias !== null) aliases.set(column.alias, column.expr);
-  const resolve = (expr: Expr) =>
-    mapExpr(unqualified(expr), (inner) =>
-      inner.kind === 'field' && inner.chain.length === 1 && typeof inner.chain[0] === 'string' && aliases.has(inner.chain[0])
-        ? aliases.get(inner.chain[0])
-        : undefined,
-    );
-  const where = query.where ? resolve(query.where) : null;
-  const groupBy = query.groupBy.map(resolve);
-  const having = query.having ? resolve(query.having) : null;
-  const orderBy = query.orderBy.map((term) => ({ ...term, expr: resolve(term.expr) }));
+  // `(expr AS name)` names its expression as a column's alias does.
+  const names = written.map((column) => column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : printExpr(column.expr)));
 
-  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => {
+  // A column's alias, and `(expr AS name)` anywhere in the statement, names its expression in every clause, as
+  // in ClickHouse; a name an expression gives itself (`toStartOfDay(timestamp) AS timestamp`) is the field inside it.
+  const aliases = new Map<string, Expr>();
+  const define = (name: string, expr: Expr) => {
+    const known = aliases.get(name);
+    if (known && !same(known, expr)) throw new HogQLError(`The name "${name}" is given to two different expressions.`);
+    aliases.set(name, expr);
+  };
+  const clauseExprs = [
+    ...written.map((column) => column.expr),
+    ...(query.where ? [query.where] : []),
+    ...query.groupBy,
+    ...(query.having ? [query.having] : []),
+    ...query.orderBy.map((term) => term.expr),
+    ...(query.limitBy?.by ?? []),
+  ];
+  for (const expr of clauseExprs) {
+    mapExpr(expr, (inner) => {
+      if (inner.kind === 'alias') define(inner.name, unqualified(inner.expr));
+      return undefined;
+    });
+  }
+  written.forEach((column) => {
+    if (column.alias !== null) define(column.alias, column.expr.kind === 'alias' ? column.expr.expr : column.expr);
+  });
+  for (const [name, expr] of query.withNames ?? []) define(name, unqualified(expr));
+  const windows = new Map(query.windows ?? []);
+  let expansions = 0;
+  const resolve = (expr: Expr, excluded: ReadonlySet<string> = new Set()): Expr =>
+    mapExpr(unqualified(expr), (inner) => {
+      if (inner.kind === 'alias') return resolve(inner.expr, new Set([...excluded, inner.name]));
+      if (inner.kind === 'call' && inner.over?.base !== undefined) return resolve({ ...inner, over: namedWindow(inner.over, windows) }, excluded);
+      if (inner.kind !== 'field' || inner.chain.length !== 1 || typeof inner.chain[0] !== 'string') return undefined;
+      const name = inner.chain[0];
+      const named = aliases.get(name);
+      if (!named || excluded.has(name)) return undefined;
+      // Names that name each other twice over would write out a tree exponential in their number.
+      expansions += 1;
+      if (expansions > MAX_ALIAS_EXPANSIONS) throw new HogQLError(`The query's names stand for more than ${MAX_ALIAS_EXPANSIONS} expressions written out in full.`);
+      return resolve(named, new Set([...excluded, name]));
+    });
+  const columns: SelectColumn[] = written.map((column) => {
+    const own = column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : null);
+    return { ...column, expr: resolve(column.expr, new Set(own === null ? [] : [own])) };
+  });
+  // `GROUP BY 1`, `ORDER BY 2 DESC`: a positive integer constant is that column, as ClickHouse's positional arguments.
+  const positional = (clause: string) => (expr: Expr): Expr => {
+    if (expr.kind !== 'constant' || typeof expr.value !== 'number' || !Number.isInteger(expr.value)) return expr;
+    if (expr.value < 1 || expr.value > columns.length) {
+      throw new HogQLError(`${clause} ${expr.value} names no column: the query selects ${columns.length} column${columns.length === 1 ? '' : 's'}.`);
+    }
+    return columns[expr.value - 1]!.expr;
+  };
+  const where = query.where ? resolve(query.where) : null;
+  const groupBy = query.groupBy.map((expr) => positional('GROUP BY')(resolve(expr)));
+  const having = query.having ? resolve(query.having) : null;
+  const orderBy = query.orderBy.map((term) => ({ ...term, expr: positional('ORDER BY')(resolve(term.expr)) }));
+
+  // ARRAY JOIN: one more source, whose fields are the arrays' elements under their names.
+  const usings = usingColumns(query, joined);
+  const sourceCompiler = (clause: string, allowAggregates: boolean): Compiler => {
     const compileOptions = { timezone: options.timezone, clause, allowAggregates };
-    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined);
+    if (joined.length > 0) return new JoinCompiler(compileOptions, context, joined, usings);
+    if (!table && !source) return new NoTableCompiler(compileOptions, context);
     return table ? table.compiler(compileOptions, context) : new SubqueryCompiler(compileOptions, context, source!);
   };
+  // The arrays are read from the sources (a table keeps its own fields: person.…, the implicit joins).
+  const arraysCompiler = query.arrayJoin ? sourceCompiler('ARRAY JOIN', false) : null;
+  const arrayJoined = query.arrayJoin ? arrayJoinSource(query.arrayJoin, arraysCompiler!, context, resolve) : null;
+  const compilerFor = (clause: string, allowAggregates: boolean): Compiler => withElements(sourceCompiler(clause, allowAggregates), arrayJoined?.source ?? null);
   checkArrayJoins(query, columns, groupBy, orderBy);
-  const limitByTerms = query.limitBy ? query.limitBy.by.map(resolve) : [];
+  const limitByTerms = query.limitBy ? query.limitBy.by.map((expr) => positional('LIMIT BY')(resolve(expr))) : [];
   const compilers = [
     compilerFor('SELECT', true),
     compilerFor('WHERE', false),
@@ -379,7 +708,6 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const orderValues = orderBy.map((term) => ordering.compile(asGroupedText(term.expr)));
   const limitByValues = limitByTerms.map((expr) => limitingBy.compile(asGroupedText(expr)));
 
-  const names = columns.map((column) => column.alias ?? printExpr(column.expr));
   const grouped = groups.length > 0 || values.some((v) => v.aggregate) || (havingValue?.aggregate ?? false) || orderValues.some((v) => v.aggregate);
   if (grouped) {
     // A window function's fields are PostgreSQL's to check (it names the one that is not grouped).
@@ -399,35 +727,39 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
 
   let outerCondition: Fragment | null = null;
   if (options.outerCondition && query === context.outermost) {
-    if (!table || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
+    if (!table || !from || !('table' in from) || from.table !== 'events') throw new Error('outerCondition reads events e.');
     outerCondition = options.outerCondition(filtering);
   }
-  const usesPerson = compilers.some((c) => c.usesPerson);
-  const implicitJoins = new Set(compilers.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
-  let fromSql: Fragment;
+  const reading = arraysCompiler ? [...compilers, arraysCompiler] : compilers;
+  const usesPerson = reading.some((c) => c.usesPerson);
+  const implicitJoins = new Set(reading.flatMap((c) => (c instanceof StatementCompiler ? [...c.implicitJoins] : [])));
+  const elementsJoin = arrayJoined ? arrayJoined.join : keyword('');
+  let fromSql: Fragment | null = null;
   const conditions: Fragment[] = [];
   if (table) {
-    const written = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
-    fromSql = written.from;
-    if (written.filter) conditions.push(written.filter);
+    const tableFrom = table.from(param(options.teamId, 'int'), { person: usesPerson, implicitJoins });
+    fromSql = sql`${tableFrom.from}${elementsJoin}`;
+    if (tableFrom.filter) conditions.push(tableFrom.filter);
   } else if (source) {
-    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}`;
-  } else {
-    const on = compilerFor('ON', false);
+    fromSql = sql`(${source.core.sql}) ${keyword(source.alias)}${elementsJoin}`;
+  } else if (joined.length > 0) {
     const [first, ...rest] = joined;
     const joins = rest.map((right, index) => {
       const clause = query.joins[index]!;
-      const condition = joinCondition(on, resolve(clause.on), options.timezone);
-      return sql` ${keyword(clause.type === 'left' ? 'left join' : 'join')} (${right.core.sql}) ${keyword(right.alias)} on ${condition}`;
+      // ON sees the sources joined so far, as PostgreSQL's ON does.
+      const on = new JoinCompiler({ timezone: options.timezone, clause: 'ON', allowAggregates: false }, context, joined.slice(0, index + 2), usings);
+      const written = joinSql(clause, right, on, resolve, options.timezone);
+      if (written.filter) conditions.push(written.filter);
+      return written.join;
     });
-    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}`;
+    fromSql = sql`(${first!.core.sql}) ${keyword(first!.alias)}${join(joins, '')}${elementsJoin}`;
   }
   if (condition) conditions.push(condition);
   if (outerCondition) conditions.push(outerCondition);
 
   // (A null column of the first part takes the others' type, as PostgreSQL resolves it.)
   const selectedValues = types
-    ? values.map((value, index) => (types[index]!.type === 'null' ? value : coerce(value, types[index]!.type, { timezone: options.timezone })))
+    ? values.map((value, index) => (types[index] === undefined || types[index].type === 'null' ? value : coerce(value, types[index].type, { timezone: options.timezone })))
     : values;
   const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
   // With LIMIT BY, the statement also numbers each row within its LIMIT BY values (in the query's order) and keeps
@@ -443,18 +775,27 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   };
   // As in ClickHouse, nulls come last either way: PostgreSQL's own order for ASC, to be asked for DESC. Only where
   // the value may be null, since an index (events by timestamp) is read in order only for a plain ASC or DESC.
-  const direction = (index: number) => keyword(orderBy[index]!.descending ? (orderValues[index]!.nullable ? 'desc nulls last' : 'desc') : 'asc');
+  const direction = (index: number) => {
+    const { descending, nullsFirst } = orderBy[index]!;
+    const order = descending ? 'desc' : 'asc';
+    if (!orderValues[index]!.nullable) return keyword(order);
+    return keyword(nullsFirst ? `${order} nulls first` : descending ? 'desc nulls last' : 'asc');
+  };
   const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
   const finalClauses: Fragment[] = [];
   if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);
-  if (limit.count !== null) finalClauses.push(sql`limit ${rowCount(limit.count)}`);
-  if (limit.offset > 0 || limit.count !== null) finalClauses.push(sql`offset ${rowCount(limit.offset)}`);
+  if (query.withTies && limit.count !== null) {
+    finalClauses.push(sql`offset ${rowCount(limit.offset)} rows fetch first ${rowCount(limit.count)} rows with ties`);
+  } else {
+    if (limit.count !== null) finalClauses.push(sql`limit ${rowCount(limit.count)}`);
+    if (limit.offset > 0 || limit.count !== null) finalClauses.push(sql`offset ${rowCount(limit.offset)}`);
+  }
   if (query.limitBy) {
     const windowOrder = orderBy.map((_term, index) => sql`${orderValues[index]!.sql} ${direction(index)}`);
     const over = [sql`partition by ${join(limitByValues.map((value) => value.sql), ', ')}`, ...(windowOrder.length > 0 ? [sql`order by ${join(windowOrder, ', ')}`] : [])];
     hidden.push(sql`row_number() over (${join(over, ' ')}) as lb_n`);
   }
-  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join([...selected, ...hidden], ', ')} from ${fromSql}`];
+  const clauses: Fragment[] = [sql`select ${keyword(query.distinct ? 'distinct ' : '')}${join([...selected, ...hidden], ', ')}${fromSql ? sql` from ${fromSql}` : keyword('')}`];
   if (conditions.length > 0) clauses.push(sql`where ${join(conditions, ' and ')}`);
   if (groups.length > 0) clauses.push(sql`group by ${join(groups.map((group) => group.sql), ', ')}`);
   if (havingValue) clauses.push(sql`having ${havingC.truth(havingValue)}`);
@@ -530,5 +871,7 @@ export function compileSelect(query: QueryNode, options: SelectOptions): Compile
     return sql`${outputColumn(shown)} as ${keyword(`c${index}`)}`;
   });
   const { text, params } = numbered(sql`select ${join(outputs, ', ')} from (${core.sql}) q`);
-  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit, offset, paginated };
+  // With ties, more rows than the LIMIT may come, up to the most an answer holds.
+  const rows = query.kind === 'select' && query.withTies ? options.maxLimit : limit;
+  return { text, params, columns: outputColumns, hogql: printQuery(query, { limit, offset }), limit: rows, offset, paginated };
 }

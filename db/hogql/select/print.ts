@@ -17,7 +17,7 @@ function name(part: string): string {
 
 /** Operands that are not atoms get parentheses, so that the text parses back to the same tree. */
 function operand(expr: Expr): string {
-  return ['constant', 'field', 'call', 'array', 'tuple', 'alias'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
+  return ['constant', 'field', 'call', 'array', 'tuple', 'alias', 'subquery'].includes(expr.kind) ? printExpr(expr) : `(${printExpr(expr)})`;
 }
 
 export function printExpr(expr: Expr): string {
@@ -37,7 +37,9 @@ export function printExpr(expr: Expr): string {
     case 'call': {
       const args = `(${expr.args.map(printExpr).join(', ')})`;
       const call = expr.params ? `${expr.name}(${expr.params.map(printExpr).join(', ')})${args}` : `${expr.name}${args}`;
-      return expr.over ? `${call} OVER (${printWindow(expr.over)})` : call;
+      if (!expr.over) return call;
+      const window = printWindow(expr.over);
+      return expr.over.base !== undefined && window === name(expr.over.base) ? `${call} OVER ${window}` : `${call} OVER (${window})`;
     }
     case 'arithmetic':
       return `${operand(expr.left)} ${expr.op} ${operand(expr.right)}`;
@@ -45,6 +47,8 @@ export function printExpr(expr: Expr): string {
       return `-${operand(expr.expr)}`;
     case 'compare':
       return `${operand(expr.left)} ${expr.op.toUpperCase()} ${operand(expr.right)}`;
+    case 'subquery':
+      return `(${printQuery(expr.query as QueryNode)})`;
     case 'inQuery':
       return `${operand(expr.expr)} ${expr.negated ? 'NOT IN' : 'IN'} (${printQuery(expr.query as QueryNode)})`;
     case 'in':
@@ -88,12 +92,12 @@ function printBound(bound: FrameBound): string {
   }
 }
 
-function printOrder(terms: readonly { expr: Expr; descending: boolean }[]): string {
-  return terms.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}`).join(', ');
+function printOrder(terms: readonly { expr: Expr; descending: boolean; nullsFirst?: boolean }[]): string {
+  return terms.map((term) => `${printExpr(term.expr)} ${term.descending ? 'DESC' : 'ASC'}${term.nullsFirst ? ' NULLS FIRST' : ''}`).join(', ');
 }
 
 function printWindow(window: WindowSpec): string {
-  const parts: string[] = [];
+  const parts: string[] = window.base === undefined ? [] : [name(window.base)];
   if (window.partitionBy.length > 0) parts.push(`PARTITION BY ${window.partitionBy.map(printExpr).join(', ')}`);
   if (window.orderBy.length > 0) parts.push(`ORDER BY ${printOrder(window.orderBy)}`);
   if (window.frame) {
@@ -104,29 +108,45 @@ function printWindow(window: WindowSpec): string {
 
 /** A statement; `ran`: the row limit and offset it ran with, for the outermost SELECT. */
 export function printQuery(query: QueryNode, ran: { limit: number; offset: number } | null = null): string {
-  if (query.kind === 'union') return query.parts.map((part) => printSelect(part, null)).join(' UNION ALL ');
+  if (query.kind === 'union') {
+    return query.parts.map((part, index) => `${index === 0 ? '' : `${query.operators[index - 1]!.toUpperCase()} `}${printSelect(part, null)}`).join(' ');
+  }
   return printSelect(query, ran);
 }
 
 function printSource(source: FromSource): string {
-  const text = 'query' in source ? `(${printQuery(source.query)})` : name(source.table);
+  const text = 'query' in source ? `(${printQuery(source.query)})` : 'table' in source ? name(source.table) : `${source.tableFunction}(${source.args.map(printExpr).join(', ')})`;
   return source.alias === null ? text : `${text} AS ${name(source.alias)}`;
 }
 
 function printSelect(query: SelectQuery, ran: { limit: number; offset: number } | null): string {
   const columns = query.columns.map((column) => {
-    if (column.star) return '*';
+    if (column.star) return column.of === undefined ? '*' : `${name(column.of)}.*`;
     const text = printExpr(column.expr);
     return column.alias === null ? text : `${text} AS ${name(column.alias)}`;
   });
   const parts: string[] = [];
-  if (query.ctes.length > 0) parts.push(`WITH ${query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`).join(', ')}`);
+  const withs = [...(query.withNames ?? []).map(([alias, expr]) => `${operand(expr)} AS ${name(alias)}`), ...query.ctes.map(([cte, node]) => `${name(cte)} AS (${printQuery(node)})`)];
+  if (withs.length > 0) parts.push(`WITH ${withs.join(', ')}`);
   parts.push(`SELECT ${query.distinct ? 'DISTINCT ' : ''}${columns.join(', ')}`);
-  parts.push(`FROM ${printSource(query.from)}`);
-  for (const clause of query.joins) parts.push(`${clause.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${printSource(clause.source)} ON ${printExpr(clause.on)}`);
+  if (query.from) parts.push(`FROM ${printSource(query.from)}`);
+  for (const clause of query.joins) {
+    if (clause.comma) {
+      parts[parts.length - 1] += `, ${printSource(clause.source)}`;
+      continue;
+    }
+    const words = [...(clause.type === 'inner' ? [] : [clause.type.toUpperCase()]), ...(clause.strictness === 'all' ? [] : [clause.strictness.toUpperCase()])];
+    const constraint = clause.on ? ` ON ${printExpr(clause.on)}` : clause.using ? ` USING (${clause.using.map(name).join(', ')})` : '';
+    parts.push(`${[...words, 'JOIN'].join(' ')} ${printSource(clause.source)}${constraint}`);
+  }
+  if (query.arrayJoin) {
+    const items = query.arrayJoin.items.map((item) => (item.alias === null ? printExpr(item.expr) : `${printExpr(item.expr)} AS ${name(item.alias)}`));
+    parts.push(`${query.arrayJoin.left ? 'LEFT ' : ''}ARRAY JOIN ${items.join(', ')}`);
+  }
   if (query.where) parts.push(`WHERE ${printExpr(query.where)}`);
   if (query.groupBy.length > 0) parts.push(`GROUP BY ${query.groupBy.map(printExpr).join(', ')}`);
   if (query.having) parts.push(`HAVING ${printExpr(query.having)}`);
+  if (query.windows && query.windows.length > 0) parts.push(`WINDOW ${query.windows.map(([window, spec]) => `${name(window)} AS (${printWindow(spec)})`).join(', ')}`);
   if (query.orderBy.length > 0) parts.push(`ORDER BY ${printOrder(query.orderBy)}`);
   if (query.limitBy) {
     const { count, offset, by } = query.limitBy;
@@ -134,7 +154,7 @@ function printSelect(query: SelectQuery, ran: { limit: number; offset: number } 
   }
   const limit = ran ? ran.limit : query.limit;
   const offset = ran ? ran.offset : (query.offset ?? 0);
-  if (limit !== null) parts.push(`LIMIT ${limit}`);
+  if (limit !== null) parts.push(`LIMIT ${limit}${query.withTies ? ' WITH TIES' : ''}`);
   if (offset > 0) parts.push(`OFFSET ${offset}`);
   return parts.join(' ');
 }

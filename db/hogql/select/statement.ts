@@ -118,6 +118,19 @@ export abstract class StatementCompiler extends Compiler {
     return super.unknownFunction(name);
   }
 
+  /**
+   * `(SELECT …)` as a value: the nested statement (with its own environment filter), its first row's one column;
+   * null when it has no row. (ClickHouse refuses a second row; PostgreSQL would fail, so the first one is read.)
+   */
+  protected override scalarQuery(query: QueryRef): Typed {
+    const core = this.context.compileNested(query as QueryNode, this.context);
+    if (core.values.length !== 1) throw new HogQLError(`A subquery used as a value must select one column, not ${core.values.length}.`);
+    const column = core.values[0]!;
+    const alias = internalAlias(this.context);
+    const read = columnReference(`${alias}.c0`, column.sql.weight);
+    return { ...typed(sql`(select ${read} from (${core.sql}) ${keyword(alias)} limit 1)`, column.type, true), zone: column.zone, element: column.element };
+  }
+
   protected override inQuery(negated: boolean, value: Typed, query: QueryRef): Typed {
     return this.inQueryRow(negated, [value], query);
   }

@@ -10,6 +10,7 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { join, keyword, rowCount, sql, type Fragment } from '../sql.js';
 import { coerce, typed, type HogQLType, type Typed } from '../types.js';
+import { functionDefinition } from './functions.js';
 
 /** Clauses PostgreSQL evaluates after the windows. */
 const WINDOW_CLAUSES = new Set(['SELECT', 'ORDER BY']);
@@ -145,11 +146,108 @@ function windowClause(c: Compiler, over: WindowSpec): { sql: Fragment; parts: Ty
   return { sql: join(clauses, ' '), parts: [...partitions, ...orders.map((term) => term.value)] };
 }
 
+/** PostgreSQL's aggregate functions the library's aggregates are written with: each may be followed by OVER. */
+const SQL_AGGREGATES = new Set([
+  'count', 'sum', 'avg', 'min', 'max', 'jsonb_agg', 'array_agg', 'string_agg', 'bool_and', 'bool_or', 'every', 'stddev', 'stddev_pop',
+  'stddev_samp', 'variance', 'var_pop', 'var_samp', 'corr', 'covar_pop', 'covar_samp', 'jsonb_object_agg', 'bit_and', 'bit_or',
+]);
+
+/** The end of the parenthesised group opening at `open`, past string literals. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === "'") {
+      index = text.indexOf("'", index + 1);
+      if (index < 0) break;
+    } else if (char === '(') depth += 1;
+    else if (char === ')') {
+      depth -= 1;
+      if (depth === 0) return index;
+    }
+  }
+  throw new Error(`unbalanced SQL: ${text}`);
+}
+
+/**
+ * An aggregate of the library over a window: its SQL (our own text, values only as placeholders) with `over (…)`
+ * after each of PostgreSQL's aggregate calls in it, outside nested statements. Refused where PostgreSQL has no
+ * window form: DISTINCT (uniq), ORDER BY inside the call (argMax, argMin, any) and ordered-set aggregates
+ * (quantile, median).
+ */
+function aggregateOverWindow(name: string, value: Typed, window: Fragment): Fragment {
+  const text = value.sql.text;
+  const params = value.sql.params;
+  const insertions: number[] = [];
+  const refuse = (why: string): never => {
+    throw new HogQLError(`${name}() cannot be computed over a window: ${why}`);
+  };
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index]!;
+    if (char === "'") {
+      index = text.indexOf("'", index + 1);
+      if (index < 0) break;
+      continue;
+    }
+    if (char === '(' && /^\(\s*select\b/i.test(text.slice(index, index + 20))) {
+      index = closingParen(text, index);
+      continue;
+    }
+    if (!/[a-z_]/i.test(char) || (index > 0 && /[a-z0-9_.$]/i.test(text[index - 1]!))) continue;
+    const word = /^[a-z_][a-z0-9_]*/i.exec(text.slice(index))![0];
+    const open = index + word.length;
+    if (text[open] !== '(') {
+      index = open - 1;
+      continue;
+    }
+    const lower = word.toLowerCase();
+    if (['percentile_cont', 'percentile_disc', 'mode'].includes(lower)) refuse('PostgreSQL has no window form of a quantile.');
+    if (!SQL_AGGREGATES.has(lower)) {
+      index = open - 1;
+      continue;
+    }
+    let end = closingParen(text, open);
+    const inside = text.slice(open + 1, end);
+    if (/^\s*distinct\b/i.test(inside)) refuse('PostgreSQL cannot count distinct values over a window.');
+    if (/\border by\b/i.test(inside)) refuse('it picks its value by an order, which PostgreSQL cannot do over a window; use first_value() or last_value() over a window ordered by the key.');
+    const filter = /^\s*filter\s*\(/i.exec(text.slice(end + 1));
+    if (filter) end = closingParen(text, end + filter[0].length);
+    insertions.push(end + 1);
+    index = end;
+  }
+  if (insertions.length === 0) throw new HogQLError(`${name}() is not an aggregate function, so it cannot be computed over a window.`);
+  let written = '';
+  const spliced: unknown[] = [];
+  let from = 0;
+  let paramIndex = 0;
+  for (const at of insertions) {
+    const piece = text.slice(from, at);
+    const placeholders = (piece.match(/\?/g) ?? []).length;
+    spliced.push(...params.slice(paramIndex, paramIndex + placeholders));
+    paramIndex += placeholders;
+    written += `${piece} over (${window.text})`;
+    spliced.push(...window.params);
+    from = at;
+  }
+  written += text.slice(from);
+  spliced.push(...params.slice(paramIndex));
+  return { text: written, params: spliced, weight: value.sql.weight + insertions.length * window.weight };
+}
+
 /** `name(args) OVER (…)`. */
 export function compileWindowCall(c: Compiler, name: string, args: readonly Expr[], params: readonly Expr[] | undefined, over: WindowSpec): Typed {
   if (!WINDOW_CLAUSES.has(c.options.clause)) throw new HogQLError(`Window functions such as ${name}() OVER (…) are not allowed in ${c.options.clause}.`);
   const fn = BY_NAME.get(name.toLowerCase());
-  if (!fn) throw new HogQLError(`Unknown window function "${name}". Window functions: ${WINDOW_FUNCTION_NAMES.join(', ')}.`);
+  if (!fn) {
+    // Any other aggregate of the library, computed over the window.
+    if (!functionDefinition(name.toLowerCase())) {
+      throw new HogQLError(`Unknown window function "${name}". Window functions: ${WINDOW_FUNCTION_NAMES.join(', ')}, and the aggregate functions.`);
+    }
+    const value = c.compile({ kind: 'call', name, args: [...args], ...(params ? { params: [...params] } : {}) });
+    if (!value.aggregate) throw new HogQLError(`${name}() is not an aggregate function, so it cannot be computed over a window.`);
+    const window = windowClause(c, over);
+    return { ...value, sql: aggregateOverWindow(name, value, window.sql), aggregate: window.parts.some((part) => part.aggregate) };
+  }
   if (params !== undefined) throw new HogQLError(`${fn.name}() takes no parameters.`);
   if (args.length < fn.minArgs || args.length > fn.maxArgs) {
     const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
