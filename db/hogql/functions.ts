@@ -7,7 +7,8 @@ import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
-import { coerce, jsonKey, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
+import { weekMode, weekStart } from './library/dates.js';
+import { coerce, jsonKey, timezoneName, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
 
 export interface FunctionDef {
   name: string;
@@ -48,15 +49,19 @@ function conversion(name: string, type: HogQLType): FunctionDef {
   return { name, minArgs: 1, maxArgs: 1, compile: (c, args) => to(c, arg(args, 0), type) };
 }
 
-function startOf(name: string, field: 'hour' | 'day'): FunctionDef {
+function startOf(name: string, field: 'hour' | 'day', maxArgs: number): FunctionDef {
   return {
     name,
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs,
     compile: (c, args) => {
-      const at = to(c, arg(args, 0), 'datetime');
-      // A datetime given a zone by toTimeZone() starts its hours and days there.
-      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${wallClockZone(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      // A timezone argument, or the zone toTimeZone() gave the datetime, is where its hours and days start.
+      const zoneName = args.length > 1 ? timezoneName(arg(args, 1), name) : undefined;
+      const at = coerce(c.compile(arg(args, 0)), 'datetime', zoneName ? { timezone: zoneName } : c.scope);
+      const zone = zoneName ? param(zoneName, 'text') : wallClockZone(at, c.scope);
+      const start = typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${zone})`, 'datetime', at.nullable, at.aggregate);
+      const kept = zoneName ?? at.zone;
+      return kept ? { ...start, zone: kept } : start;
     },
   };
 }
@@ -198,16 +203,17 @@ const DEFINITIONS: FunctionDef[] = [
   conversion('toDate', 'date'),
   conversion('toDateTime', 'datetime'),
   conversion('toUUID', 'uuid'),
-  startOf('toStartOfHour', 'hour'),
-  startOf('toStartOfDay', 'day'),
+  startOf('toStartOfHour', 'hour', 1),
+  startOf('toStartOfDay', 'day', 2),
   {
     name: 'toStartOfWeek',
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs: 2,
     compile: (c, args) => {
-      // ClickHouse's default week starts on Sunday.
+      // ClickHouse's week mode: an even mode (the default 0) starts weeks on Sunday, an odd one on Monday.
+      const mode = weekMode(args, 1, 'toStartOfWeek');
       const day = to(c, arg(args, 0), 'date');
-      return typed(sql`(${day.sql} - extract(dow from ${day.sql})::int)`, 'date', day.nullable, day.aggregate);
+      return typed(weekStart(day.sql, mode), 'date', day.nullable, day.aggregate);
     },
   },
   {
@@ -219,7 +225,15 @@ const DEFINITIONS: FunctionDef[] = [
       return typed(sql`date_trunc('month', ${day.sql})::date`, 'date', day.nullable, day.aggregate);
     },
   },
-  { name: 'now', minArgs: 0, maxArgs: 0, compile: () => typed(keyword('now()'), 'datetime', false) },
+  {
+    name: 'now',
+    minArgs: 0,
+    maxArgs: 1,
+    compile: (_c, args) => {
+      const now = typed(keyword('now()'), 'datetime', false);
+      return args.length > 0 ? { ...now, zone: timezoneName(arg(args, 0), 'now') } : now;
+    },
+  },
   {
     name: 'today',
     minArgs: 0,
