@@ -383,7 +383,7 @@ export class Compiler {
     if (op === '*' && left.type === 'interval' && number(right)) return this.scaled(left, this.numeric(right));
     if (op === '*' && number(left) && right.type === 'interval') return this.scaled(right, this.numeric(left));
     if (left.type === 'interval' || right.type === 'interval') {
-      throw new HogQLError(`Cannot ${ARITHMETIC_VERBS[op]} a ${TYPE_NAMES[left.type]} and a ${TYPE_NAMES[right.type]}.`);
+      throw new HogQLError(`Cannot ${ARITHMETIC_VERBS[op]} ${TYPE_NAMES[left.type]} and ${TYPE_NAMES[right.type]} values.`);
     }
     const l = this.numeric(left);
     const r = this.numeric(right);

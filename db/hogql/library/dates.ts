@@ -420,8 +420,8 @@ const DEFINITIONS: FunctionDef[] = [
       // The whole units elapsed from the start to the end, on the wall clock: age('month', 31 January,
       // 28 February) is 0, where dateDiff counts the month boundary crossed.
       const unit = constantWord(arg(args, 0), 'The unit of age()', UNITS).replace(/s$/, '');
-      const start = clock(c, args.slice(1), 1, 'age');
-      const end = clock(c, args.slice(2), 1, 'age');
+      const start = clock(c, args.slice(1, 2), 1, 'age');
+      const end = clock(c, args.slice(2, 3), 1, 'age');
       const nullable = start.at.nullable || end.at.nullable;
       const aggregate = start.at.aggregate || end.at.aggregate;
       const seconds = AGE_UNITS[unit];
