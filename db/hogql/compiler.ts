@@ -374,9 +374,8 @@ export class Compiler {
         const r = coerce(right, 'datetime', this.scope);
         return typed(sql`extract(epoch from (${l.sql} - ${r.sql}))`, 'float', nullable, aggregate);
       }
-      if (left.type === 'date' && right.type === 'int') {
-        return typed(sql`(${left.sql} ${keyword(op)} (${right.sql})::int)`, 'date', nullable, aggregate);
-      }
+      // A whole number added to a Date is days, as in ClickHouse (NULL beyond the range, as an interval would be).
+      if (left.type === 'date' && right.type === 'int') return this.shift(op, left, this.interval(right, 'day'));
       if (left.type === 'datetime' && number(right)) return this.shift(op, left, this.seconds(this.numeric(right)));
       if (op === '+' && number(left) && right.type === 'datetime') return this.shift(op, right, this.seconds(this.numeric(left)));
     }

@@ -98,8 +98,29 @@ function aggregateOf(name: string, sqlName: 'sum' | 'avg' | 'min' | 'max'): Func
 
 const DATE_DIFF_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 
+/** ClickHouse's short names of dateDiff()'s units. */
+const DATE_DIFF_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  ss: 'second',
+  s: 'second',
+  mi: 'minute',
+  n: 'minute',
+  hh: 'hour',
+  h: 'hour',
+  dd: 'day',
+  d: 'day',
+  wk: 'week',
+  ww: 'week',
+  mm: 'month',
+  m: 'month',
+  qq: 'quarter',
+  q: 'quarter',
+  yyyy: 'year',
+  yy: 'year',
+};
+
 function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
-  const unit = constantText(arg(args, 0), 'The unit of dateDiff()').toLowerCase().replace(/s$/, '');
+  const written = constantText(arg(args, 0), 'The unit of dateDiff()').toLowerCase();
+  const unit = Object.hasOwn(DATE_DIFF_ABBREVIATIONS, written) ? DATE_DIFF_ABBREVIATIONS[written]! : written.replace(/s$/, '');
   if (!(DATE_DIFF_UNITS as readonly string[]).includes(unit)) {
     throw new HogQLError(`dateDiff() unit must be one of ${DATE_DIFF_UNITS.join(', ')}.`);
   }
@@ -201,7 +222,17 @@ const DEFINITIONS: FunctionDef[] = [
   conversion('toInt', 'int'),
   conversion('toFloat', 'float'),
   conversion('toDate', 'date'),
-  conversion('toDateTime', 'datetime'),
+  {
+    name: 'toDateTime',
+    minArgs: 1,
+    maxArgs: 2,
+    compile: (c, args) => {
+      // With a timezone, a text is read on its wall clock and the result is shown there, as in ClickHouse.
+      if (args.length === 1) return to(c, arg(args, 0), 'datetime');
+      const zone = timezoneName(arg(args, 1), 'toDateTime');
+      return { ...coerce(c.compile(arg(args, 0)), 'datetime', { timezone: zone }), zone };
+    },
+  },
   conversion('toUUID', 'uuid'),
   startOf('toStartOfHour', 'hour', 1),
   startOf('toStartOfDay', 'day', 2),

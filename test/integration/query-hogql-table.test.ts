@@ -342,7 +342,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     detail: 'Unknown field "session.secret": sessions have session_id, distinct_id, $start_timestamp, $end_timestamp, $session_duration, $entry_current_url, $end_current_url, $pageview_count.',
   },
   { name: 'an array function that is not supported', query: "select arraySort(splitByChar(',', event)) from events", detail: 'Unknown function "arraySort".' },
-  { name: 'an unknown function, named', query: 'select toStartOfFifteenMinutes(timestamp) from events', detail: 'Unknown function "toStartOfFifteenMinutes".' },
+  { name: 'an unknown function, named', query: 'select toStartOfFortnight(timestamp) from events', detail: 'Unknown function "toStartOfFortnight".' },
   { name: 'a field named as a plain object\'s inherited property', query: 'select constructor from events', detail: 'Unknown field "constructor".' },
   { name: 'a function named as a plain object\'s inherited property', query: 'select __proto__(event) from events', detail: 'Unknown function "__proto__".' },
 ];
