@@ -84,10 +84,14 @@ const UTC_CASES: Case[] = [
       "toStartOfInterval(toDate('2023-01-01'), INTERVAL 1 DAY)",
       "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), INTERVAL 1 WEEK)",
       "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), INTERVAL 2 WEEK)",
+      "toStartOfInterval(toDate('2023-01-03'), INTERVAL 3 WEEK)",
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 1 MONTH)",
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 1 QUARTER)",
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 1 YEAR)",
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 10 YEAR)",
+      "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 7 MONTH)",
+      "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 3 YEAR)",
+      "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 4 DAY)",
       "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), INTERVAL 1 HOUR, 'Asia/Kolkata')",
     ],
     row: [
@@ -98,12 +102,20 @@ const UTC_CASES: Case[] = [
       '2023-01-01T00:00:00.000Z',
       '2023-01-01',
       '2022-12-26',
-      // Weeks counted from Monday 1969-12-29: 2022-12-26 is week 2765, 2 × 1382 = 2764 is 2022-12-19.
+      // Weeks counted from Monday 1970-01-05 (day 4): 2022-12-26 is day 19352, 4 + 1382 × 14.
+      '2022-12-26',
+      // 2023-01-03 is day 19360: three weeks from day 4 are 21 days, 4 + 921 × 21 = 19345, 2022-12-19.
       '2022-12-19',
       '2023-05-01',
       '2023-04-01',
       '2023-01-01',
       '2020-01-01',
+      // Months from January 1900: May 2023 is month 1480, 7 × 211 = 1477 is February 2023.
+      '2023-02-01',
+      // Years from year 0: 2023 rounds down to 3 × 674 = 2022.
+      '2022-01-01',
+      // Days from 1970-01-01: 2023-05-17 is day 19494, 4 × 4873 = 19492 is 2023-05-15.
+      '2023-05-15T00:00:00.000Z',
       // 14:45 UTC is 20:15 in Kolkata: its hour started at 20:00 there, 14:30 UTC.
       '2023-01-01T14:30:00.000Z',
     ],

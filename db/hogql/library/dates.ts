@@ -93,7 +93,7 @@ function constantInterval(expr: Expr, fn: string): { amount: number; unit: Inter
 /**
  * The start of the interval of `amount` units holding the clock's time, as ClickHouse's toStartOfInterval
  * counts: seconds and minutes from the Unix epoch, hours from midnight, days from 1970-01-01, weeks from Monday
- * 1969-12-29, months and quarters from January 1900, years from year 0. A datetime for units up to a day (a
+ * 1970-01-05, months and quarters from January 1900, years from year 0. A datetime for units up to a day (a
  * Date stays a Date), a Date for weeks and longer.
  */
 function startOfInterval(clk: Clock, amount: number, unit: IntervalUnit, dateInput: boolean): Typed {
@@ -116,7 +116,7 @@ function startOfInterval(clk: Clock, amount: number, unit: IntervalUnit, dateInp
     }
     case 'week': {
       const days = keyword(String(amount * 7));
-      return dateResult(sql`(date '1969-12-29' + (floor((${day} - date '1969-12-29') / ${days}::numeric) * ${days})::int)`, clk);
+      return dateResult(sql`(date '1970-01-05' + (floor((${day} - date '1970-01-05') / ${days}::numeric) * ${days})::int)`, clk);
     }
     case 'month':
     case 'quarter': {
