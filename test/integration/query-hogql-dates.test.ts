@@ -93,6 +93,9 @@ const UTC_CASES: Case[] = [
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 3 YEAR)",
       "toStartOfInterval(toDateTime('2023-05-17 14:45:00'), INTERVAL 4 DAY)",
       "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), INTERVAL 1 HOUR, 'Asia/Kolkata')",
+      "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), toIntervalMinute(1), toDateTime('2023-01-01 14:35:30'))",
+      "toStartOfInterval(toDateTime('2023-01-01 14:45:00'), toIntervalMinute(1), '2023-01-01 14:35:30', 'UTC')",
+      "date_bin(INTERVAL 15 MINUTE, toDateTime('2023-01-01 14:45:00'), toDateTime('2023-01-01 14:35:30'))",
     ],
     row: [
       '2023-01-01T14:45:00.000Z',
@@ -118,6 +121,10 @@ const UTC_CASES: Case[] = [
       '2023-05-15T00:00:00.000Z',
       // 14:45 UTC is 20:15 in Kolkata: its hour started at 20:00 there, 14:30 UTC.
       '2023-01-01T14:30:00.000Z',
+      // ClickHouse's documentation: minutes counted from an origin at 14:35:30.
+      '2023-01-01T14:44:30.000Z',
+      '2023-01-01T14:44:30.000Z',
+      '2023-01-01T14:35:30.000Z',
     ],
   },
   {

@@ -6,6 +6,7 @@
  */
 import type { Expr, IntervalUnit } from '../ast.js';
 import type { Compiler } from '../compiler.js';
+import { parseIsoDateTime } from '../datetime.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
@@ -127,6 +128,20 @@ function startOfInterval(clk: Clock, amount: number, unit: IntervalUnit, dateInp
     default:
       return dateResult(sql`make_date((floor(extract(year from ${day}) / ${n}) * ${n})::int, 1, 1)`, clk);
   }
+}
+
+/**
+ * The start of the interval holding `t` among intervals of `amount` units counted from `origin` (ClickHouse's
+ * toStartOfInterval with an origin). Units of a fixed length only: a month or a year from an origin that is not
+ * the start of one has no single meaning PostgreSQL and ClickHouse share.
+ */
+function startOfIntervalFrom(c: Compiler, t: Expr, amount: number, unit: IntervalUnit, origin: Expr, fn: string): Typed {
+  if (['month', 'quarter', 'year'].includes(unit)) throw new HogQLError(`The interval of ${fn}() with an origin must be of seconds, minutes, hours, days or weeks.`);
+  const at = coerce(c.compile(t), 'datetime', c.scope);
+  const from = coerce(c.compile(origin), 'datetime', c.scope);
+  const stride = keyword(`interval '${amount * (unit === 'week' ? 7 : 1)} ${unit === 'week' ? 'day' : unit}'`);
+  const start = typed(sql`date_bin(${stride}, ${at.sql}, ${from.sql})`, 'datetime', at.nullable || from.nullable, at.aggregate || from.aggregate);
+  return at.zone ? { ...start, zone: at.zone } : start;
 }
 
 /** A toStartOf… function of a fixed interval. */
@@ -280,9 +295,16 @@ const DEFINITIONS: FunctionDef[] = [
   {
     name: 'toStartOfInterval',
     minArgs: 2,
-    maxArgs: 3,
+    maxArgs: 4,
     compile: (c, args) => {
       const { amount, unit } = constantInterval(arg(args, 1), 'toStartOfInterval');
+      const third = args.length > 2 ? arg(args, 2) : null;
+      // toStartOfInterval(t, interval, origin[, tz]): intervals counted from the origin instead.
+      if (third && !(third.kind === 'constant' && typeof third.value === 'string' && args.length === 3 && parseIsoDateTime(third.value) === null)) {
+        const start = startOfIntervalFrom(c, arg(args, 0), amount, unit, third, 'toStartOfInterval');
+        return args.length > 3 ? { ...start, zone: timezoneName(arg(args, 3), 'toStartOfInterval') } : start;
+      }
+      if (args.length > 3) throw new HogQLError('toStartOfInterval() takes a timezone as its third argument, or an origin and then a timezone.');
       const value = c.compile(arg(args, 0));
       return startOfInterval(clock(c, args, 2, 'toStartOfInterval'), amount, unit, value.type === 'date');
     },
@@ -291,14 +313,10 @@ const DEFINITIONS: FunctionDef[] = [
     name: 'date_bin',
     minArgs: 3,
     maxArgs: 3,
+    // PostgreSQL's date_bin(stride, t, origin), which PostHog maps to toStartOfInterval(t, stride, origin).
     compile: (c, args) => {
-      // PostgreSQL's date_bin(stride, t, origin): intervals of fixed length counted from the origin.
       const { amount, unit } = constantInterval(arg(args, 0), 'date_bin');
-      if (['month', 'quarter', 'year'].includes(unit)) throw new HogQLError('The interval of date_bin() must be of seconds, minutes, hours, days or weeks.');
-      const at = coerce(c.compile(arg(args, 1)), 'datetime', c.scope);
-      const origin = coerce(c.compile(arg(args, 2)), 'datetime', c.scope);
-      const stride = keyword(`interval '${amount} ${unit}'`);
-      return typed(sql`date_bin(${stride}, ${at.sql}, ${origin.sql})`, 'datetime', at.nullable || origin.nullable, at.aggregate || origin.aggregate);
+      return startOfIntervalFrom(c, arg(args, 1), amount, unit, arg(args, 2), 'date_bin');
     },
   },
   startOfFixed('toStartOfSecond', 1, 'second'),
