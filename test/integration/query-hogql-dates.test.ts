@@ -374,16 +374,19 @@ const UTC_CASES: Case[] = [
     ],
   },
   {
-    name: 'values beyond the range are NULL, never an error',
+    name: 'values beyond the range are NULL (or, rounding down, ClickHouse\'s first year), never an error',
     calls: [
       'timestamp + toIntervalYear(properties.huge)',
       'timestamp + properties.huge',
       'toIntervalYear(properties.huge) * 2 + timestamp',
+      'toStartOfInterval(timestamp, INTERVAL 1000000 YEAR)',
+      'toStartOfInterval(timestamp, INTERVAL 1000000 MONTH)',
+      'toStartOfInterval(timestamp, INTERVAL 1000000 HOUR)',
       "toDateTime('2024-01-01 00:00:00') + toIntervalYear(200000) * 1000",
       'fromUnixTimestamp(1e300)',
       'fromUnixTimestamp64Milli(-1e300)',
     ],
-    row: [null, null, null, null, null, null],
+    row: [null, null, null, '1900-01-01', '1900-01-01', '2024-02-29T00:00:00.000Z', null, null, null],
   },
 ];
 

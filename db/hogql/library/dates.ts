@@ -126,7 +126,9 @@ function startOfInterval(clk: Clock, amount: number, unit: IntervalUnit, dateInp
       return dateResult(sql`(date '1900-01-01' + (floor(${index} / ${months}) * ${months})::int * interval '1 month')::date`, clk);
     }
     default:
-      return dateResult(sql`make_date((floor(extract(year from ${day}) / ${n}) * ${n})::int, 1, 1)`, clk);
+      // A year rounded down before 1900 is 1900, ClickHouse's first year (and never PostgreSQL's missing year 0).
+      if (amount === 1) return dateResult(sql`date_trunc('year', ${day})::date`, clk);
+      return dateResult(sql`make_date(greatest(floor(extract(year from ${day}) / ${n}) * ${n}, 1900)::int, 1, 1)`, clk);
   }
 }
 
