@@ -27,7 +27,8 @@ export async function up(db: Knex): Promise<void> {
       weekday int;
       days int;
     begin
-      if d is null or mode is null then return null; end if;
+      -- The first year has no year before it (PostgreSQL has no year 0); ClickHouse's dates start in 1900.
+      if d is null or mode is null or d < date '0002-01-01' then return null; end if;
       if (mode & 8) = 8 then
         -- The week of 1 January is week 1 of the year its last day is in.
         if monday_first then

@@ -384,9 +384,15 @@ const UTC_CASES: Case[] = [
       'toStartOfInterval(timestamp, INTERVAL 1000000 HOUR)',
       "toDateTime('2024-01-01 00:00:00') + toIntervalYear(200000) * 1000",
       'fromUnixTimestamp(1e300)',
+      "toWeek(toDate('0001-01-01'), 3)",
+      "toYearWeek(toDate('0001-01-05'))",
+      "toStartOfISOYear(toDate('0001-01-01'))",
+      'addYears(timestamp, 9007199254740991)',
+      'toDate(timestamp) + 2147483648',
+      'make_date(properties.huge, 1, 1)',
       'fromUnixTimestamp64Milli(-1e300)',
     ],
-    row: [null, null, null, '1900-01-01', '1900-01-01', '2024-02-29T00:00:00.000Z', null, null, null],
+    row: [null, null, null, '1900-01-01', '1900-01-01', '2024-02-29T00:00:00.000Z', null, null, null, null, null, null, null, null, null],
   },
 ];
 

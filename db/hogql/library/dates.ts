@@ -334,7 +334,8 @@ const DEFINITIONS: FunctionDef[] = [
   },
   dayFunction('toStartOfYear', (day) => sql`date_trunc('year', ${day})::date`),
   dayFunction('toStartOfQuarter', (day) => sql`date_trunc('quarter', ${day})::date`),
-  dayFunction('toStartOfISOYear', (day) => sql`date_trunc('week', make_date(extract(isoyear from ${day})::int, 1, 4))::date`),
+  // NULL in the first year, whose ISO year may be PostgreSQL's missing year 0.
+  dayFunction('toStartOfISOYear', (day) => sql`(case when ${day} >= date '0002-01-01' then date_trunc('week', make_date(extract(isoyear from ${day})::int, 1, 4))::date end)`),
   dayFunction('toMonday', (day) => weekStart(day, 1)),
   dayFunction('toLastDayOfMonth', (day) => sql`(date_trunc('month', ${day}) + interval '1 month' - interval '1 day')::date`),
   {
