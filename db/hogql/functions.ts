@@ -118,6 +118,21 @@ const DATE_DIFF_ABBREVIATIONS: Readonly<Record<string, string>> = {
   yy: 'year',
 };
 
+/** A zone's offset from UTC at the start of the Unix epoch, in seconds, when it was not a whole number of hours; else 0. */
+function fractionalHourOffset(zone: string): number {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+      .formatToParts(new Date(0));
+  } catch {
+    return 0; // a name PostgreSQL knows and this runtime does not: whole hours assumed
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  const offset = Math.round(wall / 1000);
+  return offset % 3600 === 0 ? 0 : offset;
+}
+
 function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
   const written = constantText(arg(args, 0), 'The unit of dateDiff()').toLowerCase();
   const unit = Object.hasOwn(DATE_DIFF_ABBREVIATIONS, written) ? DATE_DIFF_ABBREVIATIONS[written]! : written.replace(/s$/, '');
@@ -131,9 +146,17 @@ function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
   const result = (fragment: Fragment) => typed(fragment, 'int', nullable, aggregate);
   const seconds: Record<string, string> = { second: '1', minute: '60', hour: '3600' };
   if (seconds[unit]) {
-    const a = coerce(start, 'datetime', c.scope).sql;
+    const from = coerce(start, 'datetime', c.scope);
+    const a = from.sql;
     const b = coerce(end, 'datetime', c.scope).sql;
     const per = keyword(seconds[unit]);
+    // ClickHouse counts hours from the Unix epoch, shifted by the zone's offset then where that offset was not
+    // whole hours (Asia/Kolkata's +05:30): its hours start at :30 past UTC's.
+    const shift = unit === 'hour' ? fractionalHourOffset(from.zone ?? c.scope.timezone) : 0;
+    if (shift !== 0) {
+      const by = keyword(String(shift));
+      return result(sql`(floor((extract(epoch from ${b}) + ${by}) / ${per}) - floor((extract(epoch from ${a}) + ${by}) / ${per}))::bigint`);
+    }
     return result(sql`(floor(extract(epoch from ${b}) / ${per}) - floor(extract(epoch from ${a}) / ${per}))::bigint`);
   }
   const a = coerce(start, 'date', c.scope).sql;

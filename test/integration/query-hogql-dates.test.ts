@@ -227,8 +227,13 @@ const UTC_CASES: Case[] = [
       "age('month', toDate('2024-01-31'), toDate('2024-02-29'))",
       "age('month', toDate('2024-01-29'), toDate('2024-02-29'))",
       "age('minute', toDateTime('2024-01-01 10:00:59'), toDateTime('2024-01-01 10:02:00'))",
+      "dateDiff('hour', toDateTime('2024-01-01 10:20:00'), toDateTime('2024-01-01 10:40:00'))",
+      // Kolkata's hours (+05:30) start at :30 past UTC's: 10:20 and 10:40 UTC are in two of them.
+      "dateDiff('hour', toTimeZone(toDateTime('2024-01-01 10:20:00'), 'Asia/Kolkata'), toDateTime('2024-01-01 10:40:00'))",
+      "dateDiff('hh', toDateTime('2024-01-01 10:20:00'), toDateTime('2024-01-01 12:40:00'))",
+      "dateDiff('wk', toDate('2024-01-07'), toDate('2024-01-08'))",
     ],
-    row: [24, 25, 3, 0, 0, 3, 1, 1, 0, 1, 1],
+    row: [24, 25, 3, 0, 0, 3, 1, 1, 0, 1, 1, 0, 1, 2, 1],
   },
   {
     name: 'adding months and years clamps to the last day of the month; Dates stay Dates',
