@@ -2734,8 +2734,8 @@ export interface components {
          *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,
          *     `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `toTimeZone` (later date functions and a nested query's
-         *     column read the wall clock of that zone; the value is still shown in UTC), `formatDateTime` (ClickHouse codes `%Y %y %m %c %d %H %I %h %i %S %s %f %F %D %T %R %r %j %u
-         *     %V %G %g %Q %p %a %b %W %M %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
+         *     column read the wall clock of that zone; the value is still shown in UTC), `formatDateTime` (ClickHouse codes `%Y %y %C %m %c %d %e %H %k %I %h %l %i %S %s %f %F %D %T %R %r %j %u
+         *     %w %V %G %g %Q %p %a %b %W %M %z %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
          *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`, `extract` (a regular
          *     expression's first group, or its match), `JSONExtractString`, `JSONExtractInt`, `JSONExtractFloat`,
          *     `JSONExtractBool`, `JSONExtractRaw`, and `arrayJoin` as a whole column of the SELECT. Window functions

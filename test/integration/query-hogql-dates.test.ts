@@ -360,6 +360,8 @@ const UTC_CASES: Case[] = [
       'make_timestamp(2024, 2, 29, 23, 30, 0)',
       "make_timestamp(2024, 2, 29, 23, 30, 0, 'Asia/Tokyo')",
       "formatDateTime(toDateTime('2021-01-03 14:05:06'), '%G-%V %c %r')",
+      "formatDateTime(toDateTime('2021-01-03 04:05:06'), '%e|%k|%l|%w|%C|%z|%d%e')",
+      "formatDateTime(toDate('2010-01-04'), '%g')",
     ],
     row: [
       '2000-01-02T03:00:00.000Z',
@@ -376,6 +378,8 @@ const UTC_CASES: Case[] = [
       '2024-02-29T23:30:00.000Z',
       '2024-02-29T14:30:00.000Z',
       '2020-53 01 02:05 PM',
+      ' 3| 4| 4|0|20|+0000|03 3',
+      '10',
     ],
   },
   {
@@ -416,6 +420,9 @@ const PARIS_CASES: Case[] = [
       'timeZoneOf(timestamp)',
       'timeZoneOffset(timestamp)',
       "toStartOfInterval(timestamp, INTERVAL 6 HOUR)",
+      "formatDateTime(timestamp, '%F %T %z')",
+      "formatDateTime(toDateTime('2024-07-01 12:00:00'), '%z')",
+      "formatDateTime(timestamp, '%z', 'America/St_Johns')",
       "dateDiff('day', toDateTime('2024-02-29 23:59:00'), timestamp)",
     ],
     row: [
@@ -429,6 +436,10 @@ const PARIS_CASES: Case[] = [
       'Europe/Paris',
       3600,
       '2024-02-29T23:00:00.000Z',
+      '2024-03-01 00:30:00 +0100',
+      '+0200',
+      // Newfoundland is three and a half hours west of UTC in winter.
+      '-0330',
       1,
     ],
   },

@@ -10,7 +10,7 @@ import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
-import { keyword, param, sql, type Fragment } from '../sql.js';
+import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, jsonKey, timezoneName, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
@@ -73,7 +73,26 @@ const FORMAT_CODES: Readonly<Record<string, string>> = {
   r: 'HH12:MI AM',
 };
 
-function toCharPattern(format: string): string {
+/**
+ * ClickHouse's codes that to_char() has no pattern for, each written from the wall-clock time `w` (and, for the
+ * offset, the instant `at`): padded with spaces (%e, %k, %l), Sunday as 0 (%w), the year's hundreds (%C, where
+ * to_char's CC is the century), the offset as +hhmm (%z).
+ */
+const COMPUTED_CODES: Readonly<Record<string, (w: Fragment, at: Fragment) => Fragment>> = {
+  e: (w) => sql`lpad(extract(day from ${w})::int::text, 2, ' ')`,
+  k: (w) => sql`lpad(extract(hour from ${w})::int::text, 2, ' ')`,
+  l: (w) => sql`lpad(to_char(${w}, 'FMHH12'), 2, ' ')`,
+  w: (w) => sql`extract(dow from ${w})::int::text`,
+  C: (w) => sql`lpad(floor(extract(year from ${w}) / 100)::int::text, 2, '0')`,
+  z: (w, at) => {
+    const offset = sql`extract(epoch from (${w} - (${at} at time zone 'UTC')))::int`;
+    return sql`((case when ${offset} < 0 then '-' else '+' end) || lpad((abs(${offset}) / 3600)::text, 2, '0') || lpad((abs(${offset}) % 3600 / 60)::text, 2, '0'))`;
+  },
+};
+
+/** A format as to_char() patterns and computed codes, in order. */
+function formatPieces(format: string): ({ pattern: string } | { code: string })[] {
+  const pieces: ({ pattern: string } | { code: string })[] = [];
   let pattern = '';
   let literal = '';
   let afterCode = false;
@@ -98,12 +117,19 @@ function toCharPattern(format: string): string {
       flush();
       pattern += FORMAT_CODES[code];
       afterCode = true;
+    } else if (code !== undefined && Object.hasOwn(COMPUTED_CODES, code)) {
+      flush();
+      if (pattern !== '') pieces.push({ pattern });
+      pattern = '';
+      afterCode = false;
+      pieces.push({ code });
     } else {
       throw new HogQLError(code === undefined ? 'The format of formatDateTime() ends with a lone %.' : `formatDateTime() does not support the code %${code}.`);
     }
   }
   flush();
-  return pattern;
+  if (pattern !== '' || pieces.length === 0) pieces.push({ pattern });
+  return pieces;
 }
 
 /**
@@ -349,8 +375,12 @@ const DEFINITIONS: FunctionDef[] = [
       if (format.kind !== 'constant' || typeof format.value !== 'string') throw new HogQLError('The format of formatDateTime() must be a string constant.');
       const at = to(c, arg(args, 0), 'datetime');
       const zone = args.length > 2 ? param(timezoneName(arg(args, 2), 'formatDateTime'), 'text') : wallClockZone(at, c.scope);
-      const pattern = param(toCharPattern(format.value), 'text');
-      return typed(sql`to_char(${at.sql} at time zone ${zone}, ${pattern})`, 'string', at.nullable, at.aggregate);
+      const wall = sql`(${at.sql} at time zone ${zone})`;
+      const parts = formatPieces(format.value).map((piece) =>
+        'code' in piece ? COMPUTED_CODES[piece.code]!(wall, at.sql) : sql`to_char(${wall}, ${param(piece.pattern, 'text')})`,
+      );
+      const text = parts.length === 1 ? parts[0]! : sql`(${join(parts, ' || ')})`;
+      return typed(text, 'string', at.nullable, at.aggregate);
     },
   },
   {
