@@ -2758,8 +2758,8 @@ export interface components {
          *     `argMin`, `groupArray`, `median`, `quantile(p)(x)`, `sumIf`, `avgIf`, `minIf`, `maxIf`, `uniqIf`,
          *     `toYear`, `toQuarter`, `toMonth`, `toDayOfMonth`, `toDayOfWeek` (Monday is 1), `toHour`, `toMinute`,
          *     `toSecond`, `dateTrunc`, `dateAdd`, `dateSub`, `toTimeZone` (later date functions and a nested query's
-         *     column read the wall clock of that zone; the value is still shown in UTC), `formatDateTime` (ClickHouse codes `%Y %y %m %d %H %I %h %i %S %s %f %F %D %T %R %j %u
-         *     %V %Q %p %a %b %W %M %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
+         *     column read the wall clock of that zone; the value is still shown in UTC), `formatDateTime` (ClickHouse codes `%Y %y %C %m %c %d %e %H %k %I %h %l %i %S %s %f %F %D %T %R %r %j %u
+         *     %w %V %G %g %Q %p %a %b %W %M %z %% %n %t`; another code is a 400), `round`, `floor`, `ceil`, `abs`, `startsWith`,
          *     `endsWith`, `position`, `replaceAll`, `splitByChar`, `trim`, `substring`, `extract` (a regular
          *     expression's first group, or its match), `JSONExtractString`, `JSONExtractInt`, `JSONExtractFloat`,
          *     `JSONExtractBool`, `JSONExtractRaw`, and `arrayJoin` as a whole column of the SELECT. Window functions
@@ -2779,6 +2779,16 @@ export interface components {
          *     array literal lists at most 10,000 items; `range()` builds at most 1,000,000 elements (10,000 inside a
          *     lambda, where one is built per element); arrays compare only with `=` and `!=`. The array functions
          *     are those of PostHog's mapping, listed in generated/hogql-functions.md with those refused and why.
+         *
+         *     **Dates and times.** PostHog's date functions (`toStartOfInterval`, `toWeek(t, mode)`, `toYearWeek`,
+         *     `addMonths`, `age`, `toIntervalDay`, … each in generated/hogql-functions.md) read days and wall-clock
+         *     times in the project's timezone, or in a function's timezone argument (an IANA name; another is a
+         *     400). `toStartOfMonth`, `toStartOfWeek`, `toMonday` and the other starts of a day or longer answer a
+         *     Date; week numbers follow ClickHouse's modes 0 to 9. An interval (`INTERVAL n unit`, `toIntervalDay(n)`,
+         *     their sums and multiples, an amount from a property included) moves a datetime by days, weeks, months
+         *     and years on the wall clock (a month after 31 January is 29 February; a day keeps 09:00 across a change
+         *     to summer time) and by hours, minutes and seconds as elapsed time; a Date moved by whole days or longer
+         *     stays a Date. A value that would leave the representable range is null, never an error.
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400. `{variables.<code_name>}` is the

@@ -7,7 +7,7 @@
  * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
-import type { CompareOp, Expr, QueryRef, WindowSpec } from './ast.js';
+import type { CompareOp, Expr, IntervalUnit, QueryRef, WindowSpec } from './ast.js';
 import { buildArray, checkZeroIndex, elementOf } from './arrays.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
@@ -20,6 +20,7 @@ import {
   jsonKey,
   TYPE_NAMES,
   typed,
+  wallClockZone,
   type HogQLType,
   type Scope,
   type Typed,
@@ -57,6 +58,37 @@ const COLUMNS: Readonly<Record<string, Column>> = {
  * largest queries the text limits allow weigh a few tens of thousands; realistic ones a few hundred.
  */
 export const MAX_WEIGHT = 200_000;
+
+/** One of each interval unit; a quarter is three months, as in ClickHouse. */
+const INTERVAL_UNITS: Readonly<Record<IntervalUnit, string>> = {
+  second: "interval '1 second'",
+  minute: "interval '1 minute'",
+  hour: "interval '1 hour'",
+  day: "interval '1 day'",
+  week: "interval '1 week'",
+  month: "interval '1 month'",
+  quarter: "interval '3 months'",
+  year: "interval '1 year'",
+};
+
+const CALENDAR_UNITS: readonly IntervalUnit[] = ['day', 'week', 'month', 'quarter', 'year'];
+
+/** The longest of each unit, in seconds (a month of 31 days, a year of 366), to bound a constant interval. */
+const UNIT_SECONDS: Readonly<Record<IntervalUnit, number>> = {
+  second: 1,
+  minute: 60,
+  hour: 3600,
+  day: 86_400,
+  week: 604_800,
+  month: 31 * 86_400,
+  quarter: 92 * 86_400,
+  year: 366 * 86_400,
+};
+
+/** Within hogql_shift's bound (10^11 seconds), so that a constant interval never makes a move NULL. */
+const MAX_CONSTANT_INTERVAL_SECONDS = 90_000_000_000;
+
+const ARITHMETIC_VERBS = { '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide', '%': 'take the remainder of' } as const;
 
 export const FIELD_NAMES = [...Object.keys(COLUMNS), 'properties.<name>', 'person.properties.<name>', 'person.id'];
 
@@ -206,7 +238,7 @@ export class Compiler {
         return this.arithmetic(expr.op, this.compile(expr.left), this.compile(expr.right));
       case 'negate': {
         const value = this.compile(expr.expr);
-        if (value.type === 'interval') return { ...value, sql: sql`(- ${value.sql})` };
+        if (value.type === 'interval') return { ...value, sql: sql`(- ${value.sql})`, constant: undefined };
         const number = this.numeric(value);
         return { ...number, sql: sql`(- ${number.sql})`, constant: undefined };
       }
@@ -246,20 +278,8 @@ export class Compiler {
         const value = this.compile(expr.expr);
         return this.boolean(sql`(not ${this.truth(value)})`, [value]);
       }
-      case 'interval': {
-        const amount = this.numeric(this.compile(expr.amount));
-        const units: Record<string, string> = {
-          second: "interval '1 second'",
-          minute: "interval '1 minute'",
-          hour: "interval '1 hour'",
-          day: "interval '1 day'",
-          week: "interval '1 week'",
-          month: "interval '1 month'",
-          quarter: "interval '3 months'",
-          year: "interval '1 year'",
-        };
-        return typed(sql`((${amount.sql})::float8 * ${keyword(ownEntry(units, expr.unit)!)})`, 'interval', amount.nullable, amount.aggregate);
-      }
+      case 'interval':
+        return this.interval(this.compile(expr.amount), expr.unit);
       case 'alias':
         return this.compile(expr.expr);
       case 'array':
@@ -372,15 +392,46 @@ export class Compiler {
     return this.boolean(nullable ? sql`coalesce(${body}, ${keyword(negated ? 'true' : 'false')})` : sql`(${body})`, [v, ...coerced]);
   }
 
+  /**
+   * `amount` units as an interval. A constant of at most some 3,000 years is one PostgreSQL always moves a
+   * datetime by; any other amount goes through hogql_interval_scale, NULL where it would leave PostgreSQL's
+   * range. ClickHouse's intervals hold whole units: one of whole days or longer added to a Date keeps it a Date.
+   */
+  interval(amount: Typed, unit: IntervalUnit): Typed {
+    const number = this.numeric(amount);
+    const one = keyword(ownEntry(INTERVAL_UNITS, unit)!);
+    const calendarDays = number.type === 'int' && CALENDAR_UNITS.includes(unit);
+    const value = number.constant;
+    if (typeof value === 'number' && Math.abs(value) * ownEntry(UNIT_SECONDS, unit)! <= MAX_CONSTANT_INTERVAL_SECONDS) {
+      return { ...typed(sql`((${number.sql})::float8 * ${one})`, 'interval', false), calendarDays };
+    }
+    return { ...typed(sql`hogql_interval_scale(${one}, (${number.sql})::numeric)`, 'interval', true, number.aggregate), calendarDays };
+  }
+
+  /** An interval times a number; NULL where it would leave PostgreSQL's range. */
+  private scaled(interval: Typed, factor: Typed): Typed {
+    return {
+      ...typed(sql`hogql_interval_scale(${interval.sql}, (${factor.sql})::numeric)`, 'interval', true, interval.aggregate || factor.aggregate),
+      calendarDays: Boolean(interval.calendarDays && factor.type === 'int'),
+    };
+  }
+
   arithmetic(op: '+' | '-' | '*' | '/' | '%', left: Typed, right: Typed): Typed {
     const aggregate = left.aggregate || right.aggregate;
     const nullable = left.nullable || right.nullable;
     const temporal = (value: Typed) => value.type === 'datetime' || value.type === 'date';
+    // As in ClickHouse, a number added to (or taken from) a datetime is seconds: `timestamp + 1` is a second
+    // later, and so is `timestamp + properties.delay` with a delay of 1.
+    const number = (value: Typed) => ['int', 'float', 'json', 'boolean'].includes(value.type);
     if (op === '+' || op === '-') {
       if (temporal(left) && right.type === 'interval') return this.shift(op, left, right);
       if (op === '+' && left.type === 'interval' && temporal(right)) return this.shift(op, right, left);
       if (left.type === 'interval' && right.type === 'interval') {
-        return typed(sql`(${left.sql} ${keyword(op)} ${right.sql})`, 'interval', nullable, aggregate);
+        const other = op === '-' ? sql`(- ${right.sql})` : right.sql;
+        return {
+          ...typed(sql`hogql_interval_sum(${left.sql}, ${other})`, 'interval', true, aggregate),
+          calendarDays: Boolean(left.calendarDays && right.calendarDays),
+        };
       }
       if (op === '-' && temporal(left) && temporal(right)) {
         if (left.type === 'date' && right.type === 'date') {
@@ -390,14 +441,15 @@ export class Compiler {
         const r = coerce(right, 'datetime', this.scope);
         return typed(sql`extract(epoch from (${l.sql} - ${r.sql}))`, 'float', nullable, aggregate);
       }
-      if (left.type === 'date' && right.type === 'int') {
-        return typed(sql`(${left.sql} ${keyword(op)} (${right.sql})::int)`, 'date', nullable, aggregate);
-      }
-      // As in ClickHouse, a number added to (or taken from) a datetime is seconds: `timestamp + 1` is a second
-      // later, and so is `timestamp + properties.delay` with a delay of 1.
-      const number = (value: Typed) => ['int', 'float', 'json', 'boolean'].includes(value.type);
+      // A whole number added to a Date is days, as in ClickHouse (NULL beyond the range, as an interval would be).
+      if (left.type === 'date' && right.type === 'int') return this.shift(op, left, this.interval(right, 'day'));
       if (left.type === 'datetime' && number(right)) return this.shift(op, left, this.seconds(this.numeric(right)));
       if (op === '+' && number(left) && right.type === 'datetime') return this.shift(op, right, this.seconds(this.numeric(left)));
+    }
+    if (op === '*' && left.type === 'interval' && number(right)) return this.scaled(left, this.numeric(right));
+    if (op === '*' && number(left) && right.type === 'interval') return this.scaled(right, this.numeric(left));
+    if (left.type === 'interval' || right.type === 'interval') {
+      throw new HogQLError(`Cannot ${ARITHMETIC_VERBS[op]} ${TYPE_NAMES[left.type]} and ${TYPE_NAMES[right.type]} values.`);
     }
     const l = this.numeric(left);
     const r = this.numeric(right);
@@ -412,17 +464,23 @@ export class Compiler {
   }
 
   private seconds(count: Typed): Typed {
-    return typed(sql`make_interval(secs => (${count.sql})::float8)`, 'interval', count.nullable, count.aggregate);
+    return this.interval(count, 'second');
   }
 
+  /**
+   * A datetime moved by an interval (hogql_shift: days and longer on the wall clock of the datetime's zone, the
+   * rest as elapsed time); a Date moved by whole days, weeks, months or years stays a Date.
+   */
   private shift(op: '+' | '-', moment: Typed, interval: Typed): Typed {
+    const aggregate = moment.aggregate || interval.aggregate;
+    const nullable = moment.nullable || interval.nullable;
+    const by = op === '-' ? sql`(- ${interval.sql})` : interval.sql;
+    if (moment.type === 'date' && interval.calendarDays) {
+      return typed(sql`(hogql_shift((${moment.sql})::timestamp at time zone 'UTC', ${by}, 'UTC') at time zone 'UTC')::date`, 'date', nullable, aggregate);
+    }
     const at = coerce(moment, 'datetime', this.scope);
-    return typed(
-      sql`(${at.sql} ${keyword(op)} ${interval.sql})`,
-      'datetime',
-      at.nullable || interval.nullable,
-      at.aggregate || interval.aggregate,
-    );
+    const shifted = typed(sql`hogql_shift(${at.sql}, ${by}, ${wallClockZone(at, this.scope)})`, 'datetime', nullable, aggregate);
+    return at.zone ? { ...shifted, zone: at.zone } : shifted;
   }
 
   /** `(SELECT …)` as a value: a compiler of statements compiles the nested one. */

@@ -8,7 +8,8 @@ import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
-import { coerce, jsonKey, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
+import { weekMode, weekStart } from './library/dates.js';
+import { coerce, jsonKey, timezoneName, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
 
 export interface FunctionDef {
   name: string;
@@ -62,15 +63,19 @@ function conversion(name: string, type: HogQLType): FunctionDef {
   return { name, minArgs: 1, maxArgs: 1, compile: (c, args) => to(c, arg(args, 0), type) };
 }
 
-function startOf(name: string, field: 'hour' | 'day'): FunctionDef {
+function startOf(name: string, field: 'hour' | 'day', maxArgs: number): FunctionDef {
   return {
     name,
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs,
     compile: (c, args) => {
-      const at = to(c, arg(args, 0), 'datetime');
-      // A datetime given a zone by toTimeZone() starts its hours and days there.
-      return typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${wallClockZone(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      // A timezone argument, or the zone toTimeZone() gave the datetime, is where its hours and days start.
+      const zoneName = args.length > 1 ? timezoneName(arg(args, 1), name) : undefined;
+      const at = coerce(c.compile(arg(args, 0)), 'datetime', zoneName ? { timezone: zoneName } : c.scope);
+      const zone = zoneName ? param(zoneName, 'text') : wallClockZone(at, c.scope);
+      const start = typed(sql`date_trunc(${keyword(`'${field}'`)}, ${at.sql}, ${zone})`, 'datetime', at.nullable, at.aggregate);
+      const kept = zoneName ?? at.zone;
+      return kept ? { ...start, zone: kept } : start;
     },
   };
 }
@@ -107,8 +112,44 @@ function aggregateOf(name: string, sqlName: 'sum' | 'avg' | 'min' | 'max'): Func
 
 const DATE_DIFF_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 
+/** ClickHouse's short names of dateDiff()'s units. */
+const DATE_DIFF_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  ss: 'second',
+  s: 'second',
+  mi: 'minute',
+  n: 'minute',
+  hh: 'hour',
+  h: 'hour',
+  dd: 'day',
+  d: 'day',
+  wk: 'week',
+  ww: 'week',
+  mm: 'month',
+  m: 'month',
+  qq: 'quarter',
+  q: 'quarter',
+  yyyy: 'year',
+  yy: 'year',
+};
+
+/** A zone's offset from UTC at the start of the Unix epoch, in seconds, when it was not a whole number of hours; else 0. */
+function fractionalHourOffset(zone: string): number {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+      .formatToParts(new Date(0));
+  } catch {
+    return 0; // a name PostgreSQL knows and this runtime does not: whole hours assumed
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((item) => item.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  const offset = Math.round(wall / 1000);
+  return offset % 3600 === 0 ? 0 : offset;
+}
+
 function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
-  const unit = constantText(arg(args, 0), 'The unit of dateDiff()').toLowerCase().replace(/s$/, '');
+  const written = constantText(arg(args, 0), 'The unit of dateDiff()').toLowerCase();
+  const unit = Object.hasOwn(DATE_DIFF_ABBREVIATIONS, written) ? DATE_DIFF_ABBREVIATIONS[written]! : written.replace(/s$/, '');
   if (!(DATE_DIFF_UNITS as readonly string[]).includes(unit)) {
     throw new HogQLError(`dateDiff() unit must be one of ${DATE_DIFF_UNITS.join(', ')}.`);
   }
@@ -119,9 +160,17 @@ function dateDiff(c: Compiler, args: readonly Expr[]): Typed {
   const result = (fragment: Fragment) => typed(fragment, 'int', nullable, aggregate);
   const seconds: Record<string, string> = { second: '1', minute: '60', hour: '3600' };
   if (seconds[unit]) {
-    const a = coerce(start, 'datetime', c.scope).sql;
+    const from = coerce(start, 'datetime', c.scope);
+    const a = from.sql;
     const b = coerce(end, 'datetime', c.scope).sql;
     const per = keyword(seconds[unit]);
+    // ClickHouse counts hours from the Unix epoch, shifted by the zone's offset then where that offset was not
+    // whole hours (Asia/Kolkata's +05:30): its hours start at :30 past UTC's.
+    const shift = unit === 'hour' ? fractionalHourOffset(from.zone ?? c.scope.timezone) : 0;
+    if (shift !== 0) {
+      const by = keyword(String(shift));
+      return result(sql`(floor((extract(epoch from ${b}) + ${by}) / ${per}) - floor((extract(epoch from ${a}) + ${by}) / ${per}))::bigint`);
+    }
     return result(sql`(floor(extract(epoch from ${b}) / ${per}) - floor(extract(epoch from ${a}) / ${per}))::bigint`);
   }
   const a = coerce(start, 'date', c.scope).sql;
@@ -210,18 +259,29 @@ const DEFINITIONS: FunctionDef[] = [
   conversion('toInt', 'int'),
   conversion('toFloat', 'float'),
   conversion('toDate', 'date'),
-  conversion('toDateTime', 'datetime'),
+  {
+    name: 'toDateTime',
+    minArgs: 1,
+    maxArgs: 2,
+    compile: (c, args) => {
+      // With a timezone, a text is read on its wall clock and the result is shown there, as in ClickHouse.
+      if (args.length === 1) return to(c, arg(args, 0), 'datetime');
+      const zone = timezoneName(arg(args, 1), 'toDateTime');
+      return { ...coerce(c.compile(arg(args, 0)), 'datetime', { timezone: zone }), zone };
+    },
+  },
   conversion('toUUID', 'uuid'),
-  startOf('toStartOfHour', 'hour'),
-  startOf('toStartOfDay', 'day'),
+  startOf('toStartOfHour', 'hour', 1),
+  startOf('toStartOfDay', 'day', 2),
   {
     name: 'toStartOfWeek',
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs: 2,
     compile: (c, args) => {
-      // ClickHouse's default week starts on Sunday.
+      // ClickHouse's week mode: an even mode (the default 0) starts weeks on Sunday, an odd one on Monday.
+      const mode = weekMode(args, 1, 'toStartOfWeek');
       const day = to(c, arg(args, 0), 'date');
-      return typed(sql`(${day.sql} - extract(dow from ${day.sql})::int)`, 'date', day.nullable, day.aggregate);
+      return typed(weekStart(day.sql, mode), 'date', day.nullable, day.aggregate);
     },
   },
   {
@@ -233,7 +293,15 @@ const DEFINITIONS: FunctionDef[] = [
       return typed(sql`date_trunc('month', ${day.sql})::date`, 'date', day.nullable, day.aggregate);
     },
   },
-  { name: 'now', minArgs: 0, maxArgs: 0, compile: () => typed(keyword('now()'), 'datetime', false) },
+  {
+    name: 'now',
+    minArgs: 0,
+    maxArgs: 1,
+    compile: (_c, args) => {
+      const now = typed(keyword('now()'), 'datetime', false);
+      return args.length > 0 ? { ...now, zone: timezoneName(arg(args, 0), 'now') } : now;
+    },
+  },
   {
     name: 'today',
     minArgs: 0,

@@ -5,7 +5,7 @@
  */
 import { ExactInteger, exactInteger } from '../core/exact-json.js';
 import { UUID_PATTERN } from '../core/text.js';
-import type { ConstantValue } from './ast.js';
+import type { ConstantValue, Expr } from './ast.js';
 import { parseIsoDateTime } from './datetime.js';
 import { HogQLError } from './errors.js';
 import { keyword, param, sql, type Fragment } from './sql.js';
@@ -29,6 +29,8 @@ export interface Typed {
   jsonPath?: { document: Fragment; keys: (string | number)[] };
   /** A datetime given a timezone by toTimeZone(): its wall clock (toHour, formatDateTime, …) is read there. */
   zone?: string;
+  /** An interval of whole days, weeks, months, quarters or years: a Date it moves stays a Date. */
+  calendarDays?: boolean;
   /** An array's elements' type: `json` when they are only known per row (a property holding a list). */
   element?: HogQLType;
   /** Whether an array's elements may be null (ClickHouse's Array(Nullable(T))): a missing element is then null. */
@@ -90,6 +92,22 @@ export function timezoneParam(scope: Scope): Fragment {
 /** Where a datetime's wall clock (its hours, days, months) is read: the zone toTimeZone() gave it, or the project's. */
 export function wallClockZone(value: Typed, scope: Scope): Fragment {
   return value.zone ? param(value.zone, 'text') : timezoneParam(scope);
+}
+
+/** A timezone name constant, checked against the IANA names the runtime knows, so that PostgreSQL never refuses it. */
+export function timezoneName(expr: Expr, fn: string): string {
+  if (expr.kind !== 'constant' || typeof expr.value !== 'string') throw new HogQLError(`The timezone of ${fn}() must be a string constant.`);
+  const name = expr.value;
+  let known = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name) && name.length <= 64;
+  if (known) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+    } catch {
+      known = false;
+    }
+  }
+  if (!known) throw new HogQLError(`Unknown timezone "${name}" in ${fn}().`);
+  return name;
 }
 
 /** A literal as a typed parameter. */

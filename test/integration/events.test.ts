@@ -603,8 +603,9 @@ describe('events (deprecated listing)', function () {
         [{ properties: [{ key: 'text', value: 'x{1000}', operator: 'regex', type: 'element' }] }, 'properties', /at most 255 times/],
         [{ where: ["match(event, 'x{1000}')"] }, 'where', /at most 255 times/],
         [{ where: ["event like '%\\\\'"] }, 'where', /cannot end with a backslash/],
-        [{ select: ['timestamp + interval 99999999999 year'] }, 'select', 'A number or date in the query is out of range.'],
-        [{ where: ['timestamp < now() + interval 99999999999 year'] }, 'where', 'A number or date in the query is out of range.'],
+        // (A datetime moved beyond the range by an interval is null instead: query-hogql-dates.test.ts.)
+        [{ select: ['9007199254740991 * 9007199254740991'] }, 'select', 'A number or date in the query is out of range.'],
+        [{ where: ['9007199254740991 * 9007199254740991 > 0'] }, 'where', 'A number or date in the query is out of range.'],
         [{ select: 'event' }, 'select', /JSON list of HogQL expressions/],
         [{ select: [] }, 'select', 'select must name at least one expression.'],
         [{ select: ['version()'] }, 'select', 'Unknown function "version".'],

@@ -346,7 +346,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
     query: "select arrayFold((acc, x) -> acc, splitByChar(',', event), '') from events",
     detail: 'The function arrayFold() is not available: it runs a lambda over an accumulator element after element, which a query over the elements as a set of rows cannot do exactly.',
   },
-  { name: 'an unknown function, named', query: 'select toStartOfFifteenMinutes(timestamp) from events', detail: 'Unknown function "toStartOfFifteenMinutes".' },
+  { name: 'an unknown function, named', query: 'select toStartOfFortnight(timestamp) from events', detail: 'Unknown function "toStartOfFortnight".' },
   { name: 'a field named as a plain object\'s inherited property', query: 'select constructor from events', detail: 'Unknown field "constructor".' },
   { name: 'a function named as a plain object\'s inherited property', query: 'select __proto__(event) from events', detail: 'Unknown function "__proto__".' },
 ];

@@ -81,7 +81,8 @@ describe('unit: HogQL compiler', () => {
       ["timestamp < '2026-01-01T10:00:00Z'", { sql: '(e.timestamp < ?::timestamptz)', params: ['2026-01-01T10:00:00Z'], type: 'boolean' }],
       [
         'timestamp > now() - interval 7 day',
-        { sql: "(e.timestamp > (now() - ((?::bigint)::float8 * interval '1 day')))", params: [7], type: 'boolean' },
+        // Days on the project's wall clock (hogql_shift), as ClickHouse moves a datetime by days.
+        { sql: "(e.timestamp > hogql_shift(now(), (- ((?::bigint)::float8 * interval '1 day')), ?::text))", params: [7, 'Europe/Paris'], type: 'boolean' },
       ],
       ['1 + 2', { sql: '(?::bigint + ?::bigint)', params: [1, 2], type: 'int' }],
       ['7 / 2', { sql: '((?::bigint)::numeric / nullif((?::bigint)::numeric, 0))', params: [7, 2], type: 'float' }],
@@ -141,9 +142,9 @@ describe('unit: HogQL compiler', () => {
           type: 'boolean',
         },
       ],
-      ['timestamp + 1', { sql: '(e.timestamp + make_interval(secs => (?::bigint)::float8))', params: [1], type: 'datetime' }],
-      ['1.5 + timestamp', { sql: '(e.timestamp + make_interval(secs => (?::numeric)::float8))', params: [1.5], type: 'datetime' }],
-      ['timestamp - 60', { sql: '(e.timestamp - make_interval(secs => (?::bigint)::float8))', params: [60], type: 'datetime' }],
+      ['timestamp + 1', { sql: "hogql_shift(e.timestamp, ((?::bigint)::float8 * interval '1 second'), ?::text)", params: [1, 'Europe/Paris'], type: 'datetime' }],
+      ['1.5 + timestamp', { sql: "hogql_shift(e.timestamp, ((?::numeric)::float8 * interval '1 second'), ?::text)", params: [1.5, 'Europe/Paris'], type: 'datetime' }],
+      ['timestamp - 60', { sql: "hogql_shift(e.timestamp, (- ((?::bigint)::float8 * interval '1 second')), ?::text)", params: [60, 'Europe/Paris'], type: 'datetime' }],
       ['toDateTime(1795255200)', { sql: 'hogql_epoch_to_datetime((?::bigint)::numeric)', params: [1795255200], type: 'datetime' }],
       [
         "if(event = 'a', 1, 2.5)",
@@ -215,7 +216,8 @@ describe('unit: HogQL compiler', () => {
       ["event = 'x' --comment\nor comment", /Unknown field "comment"/],
       ['count(count())', /cannot be nested/],
       ['sum(1, 2)', /sum\(\) takes 1 argument, got 2/],
-      ['now(1)', /now\(\) takes 0 arguments, got 1/],
+      ['now(1, 2)', /now\(\) takes 0 to 1 arguments, got 2/],
+      ['now(1)', /The timezone of now\(\) must be a string constant/],
       ["multiIf(event = 'a', 1)", /multiIf\(\) takes at least 3 arguments/],
       ["multiIf(event = 'a', 1, 2, 3)", /pairs of condition and value/],
       ["dateDiff('fortnight', timestamp, now())", /unit must be one of/],

@@ -5,6 +5,7 @@
  */
 import type { FunctionDef } from '../functions.js';
 import { ARRAYS } from './arrays.js';
+import { DATES } from './dates.js';
 import { OPERATOR_FUNCTIONS } from './operators.js';
 
 export interface Family {
@@ -15,7 +16,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS];
+export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

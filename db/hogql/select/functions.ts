@@ -3,16 +3,16 @@
  * date, number and text functions PostHog users reach for first, each one PostgreSQL expresses directly. Units
  * and other words that become SQL text are checked against fixed lists; every value is a bound parameter.
  */
-import type { Expr } from '../ast.js';
+import type { Expr, IntervalUnit } from '../ast.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
-import { keyword, param, sql, type Fragment } from '../sql.js';
+import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { fromJsonb, toJsonb } from '../arrays.js';
-import { arrayOf, coerce, shapeOf, jsonKey, timezoneParam, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
+import { arrayOf, coerce, shapeOf, jsonKey, timezoneName, typed, wallClockZone, type HogQLType, type Typed } from '../types.js';
 
 const arg = (args: readonly Expr[], index: number): Expr => args[index]!;
 const to = (c: Compiler, expr: Expr, type: HogQLType): Typed => coerce(c.compile(expr), type, c.scope);
@@ -37,22 +37,6 @@ function unitOf(expr: Expr, fn: string, units: readonly string[]): string {
 /** `alias` compiles as `target` does (uniqExact is uniq): the target's checks and errors apply. */
 function alias(name: string, target: string, minArgs: number, maxArgs: number): FunctionDef {
   return { name, minArgs, maxArgs, compile: (c, args) => c.call(target, args) };
-}
-
-/** A timezone name constant, checked against the IANA names the runtime knows, so that PostgreSQL never refuses it. */
-function timezoneName(expr: Expr, fn: string): string {
-  if (expr.kind !== 'constant' || typeof expr.value !== 'string') throw new HogQLError(`The timezone of ${fn}() must be a string constant.`);
-  const name = expr.value;
-  let known = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name) && name.length <= 64;
-  if (known) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: name });
-    } catch {
-      known = false;
-    }
-  }
-  if (!known) throw new HogQLError(`Unknown timezone "${name}" in ${fn}().`);
-  return name;
 }
 
 /**
@@ -84,9 +68,32 @@ const FORMAT_CODES: Readonly<Record<string, string>> = {
   b: 'Mon',
   W: 'FMDay',
   M: 'FMMonth',
+  c: 'MM',
+  G: 'IYYY',
+  g: 'IY',
+  r: 'HH12:MI AM',
 };
 
-function toCharPattern(format: string): string {
+/**
+ * ClickHouse's codes that to_char() has no pattern for, each written from the wall-clock time `w` (and, for the
+ * offset, the instant `at`): padded with spaces (%e, %k, %l), Sunday as 0 (%w), the year's hundreds (%C, where
+ * to_char's CC is the century), the offset as +hhmm (%z).
+ */
+const COMPUTED_CODES: Readonly<Record<string, (w: Fragment, at: Fragment) => Fragment>> = {
+  e: (w) => sql`lpad(extract(day from ${w})::int::text, 2, ' ')`,
+  k: (w) => sql`lpad(extract(hour from ${w})::int::text, 2, ' ')`,
+  l: (w) => sql`lpad(to_char(${w}, 'FMHH12'), 2, ' ')`,
+  w: (w) => sql`extract(dow from ${w})::int::text`,
+  C: (w) => sql`lpad(floor(extract(year from ${w}) / 100)::int::text, 2, '0')`,
+  z: (w, at) => {
+    const offset = sql`extract(epoch from (${w} - (${at} at time zone 'UTC')))::int`;
+    return sql`((case when ${offset} < 0 then '-' else '+' end) || lpad((abs(${offset}) / 3600)::text, 2, '0') || lpad((abs(${offset}) % 3600 / 60)::text, 2, '0'))`;
+  },
+};
+
+/** A format as to_char() patterns and computed codes, in order. */
+function formatPieces(format: string): ({ pattern: string } | { code: string })[] {
+  const pieces: ({ pattern: string } | { code: string })[] = [];
   let pattern = '';
   let literal = '';
   let afterCode = false;
@@ -111,12 +118,19 @@ function toCharPattern(format: string): string {
       flush();
       pattern += FORMAT_CODES[code];
       afterCode = true;
+    } else if (code !== undefined && Object.hasOwn(COMPUTED_CODES, code)) {
+      flush();
+      if (pattern !== '') pieces.push({ pattern });
+      pattern = '';
+      afterCode = false;
+      pieces.push({ code });
     } else {
       throw new HogQLError(code === undefined ? 'The format of formatDateTime() ends with a lone %.' : `formatDateTime() does not support the code %${code}.`);
     }
   }
   flush();
-  return pattern;
+  if (pattern !== '' || pieces.length === 0) pieces.push({ pattern });
+  return pieces;
 }
 
 /**
@@ -231,25 +245,23 @@ function textTest(name: string, test: (text: Fragment, part: Fragment) => Fragme
 
 const DATE_TRUNC_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
+/** dateAdd(unit, n, t) and dateSub(unit, n, t), or dateAdd(t, interval): `t ± INTERVAL n unit`. */
 function dateShift(name: string, sign: '+' | '-'): FunctionDef {
   return {
     name,
-    minArgs: 3,
+    minArgs: 2,
     maxArgs: 3,
     compile: (c, args) => {
-      const unit = unitOf(arg(args, 0), name, DATE_TRUNC_UNITS);
-      const amount = numberOf(c, arg(args, 1));
-      const moment = c.compile(arg(args, 2));
-      const step = unit === 'quarter' ? "interval '3 months'" : `interval '1 ${unit}'`;
-      const at = coerce(moment, 'datetime', c.scope);
-      const shifted = sql`(${at.sql} ${keyword(sign)} (${amount.sql})::float8 * ${keyword(step)})`;
-      const nullable = at.nullable || amount.nullable;
-      const aggregate = at.aggregate || amount.aggregate;
-      if (moment.type === 'date') {
-        return typed(sql`((${shifted}) at time zone ${timezoneParam(c.scope)})::date`, 'date', nullable, aggregate);
+      if (args.length === 2) {
+        const interval = c.compile(arg(args, 1));
+        if (interval.type !== 'interval') throw new HogQLError(`${name}(t, x) needs an interval as x, such as INTERVAL 1 DAY.`);
+        const moment = c.compile(arg(args, 0));
+        return c.arithmetic(sign, moment.type === 'date' || moment.type === 'datetime' ? moment : coerce(moment, 'datetime', c.scope), interval);
       }
-      // The same instant moved: a zone toTimeZone() gave it stays where its wall clock is read.
-      return { ...typed(shifted, 'datetime', nullable, aggregate), zone: at.zone };
+      const unit = unitOf(arg(args, 0), name, DATE_TRUNC_UNITS) as IntervalUnit;
+      const moment = c.compile(arg(args, 2));
+      const at = moment.type === 'date' || moment.type === 'datetime' ? moment : coerce(moment, 'datetime', c.scope);
+      return c.arithmetic(sign, at, c.compile({ kind: 'interval', amount: arg(args, 1), unit }));
     },
   };
 }
@@ -305,19 +317,47 @@ const DEFINITIONS: FunctionDef[] = [
   datePart('toQuarter', 'quarter'),
   datePart('toMonth', 'month'),
   datePart('toDayOfMonth', 'day'),
-  // ClickHouse's default day of the week counts Monday as 1 and Sunday as 7: PostgreSQL's isodow.
-  datePart('toDayOfWeek', 'isodow'),
+  {
+    name: 'toDayOfWeek',
+    minArgs: 1,
+    maxArgs: 3,
+    compile: (c, args) => {
+      // ClickHouse's modes: 0, Monday 1 to Sunday 7 (the default, PostgreSQL's isodow); 1, Monday 0 to Sunday 6;
+      // 2, Sunday 0 to Saturday 6 (PostgreSQL's dow); 3, Sunday 1 to Saturday 7.
+      const mode = args.length > 1 ? arg(args, 1) : null;
+      if (mode && (mode.kind !== 'constant' || typeof mode.value !== 'number' || ![0, 1, 2, 3].includes(mode.value))) {
+        throw new HogQLError('The mode of toDayOfWeek() must be 0, 1, 2 or 3.');
+      }
+      const zoneName = args.length > 2 ? timezoneName(arg(args, 2), 'toDayOfWeek') : undefined;
+      const at = coerce(c.compile(arg(args, 0)), 'datetime', zoneName ? { timezone: zoneName } : c.scope);
+      const wall = sql`(${at.sql} at time zone ${zoneName ? param(zoneName, 'text') : wallClockZone(at, c.scope)})`;
+      const day = [sql`extract(isodow from ${wall})`, sql`(extract(isodow from ${wall}) - 1)`, sql`extract(dow from ${wall})`, sql`(extract(dow from ${wall}) + 1)`][
+        (mode?.value as number | undefined) ?? 0
+      ]!;
+      return typed(sql`${day}::bigint`, 'int', at.nullable, at.aggregate);
+    },
+  },
   datePart('toHour', 'hour'),
   datePart('toMinute', 'minute'),
   datePart('toSecond', 'second'),
   {
     name: 'dateTrunc',
     minArgs: 2,
-    maxArgs: 2,
+    maxArgs: 3,
     compile: (c, args) => {
+      // As ClickHouse: a Date for a year, quarter, month or week (weeks start on Monday), and for a Date given;
+      // a DateTime for the shorter units, truncated on the wall clock of the timezone argument or the datetime's.
       const unit = unitOf(arg(args, 0), 'dateTrunc', DATE_TRUNC_UNITS);
-      const at = to(c, arg(args, 1), 'datetime');
-      return typed(sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${wallClockZone(at, c.scope)})`, 'datetime', at.nullable, at.aggregate);
+      const value = c.compile(arg(args, 1));
+      const zoneName = args.length > 2 ? timezoneName(arg(args, 2), 'dateTrunc') : undefined;
+      const at = coerce(value, 'datetime', zoneName ? { timezone: zoneName } : c.scope);
+      const zone = zoneName ? param(zoneName, 'text') : wallClockZone(at, c.scope);
+      const truncated = sql`date_trunc(${keyword(`'${unit}'`)}, ${at.sql}, ${zone})`;
+      if (value.type === 'date' || ['year', 'quarter', 'month', 'week'].includes(unit)) {
+        return typed(sql`(${truncated} at time zone ${zone})::date`, 'date', at.nullable, at.aggregate);
+      }
+      const kept = zoneName ?? at.zone;
+      return { ...typed(truncated, 'datetime', at.nullable, at.aggregate), ...(kept ? { zone: kept } : {}) };
     },
   },
   {
@@ -339,8 +379,12 @@ const DEFINITIONS: FunctionDef[] = [
       if (format.kind !== 'constant' || typeof format.value !== 'string') throw new HogQLError('The format of formatDateTime() must be a string constant.');
       const at = to(c, arg(args, 0), 'datetime');
       const zone = args.length > 2 ? param(timezoneName(arg(args, 2), 'formatDateTime'), 'text') : wallClockZone(at, c.scope);
-      const pattern = param(toCharPattern(format.value), 'text');
-      return typed(sql`to_char(${at.sql} at time zone ${zone}, ${pattern})`, 'string', at.nullable, at.aggregate);
+      const wall = sql`(${at.sql} at time zone ${zone})`;
+      const parts = formatPieces(format.value).map((piece) =>
+        'code' in piece ? COMPUTED_CODES[piece.code]!(wall, at.sql) : sql`to_char(${wall}, ${param(piece.pattern, 'text')})`,
+      );
+      const text = parts.length === 1 ? parts[0]! : sql`(${join(parts, ' || ')})`;
+      return typed(text, 'string', at.nullable, at.aggregate);
     },
   },
   {
