@@ -4,6 +4,8 @@
  * definitions and, for each function of its family that does not run here, the reason a refusal names.
  */
 import type { FunctionDef } from '../functions.js';
+import { AGGREGATES } from './aggregates.js';
+import { POSTHOG } from './posthog.js';
 
 export interface Family {
   /** What the functions are, as the generated list heads them. */
@@ -13,7 +15,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [];
+export const FAMILIES: readonly Family[] = [AGGREGATES, POSTHOG];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

@@ -254,7 +254,7 @@ function dateShift(name: string, sign: '+' | '-'): FunctionDef {
 }
 
 const DEFINITIONS: FunctionDef[] = [
-  alias('uniqExact', 'uniq', 1, 1),
+  alias('uniqExact', 'uniq', 1, Infinity),
   alias('countDistinct', 'uniq', 1, 1),
   {
     name: 'any',
