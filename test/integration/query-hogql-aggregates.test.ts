@@ -131,6 +131,22 @@ const CASES: Case[] = [
     rows: [[null, [], [], 0, 0, [null], 0, false, '']],
   },
   {
+    name: 'windowFunnel per person: the window inclusive, a step restarted, one event on two steps, Date and one-step funnels',
+    query:
+      "select distinct_id, windowFunnel(86400)(timestamp, event = 'a', event = 'b'), windowFunnel(86399)(timestamp, event = 'a', event = 'b'), windowFunnel(3600)(timestamp, event = 'a', event = 'a'), windowFunnel(1000000)(timestamp, event = 'b', event = 'c', event = 'a'), windowFunnel(1)(toDate(timestamp), event = 'a', event = 'b'), windowFunnel(10)(timestamp, event = 'c') from events group by distinct_id order by distinct_id",
+    rows: [
+      ['alice', 1, 1, 2, 0, 1, 0],
+      ['bob', 2, 1, 2, 1, 2, 0],
+      ['carol', 0, 0, 0, 2, 0, 1],
+    ],
+  },
+  {
+    name: 'windowFunnel over no rows, and the funnel of all events by the order of their steps',
+    query:
+      "select windowFunnel(10)(timestamp, event = 'zzz', event = 'a'), windowFunnel(1000000)(timestamp, event = 'a', event = 'b', event = 'c') from events",
+    rows: [[0, 3]],
+  },
+  {
     name: 'sortableSemVer',
     query: 'select properties.ver, sortableSemVer(properties.ver) from events order by timestamp',
     rows: [
@@ -181,6 +197,16 @@ const REFUSED: { name: string; query: string; detail: string }[] = [
     detail:
       'The function groupArraySample() is not available: it picks a random sample, so the same query could answer differently each time; use groupArray() with LIMIT in a subquery.',
   },
+  {
+    name: 'a mode of windowFunnel',
+    query: "select windowFunnel(3600, 'strict_order')(timestamp, event = 'a', event = 'b') from events",
+    detail: 'windowFunnel() runs in its default mode only: its modes (strict_deduplication, strict_order, strict_increase, …) are not supported.',
+  },
+  { name: 'windowFunnel without its window', query: "select windowFunnel(timestamp, event = 'a') from events", detail: 'windowFunnel() needs its parameters: windowFunnel(p)(x).' },
+  { name: 'a negative window', query: "select windowFunnel(-1)(timestamp, event = 'a') from events", detail: 'The window of windowFunnel() must be an integer constant from 0 to 9007199254740991.' },
+  { name: 'a window from the data', query: "select windowFunnel(properties.v)(timestamp, event = 'a') from events", detail: 'The window of windowFunnel() must be an integer constant from 0 to 9007199254740991.' },
+  { name: 'a text as the funnel timestamp', query: "select windowFunnel(10)(event, event = 'a') from events", detail: 'The timestamp of windowFunnel() must be a DateTime, a Date or a number.' },
+  { name: 'a text as a funnel step', query: "select windowFunnel(10)(timestamp, event) from events", detail: 'A String is not a condition; compare it with something.' },
   { name: 'matchesAction', query: 'select matchesAction(1) from events', detail: 'The function matchesAction() is not available: Hedgerow has no actions to match events against.' },
   { name: 'topK without its parameter', query: 'select topK(event) from events', detail: 'topK() needs its parameters: topK(p)(x).' },
   { name: 'topK of a huge count', query: 'select topK(100000000)(event) from events', detail: 'The number of values of topK() must be an integer constant from 1 to 10000.' },

@@ -500,6 +500,38 @@ const groupBitmap: FunctionDef = {
   },
 };
 
+/** ClickHouse's most conditions of windowFunnel(). */
+const MAX_FUNNEL_STEPS = 32;
+
+/**
+ * windowFunnel(window)(timestamp, cond1, cond2, …): the furthest step reached of a funnel whose steps all come
+ * within `window` of its first (hogql_window_funnel, migration 20261129110000, runs ClickHouse's default mode). A
+ * DateTime counts in whole seconds (as ClickHouse's DateTime), a Date in days, a number as it is.
+ */
+const windowFunnel: FunctionDef = {
+  name: 'windowFunnel',
+  minArgs: 2,
+  maxArgs: MAX_FUNNEL_STEPS + 1,
+  params: [1, 4],
+  aggregate: true,
+  compile: (c, args, params) => {
+    if (params.length > 1) {
+      throw new HogQLError('windowFunnel() runs in its default mode only: its modes (strict_deduplication, strict_order, strict_increase, …) are not supported.');
+    }
+    const window = constantNumber(params[0], 'The window of windowFunnel()', 0, Number.MAX_SAFE_INTEGER, true);
+    const moment = c.compile(args[0]!);
+    let at: Fragment;
+    if (moment.type === 'datetime') at = sql`floor(extract(epoch from ${moment.sql}))`;
+    else if (moment.type === 'date') at = sql`(${moment.sql} - date '1970-01-01')::numeric`;
+    else if (['int', 'float', 'json', 'boolean'].includes(moment.type)) at = coerce(c.numeric(moment), 'float', c.scope).sql;
+    else throw new HogQLError('The timestamp of windowFunnel() must be a DateTime, a Date or a number.');
+    const conditions = args.slice(1).map((condition, index) => sql`(case when ${c.condition(condition)} then ${keyword(String(2 ** index))} else 0 end)`);
+    const mask = sql`(${join(conditions, ' | ')})::bigint`;
+    const events = sql`jsonb_agg(jsonb_build_array(${at}, ${mask})) filter (where ${at} is not null and ${mask} <> 0)`;
+    return typed(sql`hogql_window_funnel(${param(window, 'numeric')}, ${keyword(String(conditions.length))}, ${events})`, 'int', false);
+  },
+};
+
 const DEFINITIONS: FunctionDef[] = [
   ...COMBINED_BASES.flatMap((base) => RUNNING_CHAINS.map((chain) => combined(base, chain))).filter(
     (definition) => !DEFINED_ELSEWHERE.has(definition.name.toLowerCase()),
@@ -546,6 +578,7 @@ const DEFINITIONS: FunctionDef[] = [
   withCondition('quantilesIf', 'quantiles', 1, [1, 100]),
   quantileExact,
   ...withIf(simpleLinearRegression),
+  windowFunnel,
 ];
 
 const STATE = REFUSED_COMBINATORS.State!;
@@ -642,7 +675,6 @@ const UNAVAILABLE: Record<string, string> = {
   maxIntersectionsIf: NOT_YET,
   maxIntersectionsPosition: NOT_YET,
   maxIntersectionsPositionIf: NOT_YET,
-  windowFunnel: NOT_YET,
 };
 
 export const AGGREGATES: Family = { title: 'Aggregates', definitions: DEFINITIONS, unavailable: UNAVAILABLE };
