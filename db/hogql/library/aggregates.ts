@@ -13,8 +13,10 @@ import type { Expr } from '../ast.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
+// select/functions.ts imports the library, whose index imports this file: functionDefinition is only called at
+// compile time, and this module is reached through library/index.ts, never imported first.
 import { functionDefinition } from '../select/functions.js';
-import { join, keyword, param, sql, type Fragment } from '../sql.js';
+import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 
@@ -373,7 +375,7 @@ const topK: FunctionDef = {
     const value = c.compile(args[0]!);
     const v = sql`to_jsonb(${rowValue(value)})`;
     const all = sql`coalesce(jsonb_agg(${v}) filter (where ${v} is not null), '[]'::jsonb)`;
-    const counted = sql`(select hogql_top_value, count(*) as hogql_top_count from jsonb_array_elements(${all}) as hogql_top_values(hogql_top_value) group by hogql_top_value order by hogql_top_count desc, hogql_top_value limit ${keyword(String(limit))})`;
+    const counted = sql`(select hogql_top_value, count(*) as hogql_top_count from jsonb_array_elements(${all}) as hogql_top_values(hogql_top_value) group by hogql_top_value order by hogql_top_count desc, hogql_top_value limit ${rowCount(limit)})`;
     const list = sql`(select coalesce(jsonb_agg(hogql_top_value order by hogql_top_count desc, hogql_top_value), '[]'::jsonb) from ${counted} as hogql_top)`;
     return arrayOf(list, value.type === 'null' ? 'json' : value.type, false);
   },
@@ -402,7 +404,7 @@ const groupUniqArrayArray: FunctionDef = {
     const limit = params.length > 0 ? constantNumber(params[0], 'The size of groupUniqArrayArray()', 1, 1_000_000, true) : null;
     const list = coerce(c.compile(args[0]!), 'array', c.scope);
     const rows = sql`coalesce(jsonb_agg(${list.sql}) filter (where jsonb_typeof(${list.sql}) = 'array'), '[]'::jsonb)`;
-    const limited = limit === null ? keyword('') : sql` limit ${keyword(String(limit))}`;
+    const limited = limit === null ? keyword('') : sql` limit ${rowCount(limit)}`;
     const distinct = sql`(select distinct hogql_array_element from jsonb_array_elements(${rows}) as hogql_array_rows(hogql_array), jsonb_array_elements(hogql_array_rows.hogql_array) as hogql_array_elements(hogql_array_element) where jsonb_typeof(hogql_array_element) <> 'null' order by hogql_array_element${limited})`;
     return arrayOf(sql`(select coalesce(jsonb_agg(hogql_array_element order by hogql_array_element), '[]'::jsonb) from ${distinct} as hogql_distinct)`, list.element ?? 'json', false);
   },
