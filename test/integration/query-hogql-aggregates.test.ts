@@ -147,6 +147,12 @@ const CASES: Case[] = [
     rows: [[0, 3]],
   },
   {
+    name: 'maxIntersections and maxIntersectionsPosition (ClickHouse’s example: (1, 3), (1, 6), (2, 5), (3, 7)); zero and null ends skipped',
+    query:
+      "select maxIntersections(s, e), maxIntersectionsPosition(s, e), maxIntersectionsIf(s, e, s > 1), maxIntersections(s, 0) from (select toInt(properties.v) as s, toInt(properties.w) as e from events where properties.v != 4 union all select 1 as s, 6 as e from events where event = 'c')",
+    rows: [[3, 2, 2, 0]],
+  },
+  {
     name: 'sortableSemVer',
     query: 'select properties.ver, sortableSemVer(properties.ver) from events order by timestamp',
     rows: [

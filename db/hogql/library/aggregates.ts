@@ -502,6 +502,29 @@ const groupBitmap: FunctionDef = {
   },
 };
 
+/**
+ * maxIntersections(start, end) and maxIntersectionsPosition(start, end): over the intervals (an interval with a
+ * null or zero end skipped, as ClickHouse skips it), the most that overlap at one point, and the first point where
+ * that many do. Points are swept in order, an interval's end before another's start at the same point, so
+ * intervals that only touch do not overlap.
+ */
+function intersections(name: string, answer: 'count' | 'position'): FunctionDef {
+  return {
+    name,
+    minArgs: 2,
+    maxArgs: 2,
+    aggregate: true,
+    compile: (c, args) => {
+      const [start, end] = [exact(c, args[0]!), exact(c, args[1]!)];
+      const kept = sql`${start} is not null and ${start} <> 0 and ${end} is not null and ${end} <> 0`;
+      const intervals = sql`coalesce(jsonb_agg(jsonb_build_array(${start}, ${end})) filter (where ${kept}), '[]'::jsonb)`;
+      const points = sql`(select hogql_point, sum(hogql_change) over (order by hogql_point, hogql_change rows unbounded preceding) as hogql_open from jsonb_array_elements(${intervals}) as hogql_intervals(hogql_interval), lateral (values ((hogql_interval ->> 0)::numeric, 1), ((hogql_interval ->> 1)::numeric, -1)) as hogql_points(hogql_point, hogql_change))`;
+      if (answer === 'count') return typed(sql`(select coalesce(max(hogql_open), 0)::bigint from ${points} as hogql_sweep)`, 'int', false);
+      return typed(sql`coalesce((select hogql_point from ${points} as hogql_sweep order by hogql_open desc, hogql_point limit 1), 0)`, 'float', false);
+    },
+  };
+}
+
 /** ClickHouse's most conditions of windowFunnel(). */
 const MAX_FUNNEL_STEPS = 32;
 
@@ -581,6 +604,8 @@ const DEFINITIONS: FunctionDef[] = [
   quantileExact,
   ...withIf(simpleLinearRegression),
   windowFunnel,
+  ...withIf(intersections('maxIntersections', 'count')),
+  ...withIf(intersections('maxIntersectionsPosition', 'position')),
 ];
 
 const STATE = REFUSED_COMBINATORS.State!;
@@ -673,10 +698,6 @@ const UNAVAILABLE: Record<string, string> = {
   cramersVBiasCorrectedIf: NOT_YET,
   theilsU: NOT_YET,
   theilsUIf: NOT_YET,
-  maxIntersections: NOT_YET,
-  maxIntersectionsIf: NOT_YET,
-  maxIntersectionsPosition: NOT_YET,
-  maxIntersectionsPositionIf: NOT_YET,
 };
 
 export const AGGREGATES: Family = { title: 'Aggregates', definitions: DEFINITIONS, unavailable: UNAVAILABLE };
