@@ -88,6 +88,12 @@ const CASES: Case[] = [
     rows: [[4, null, 0, 4]],
   },
   {
+    name: 'the ForEach combinator: an aggregate per position, as long as the longest list',
+    query:
+      "select sumForEach(properties.tags), minForEach(properties.tags), countForEach(properties.tags), avgForEachIf(properties.tags, event = 'a'), sumForEachOrNullIf(properties.tags, event = 'c'), sumForEachIf(properties.tags, event = 'c') from events",
+    rows: [[[7, 5], [1, 2], [3, 2], [1.5, 2.5], null, []]],
+  },
+  {
     name: 'OrNull and OrDefault over rows',
     query:
       "select sumOrNullIf(properties.v, event = 'c'), sumOrNull(properties.v), countOrNullIf(event = 'zzz'), countOrDefaultIf(event = 'zzz'), avgOrDefaultIf(properties.v, event = 'c'), maxOrNullIf(properties.v, event = 'b'), minOrDefaultIf(event, event = 'zzz') from events",

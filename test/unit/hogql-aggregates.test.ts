@@ -84,7 +84,6 @@ describe('unit: HogQL aggregates and PostHog functions', () => {
         `select windowFunnel(1)(timestamp, ${Array.from({ length: 33 }, () => "event = 'a'").join(', ')}) from events`,
         'windowFunnel() takes 2 to 33 arguments, got 34.',
       ],
-      ['select avgForEach(properties.a) from events', 'The function avgForEach() is not available: the -ForEach combinator (an aggregate per array position) is not implemented here.'],
       ['select medianArgMax(properties.a, timestamp) from events', 'The function medianArgMax() is not available: the -ArgMax combinator is not implemented here; use argMax() on a grouped subquery.'],
       ['select percentile_cont(0.5)(properties.a) from events', 'The function percentile_cont() is not available: it needs WITHIN GROUP (ORDER BY …), which HogQL here does not read; use quantile(p)(x).'],
       ['select aggregate_funnel(1, 2, 3, 4, 5, 6, 7) from events', 'The function aggregate_funnel() is not available: it is one of PostHog’s user-defined funnel programs that run inside its ClickHouse, which Hedgerow does not run.'],
@@ -97,13 +96,13 @@ describe('unit: HogQL aggregates and PostHog functions', () => {
     }
   });
 
-  it('runs each combination of If, OrNull, OrDefault and Array that PostHog generates from its bases, and refuses the others', () => {
+  it('runs each combination of If, OrNull, OrDefault, Array and ForEach that PostHog generates from its bases, and refuses the others', () => {
     const catalogue = new Map(functionCatalogue().map((entry) => [entry.name.toLowerCase(), entry]));
     for (const base of ['sum', 'avg', 'min', 'max', 'count', 'countDistinct', 'median']) {
-      for (const chain of ['If', 'Array', 'ArrayIf', 'ArrayOrNull', 'ArrayOrNullIf', 'ArrayOrDefault', 'ArrayOrDefaultIf', 'OrNull', 'OrNullIf', 'OrDefault', 'OrDefaultIf']) {
+      for (const chain of ['If', 'ForEach', 'ForEachOrNullIf', 'ForEachOrDefault', 'Array', 'ArrayIf', 'ArrayOrNull', 'ArrayOrNullIf', 'ArrayOrDefault', 'ArrayOrDefaultIf', 'OrNull', 'OrNullIf', 'OrDefault', 'OrDefaultIf']) {
         expect(catalogue.get(`${base}${chain}`.toLowerCase())?.available, `${base}${chain}`).to.equal(true);
       }
-      for (const chain of ['State', 'MergeIf', 'MapOrNull', 'ForEachOrDefaultIf', 'ArgMin', 'ArgMaxIf']) {
+      for (const chain of ['State', 'MergeIf', 'MapOrNull', 'StateOrDefaultIf', 'ArgMin', 'ArgMaxIf']) {
         expect(catalogue.get(`${base}${chain}`.toLowerCase())?.available, `${base}${chain}`).to.equal(false);
       }
     }

@@ -71,7 +71,7 @@ interface CombinedBase {
   rows: string;
   /** The least and most arguments of the base (count takes none or one). */
   args: readonly [number, number];
-  /** The aggregate over the elements of the arrays, each a non-null jsonb value named by `element`. */
+  /** The aggregate over elements of the arrays (jsonb values named by `element`), skipping JSON nulls. */
   overElements(element: Fragment): { sql: Fragment; type: HogQLType };
 }
 
@@ -80,8 +80,8 @@ const COMBINED_BASES: readonly CombinedBase[] = [
   { name: 'avg', rows: 'avg', args: [1, 1], overElements: (e) => ({ sql: sql`avg(${numberFromJson(e)})`, type: 'float' }) },
   { name: 'min', rows: 'min', args: [1, 1], overElements: (e) => ({ sql: sql`min(${numberFromJson(e)})`, type: 'float' }) },
   { name: 'max', rows: 'max', args: [1, 1], overElements: (e) => ({ sql: sql`max(${numberFromJson(e)})`, type: 'float' }) },
-  { name: 'count', rows: 'count', args: [0, 1], overElements: () => ({ sql: keyword('count(*)'), type: 'int' }) },
-  { name: 'countDistinct', rows: 'uniq', args: [1, 1], overElements: (e) => ({ sql: sql`count(distinct ${e})`, type: 'int' }) },
+  { name: 'count', rows: 'count', args: [0, 1], overElements: (e) => ({ sql: sql`count(nullif(${e}, 'null'::jsonb))`, type: 'int' }) },
+  { name: 'countDistinct', rows: 'uniq', args: [1, 1], overElements: (e) => ({ sql: sql`count(distinct nullif(${e}, 'null'::jsonb))`, type: 'int' }) },
   {
     name: 'median',
     rows: 'median',
@@ -93,10 +93,16 @@ const COMBINED_BASES: readonly CombinedBase[] = [
 /** Names the other tables define already (they keep their definitions). */
 const DEFINED_ELSEWHERE = new Set(['sum', 'avg', 'min', 'max', 'count', 'countdistinct', 'median', 'sumif', 'avgif', 'minif', 'maxif', 'countif']);
 
-type Suffix = 'Array' | 'OrNull' | 'OrDefault' | 'If';
+type Suffix = 'Array' | 'ForEach' | 'OrNull' | 'OrDefault' | 'If';
 
-/** The suffix chains PostHog generates that run here: an optional Array, then OrNull or OrDefault, then If. */
+/** The suffix chains PostHog generates that run here: an optional Array or ForEach, then OrNull or OrDefault, then If. */
 const RUNNING_CHAINS: readonly (readonly Suffix[])[] = [
+  ['ForEach'],
+  ['ForEach', 'If'],
+  ['ForEach', 'OrNull'],
+  ['ForEach', 'OrNull', 'If'],
+  ['ForEach', 'OrDefault'],
+  ['ForEach', 'OrDefault', 'If'],
   ['If'],
   ['Array'],
   ['Array', 'If'],
@@ -114,7 +120,6 @@ const REFUSED_COMBINATORS: Readonly<Record<string, string>> = {
   State: 'the -State combinator returns ClickHouse’s internal aggregation state, which has no form here.',
   Merge: 'the -Merge combinator reads ClickHouse’s internal aggregation states, which are never stored here.',
   Map: 'the -Map combinator aggregates ClickHouse Map values, and HogQL values here have no Map type.',
-  ForEach: 'the -ForEach combinator (an aggregate per array position) is not implemented here.',
   ArgMin: 'the -ArgMin combinator is not implemented here; use argMin() on a grouped subquery.',
   ArgMax: 'the -ArgMax combinator is not implemented here; use argMax() on a grouped subquery.',
 };
@@ -137,7 +142,7 @@ function defaultOf(type: HogQLType): Fragment | null {
 function combined(base: CombinedBase, chain: readonly Suffix[]): FunctionDef {
   const name = base.name + chain.join('');
   const conditional = chain.includes('If');
-  const overArrays = chain.includes('Array');
+  const overArrays = chain.includes('Array') || chain.includes('ForEach');
   const extra = conditional ? 1 : 0;
   const [minArgs, maxArgs] = overArrays ? [1 + extra, 1 + extra] : [base.args[0] + extra, base.args[1] + extra];
   return {
@@ -152,6 +157,13 @@ function combined(base: CombinedBase, chain: readonly Suffix[]): FunctionDef {
         const rows = sql`coalesce(jsonb_agg(${list.sql}) filter (where jsonb_typeof(${list.sql}) = 'array'), '[]'::jsonb)`;
         const element = keyword('hogql_array_element');
         const result = base.overElements(element);
+        if (chain.includes('ForEach')) {
+          // An aggregate per position, over the arrays long enough to have it: as long as the longest array.
+          const positions = sql`(select hogql_position, ${result.sql} as hogql_value from jsonb_array_elements(${rows}) as hogql_array_rows(hogql_array), jsonb_array_elements(hogql_array_rows.hogql_array) with ordinality as hogql_array_elements(hogql_array_element, hogql_position) group by hogql_position)`;
+          const each = sql`(select coalesce(jsonb_agg(hogql_value order by hogql_position), '[]'::jsonb) from ${positions} as hogql_positions)`;
+          if (!chain.includes('OrNull')) return arrayOf(each, result.type, false);
+          return arrayOf(sql`(case when jsonb_array_length(${rows}) = 0 then null else ${each} end)`, result.type, true);
+        }
         let body = result.sql;
         if (chain.includes('OrNull')) body = sql`(case when count(*) = 0 then null else ${body} end)`;
         const fallback = defaultOf(result.type);
