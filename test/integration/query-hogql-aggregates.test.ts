@@ -50,6 +50,21 @@ const CASES: Case[] = [
     rows: [[0, 1.64]],
   },
   {
+    name: 'skewness of a population and of a sample (ClickHouse’s example: the squares of 0 to 9)',
+    query: "select skewPop(toFloat(x)), skewSamp(toFloat(x)) from (select arrayJoin(splitByChar(',', '0,1,4,9,16,25,36,49,64,81')) as x from events where event = 'c')",
+    rows: [[0.6735701055423582, 0.5751042382747413]],
+  },
+  {
+    name: 'kurtosis of a sample (ClickHouse’s example: 1 to 10)',
+    query: "select kurtSamp(toInt(x)) from (select arrayJoin(splitByChar(',', '1,2,3,4,5,6,7,8,9,10')) as x from events where event = 'c')",
+    rows: [[1.4383636363636365]],
+  },
+  {
+    name: 'no skewness or kurtosis of no values, nor of a sample of one',
+    query: "select skewSampIf(properties.v, event = 'c'), kurtSampIf(properties.v, event = 'b'), skewPopIf(properties.v, event = 'b') from events",
+    rows: [[null, null, null]],
+  },
+  {
     name: 'the If forms of the statistics',
     query: "select varPopIf(properties.v, event = 'a'), stddevSampIf(properties.v, event = 'a'), covarPopIf(properties.v, properties.w, event = 'a') from events",
     rows: [[0.6666666666666666, 1, 1.3333333333333333]],

@@ -6,8 +6,8 @@
  *
  * ClickHouse's approximate functions (uniqHLL12, uniqTheta, medianTDigest, …) are exact here: the same answer as
  * their exact forms, which is what an approximation aims at. Statistics ClickHouse answers as Float64
- * (variances, covariances, correlation, regression) are computed from exact sums and answered as the nearest
- * float8, written as the shortest text that reads back as it, as ClickHouse prints a Float64.
+ * (variances, covariances, correlation, skewness, regression) follow its formulas over float8 sums, so that they
+ * round as its do, and are written as the shortest text that reads back as the same float8, as it prints them.
  */
 import type { Expr } from '../ast.js';
 import type { Compiler } from '../compiler.js';
@@ -241,86 +241,72 @@ function sameAs(name: string, target: string, minArgs: number, maxArgs: number):
   return { name, minArgs, maxArgs, aggregate: true, compile: (c, args, params) => compileAs(c, target, args, params) };
 }
 
-/** A number for a statistic, exact (numeric): the rounding happens once, when the result becomes a float. */
-function exact(c: Compiler, expr: Expr): Fragment {
-  return coerce(c.numeric(c.compile(expr)), 'float', c.scope).sql;
-}
-
-/** varPop, varSamp, stddevPop, stddevSamp: computed exactly, answered as the nearest float. */
-function spread(name: string, sqlName: 'var_pop' | 'var_samp' | 'stddev_pop' | 'stddev_samp'): FunctionDef {
-  return {
-    name,
-    minArgs: 1,
-    maxArgs: 1,
-    aggregate: true,
-    compile: (c, args) => typed(printedFloat(sql`${keyword(sqlName)}(${exact(c, args[0]!)})`), 'float', true),
-  };
-}
-
 /**
- * covarPop, covarSamp and corr over the rows where both values are present, from exact sums (PostgreSQL's own
- * covar_pop and corr work in float8 and can miss the exact answer by a unit in the last place).
+ * The sums of powers ClickHouse's simple statistics keep (count, Σx, Σx², …, Σy, Σxy, Σy²), in float8 over the rows
+ * where every argument is present; the statistics are its formulas over them, so that they round as its do.
  */
 interface Sums {
   n: Fragment;
   x: Fragment;
+  xx: Fragment;
+  xxx: Fragment;
+  xxxx: Fragment;
   y: Fragment;
   xy: Fragment;
-  xx: Fragment;
   yy: Fragment;
 }
 
-function paired(name: string, result: (sums: Sums) => Typed): FunctionDef {
+function statistic(name: string, arity: 1 | 2, formula: (sums: Sums) => Fragment): FunctionDef {
   return {
     name,
-    minArgs: 2,
-    maxArgs: 2,
-    aggregate: true,
-    compile: (c, args) => {
-      const [x, y] = [exact(c, args[0]!), exact(c, args[1]!)];
-      const both = sql`filter (where ${x} is not null and ${y} is not null)`;
-      const sums = {
-        n: sql`count(*) ${both}`,
-        x: sql`sum(${x}) ${both}`,
-        y: sql`sum(${y}) ${both}`,
-        xy: sql`sum(${x} * ${y}) ${both}`,
-        xx: sql`sum(${x} * ${x}) ${both}`,
-        yy: sql`sum(${y} * ${y}) ${both}`,
-      };
-      return result(sums);
-    },
-  };
-}
-
-const float = (fragment: Fragment): Typed => typed(printedFloat(fragment), 'float', true);
-const covarPop = paired('covarPop', ({ n, x, y, xy }) => float(sql`((${xy} - ${x} * ${y} / nullif(${n}, 0)) / nullif(${n}, 0))`));
-const covarSamp = paired('covarSamp', ({ n, x, y, xy }) => float(sql`((${xy} - ${x} * ${y} / nullif(${n}, 0)) / nullif(${n} - 1, 0))`));
-const corr = paired(
-  'corr',
-  ({ n, x, y, xy, xx, yy }) => float(sql`((${n} * ${xy} - ${x} * ${y}) / nullif(sqrt((${n} * ${xx} - ${x} * ${x}) * (${n} * ${yy} - ${y} * ${y})), 0))`),
-);
-
-/** skewPop and kurtPop: the third and fourth central moments over the variance's power, from the sums of powers. */
-function moment(name: string, order: 3 | 4): FunctionDef {
-  return {
-    name,
-    minArgs: 1,
-    maxArgs: 1,
+    minArgs: arity,
+    maxArgs: arity,
     aggregate: true,
     compile: (c, args) => {
       const x = float64(c, args[0]!);
-      const mean = sql`avg(${x})`;
-      const raw = (power: number) => sql`avg(power(${x}, ${keyword(String(power))}))`;
-      const variance = sql`(${raw(2)} - power(${mean}, 2))`;
-      const central =
-        order === 3
-          ? sql`(${raw(3)} - 3 * ${mean} * ${raw(2)} + 2 * power(${mean}, 3))`
-          : sql`(${raw(4)} - 4 * ${mean} * ${raw(3)} + 6 * power(${mean}, 2) * ${raw(2)} - 3 * power(${mean}, 4))`;
-      const body = sql`(case when ${variance} > 0 then ${central} / power(${variance}, ${keyword(order === 3 ? '1.5' : '2')}) end)`;
-      return typed(printedFloat(body), 'float', true);
+      const y = arity === 2 ? float64(c, args[1]!) : keyword('0::float8');
+      const present = arity === 2 ? sql` filter (where ${x} is not null and ${y} is not null)` : keyword('');
+      const sum = (value: Fragment) => sql`sum(${value})${present}`;
+      const sums: Sums = {
+        // A count of none is null, so that every formula dividing by it is null (ClickHouse's nan).
+        n: sql`nullif(count(${x})${present}, 0)::float8`,
+        x: sum(x),
+        xx: sum(sql`${x} * ${x}`),
+        xxx: sum(sql`${x} * ${x} * ${x}`),
+        xxxx: sum(sql`${x} * ${x} * ${x} * ${x}`),
+        y: sum(y),
+        xy: sum(sql`${x} * ${y}`),
+        yy: sum(sql`${y} * ${y}`),
+      };
+      return typed(printedFloat(formula(sums)), 'float', true);
     },
   };
 }
+
+const populationVariance = ({ n, x, xx }: Sums) => sql`((${xx} - ${x} * ${x} / ${n}) / ${n})`;
+const sampleVariance = ({ n, x, xx }: Sums) => sql`((${xx} - ${x} * ${x} / ${n}) / nullif(${n} - 1, 0))`;
+const positive = (value: Fragment) => sql`nullif(greatest(${value}, 0), 0)`;
+const thirdMoment = ({ n, x, xx, xxx }: Sums) => sql`((${xxx} - (3 * ${xx} - 2 * ${x} * ${x} / ${n}) * ${x} / ${n}) / ${n})`;
+const fourthMoment = ({ n, x, xx, xxx, xxxx }: Sums) =>
+  sql`((${xxxx} - (4 * ${xxx} - (6 * ${xx} - 3 * ${x} * ${x} / ${n}) * ${x} / ${n}) * ${x} / ${n}) / ${n})`;
+
+const varPop = statistic('varPop', 1, (sums) => populationVariance(sums));
+const varSamp = statistic('varSamp', 1, (sums) => sampleVariance(sums));
+const stddevPop = statistic('stddevPop', 1, (sums) => sql`sqrt(greatest(${populationVariance(sums)}, 0))`);
+const stddevSamp = statistic('stddevSamp', 1, (sums) => sql`sqrt(greatest(${sampleVariance(sums)}, 0))`);
+const covarPop = statistic('covarPop', 2, ({ n, x, y, xy }) => sql`((${xy} - ${x} * ${y} / ${n}) / ${n})`);
+const covarSamp = statistic('covarSamp', 2, ({ n, x, y, xy }) => sql`((${xy} - ${x} * ${y} / ${n}) / nullif(${n} - 1, 0))`);
+const corr = statistic(
+  'corr',
+  2,
+  ({ n, x, y, xy, xx, yy }) => sql`((${n} * ${xy} - ${x} * ${y}) / nullif(sqrt(greatest((${n} * ${xx} - ${x} * ${x}) * (${n} * ${yy} - ${y} * ${y}), 0)), 0))`,
+);
+// Skewness and kurtosis: the central moment over n, divided by the population's variance (over n) or the
+// sample's (over n - 1) to the power 1.5 or 2, as ClickHouse divides them; no answer for no spread.
+const skewPop = statistic('skewPop', 1, (sums) => sql`(${thirdMoment(sums)} / power(${positive(populationVariance(sums))}, 1.5))`);
+const skewSamp = statistic('skewSamp', 1, (sums) => sql`(${thirdMoment(sums)} / power(${positive(sampleVariance(sums))}, 1.5))`);
+const kurtPop = statistic('kurtPop', 1, (sums) => sql`(${fourthMoment(sums)} / power(${positive(populationVariance(sums))}, 2))`);
+const kurtSamp = statistic('kurtSamp', 1, (sums) => sql`(${fourthMoment(sums)} / power(${positive(sampleVariance(sums))}, 2))`);
 
 /** medianExactLow/High: the lower or upper middle value of the sorted values (the same one for an odd count). */
 function middle(name: string, upper: boolean): FunctionDef {
@@ -472,12 +458,16 @@ const avgWeighted: FunctionDef = {
   },
 };
 
-/** simpleLinearRegression(x, y): (k, b) of y = kx + b by least squares, from exact sums. */
-const simpleLinearRegression = paired('simpleLinearRegression', ({ n, x, y, xy, xx }) => {
-  const slope = sql`((${n} * ${xy} - ${x} * ${y}) / nullif(${n} * ${xx} - ${x} * ${x}, 0))`;
-  const intercept = sql`((${y} - ${slope} * ${x}) / nullif(${n}, 0))`;
-  return arrayOf(sql`jsonb_build_array(${printedFloat(slope)}, ${printedFloat(intercept)})`, 'float', false);
-});
+/** simpleLinearRegression(x, y): (k, b) of y = kx + b by least squares. */
+const simpleLinearRegression: FunctionDef = {
+  ...statistic('simpleLinearRegression', 2, () => keyword('null')),
+  compile: (c, args) => {
+    const parts = (formula: (sums: Sums) => Fragment) => statistic('simpleLinearRegression', 2, formula).compile(c, args, []).sql;
+    const slope = ({ n, x, y, xy, xx }: Sums) => sql`((${xy} - ${x} * ${y} / ${n}) / nullif(${xx} - ${x} * ${x} / ${n}, 0))`;
+    const intercept = (sums: Sums) => sql`((${sums.y} - ${slope(sums)} * ${sums.x}) / ${sums.n})`;
+    return arrayOf(sql`jsonb_build_array(${parts(slope)}, ${parts(intercept)})`, 'float', false);
+  },
+};
 
 const stringAgg: FunctionDef = {
   name: 'string_agg',
@@ -513,6 +503,11 @@ const groupBitmap: FunctionDef = {
     return typed(sql`count(distinct ${value.sql})`, 'int', false);
   },
 };
+
+/** A number, exact (numeric). */
+function exact(c: Compiler, expr: Expr): Fragment {
+  return coerce(c.numeric(c.compile(expr)), 'float', c.scope).sql;
+}
 
 /**
  * maxIntersections(start, end) and maxIntersectionsPosition(start, end): over the intervals (an interval with a
@@ -578,15 +573,17 @@ const DEFINITIONS: FunctionDef[] = [
   ...withIf(anyHeavy),
   withCondition('argMinIf', 'argMin', 2),
   withCondition('argMaxIf', 'argMax', 2),
-  ...withIf(spread('stddevPop', 'stddev_pop')),
-  ...withIf(spread('stddevSamp', 'stddev_samp')),
-  ...withIf(spread('varPop', 'var_pop')),
-  ...withIf(spread('varSamp', 'var_samp')),
+  ...withIf(stddevPop),
+  ...withIf(stddevSamp),
+  ...withIf(varPop),
+  ...withIf(varSamp),
   ...withIf(covarPop),
   ...withIf(covarSamp),
   corr,
-  ...withIf(moment('skewPop', 3)),
-  ...withIf(moment('kurtPop', 4)),
+  ...withIf(skewPop),
+  ...withIf(skewSamp),
+  ...withIf(kurtPop),
+  ...withIf(kurtSamp),
   sameAs('array_agg', 'groupArray', 1, 1),
   withCondition('groupArrayIf', 'groupArray', 1),
   stringAgg,
@@ -688,10 +685,6 @@ const UNAVAILABLE: Record<string, string> = {
   deltaSumTimestamp: NOT_YET,
   deltaSumTimestampIf: NOT_YET,
   json_agg: 'ClickHouse’s toJSONString() text (its number formats and escapes) is not reproduced here; use groupArray(), which answers a JSON array.',
-  skewSamp: 'ClickHouse’s sample estimator of skewness is not reproduced here; skewPop() runs.',
-  skewSampIf: 'ClickHouse’s sample estimator of skewness is not reproduced here; skewPopIf() runs.',
-  kurtSamp: 'ClickHouse’s sample estimator of kurtosis is not reproduced here; kurtPop() runs.',
-  kurtSampIf: 'ClickHouse’s sample estimator of kurtosis is not reproduced here; kurtPopIf() runs.',
   medianExactWeighted: NEEDS_WEIGHT,
   medianExactWeightedIf: NEEDS_WEIGHT,
   medianTimingWeighted: NEEDS_WEIGHT,
