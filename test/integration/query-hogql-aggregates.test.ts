@@ -174,6 +174,16 @@ const CASES: Case[] = [
     rows: [[3, 2, 2, 0]],
   },
   {
+    name: 'deltaSumTimestamp: the rises between values in timestamp order (ClickHouse’s example: 0, 4, 8, 3, 0, 0, 0, 1, 3, 5 answers 13)',
+    query: "select deltaSumTimestamp(v, t) from (select 4 as t, 3 as v from events where event = 'c' union all select 1 as t, 0 as v from events where event = 'c' union all select 10 as t, 5 as v from events where event = 'c' union all select 6 as t, 0 as v from events where event = 'c' union all select 2 as t, 4 as v from events where event = 'c' union all select 8 as t, 1 as v from events where event = 'c' union all select 3 as t, 8 as v from events where event = 'c' union all select 9 as t, 3 as v from events where event = 'c' union all select 5 as t, 0 as v from events where event = 'c' union all select 7 as t, 0 as v from events where event = 'c')",
+    rows: [[13]],
+  },
+  {
+    name: 'deltaSumTimestamp of events by their time, and its If form',
+    query: "select deltaSumTimestamp(properties.v, timestamp), deltaSumTimestampIf(properties.w, timestamp, event = 'a'), deltaSumTimestamp(properties.v, toDate(timestamp)) from events",
+    rows: [[3, 4, 3]],
+  },
+  {
     name: 'sortableSemVer',
     query: 'select properties.ver, sortableSemVer(properties.ver) from events order by timestamp',
     rows: [

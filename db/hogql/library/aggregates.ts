@@ -532,6 +532,30 @@ function intersections(name: string, answer: 'count' | 'position'): FunctionDef 
   };
 }
 
+/** A moment or a number as a numeric that orders as it does (a DateTime in seconds, a Date in days). */
+function orderingNumber(c: Compiler, expr: Expr, what: string): Fragment {
+  const value = c.compile(expr);
+  if (value.type === 'datetime') return sql`extract(epoch from ${value.sql})`;
+  if (value.type === 'date') return sql`(${value.sql} - date '1970-01-01')::numeric`;
+  if (['int', 'float', 'json', 'boolean'].includes(value.type)) return coerce(c.numeric(value), 'float', c.scope).sql;
+  throw new HogQLError(`${what} must be a DateTime, a Date or a number.`);
+}
+
+/** deltaSumTimestamp(value, timestamp): the sum of the rises from each value to the next, in timestamp order. */
+const deltaSumTimestamp: FunctionDef = {
+  name: 'deltaSumTimestamp',
+  minArgs: 2,
+  maxArgs: 2,
+  aggregate: true,
+  compile: (c, args) => {
+    const value = exact(c, args[0]!);
+    const at = orderingNumber(c, args[1]!, 'The timestamp of deltaSumTimestamp()');
+    const pairs = sql`coalesce(jsonb_agg(jsonb_build_array(${at}, ${value})) filter (where ${at} is not null and ${value} is not null), '[]'::jsonb)`;
+    const steps = sql`(select (hogql_pair ->> 1)::numeric - lag((hogql_pair ->> 1)::numeric) over (order by (hogql_pair ->> 0)::numeric, hogql_order) as hogql_step from jsonb_array_elements(${pairs}) with ordinality as hogql_pairs(hogql_pair, hogql_order))`;
+    return typed(sql`(select coalesce(sum(greatest(hogql_step, 0)), 0) from ${steps} as hogql_steps)`, 'float', false);
+  },
+};
+
 /** ClickHouse's most conditions of windowFunnel(). */
 const MAX_FUNNEL_STEPS = 32;
 
@@ -552,11 +576,8 @@ const windowFunnel: FunctionDef = {
     }
     const window = constantNumber(params[0], 'The window of windowFunnel()', 0, Number.MAX_SAFE_INTEGER, true);
     const moment = c.compile(args[0]!);
-    let at: Fragment;
-    if (moment.type === 'datetime') at = sql`floor(extract(epoch from ${moment.sql}))`;
-    else if (moment.type === 'date') at = sql`(${moment.sql} - date '1970-01-01')::numeric`;
-    else if (['int', 'float', 'json', 'boolean'].includes(moment.type)) at = coerce(c.numeric(moment), 'float', c.scope).sql;
-    else throw new HogQLError('The timestamp of windowFunnel() must be a DateTime, a Date or a number.');
+    // A DateTime in whole seconds, as ClickHouse's DateTime.
+    const at = moment.type === 'datetime' ? sql`floor(extract(epoch from ${moment.sql}))` : orderingNumber(c, args[0]!, 'The timestamp of windowFunnel()');
     const conditions = args.slice(1).map((condition, index) => sql`(case when ${c.condition(condition)} then ${keyword(String(2 ** index))} else 0 end)`);
     const mask = sql`(${join(conditions, ' | ')})::bigint`;
     const events = sql`jsonb_agg(jsonb_build_array(${at}, ${mask})) filter (where ${at} is not null and ${mask} <> 0)`;
@@ -613,6 +634,7 @@ const DEFINITIONS: FunctionDef[] = [
   quantileExact,
   ...withIf(simpleLinearRegression),
   windowFunnel,
+  ...withIf(deltaSumTimestamp),
   ...withIf(intersections('maxIntersections', 'count')),
   ...withIf(intersections('maxIntersectionsPosition', 'position')),
 ];
@@ -682,8 +704,6 @@ const UNAVAILABLE: Record<string, string> = {
   groupArraySampleIf: 'it picks a random sample, so the same query could answer differently each time; use groupArrayIf().',
   groupArrayInsertAt: NOT_YET,
   groupArrayInsertAtIf: NOT_YET,
-  deltaSumTimestamp: NOT_YET,
-  deltaSumTimestampIf: NOT_YET,
   json_agg: 'ClickHouse’s toJSONString() text (its number formats and escapes) is not reproduced here; use groupArray(), which answers a JSON array.',
   medianExactWeighted: NEEDS_WEIGHT,
   medianExactWeightedIf: NEEDS_WEIGHT,
