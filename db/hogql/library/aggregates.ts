@@ -642,7 +642,10 @@ const DEFINITIONS: FunctionDef[] = [
 const STATE = REFUSED_COMBINATORS.State!;
 const MERGE = REFUSED_COMBINATORS.Merge!;
 const MAP = REFUSED_COMBINATORS.Map!;
-const NOT_YET = 'it is not implemented in Hedgerow yet.';
+const INSERT_AT =
+  'a position given twice keeps whichever value ClickHouse reads first, and the array is as long as the largest position in the data; it is not implemented here.';
+const CROSS_TAB =
+  'ClickHouse’s versions answer it differently (its formula changed, and it counts values by a 64-bit hash), so no one answer can be called its; it is not implemented here.';
 const ROW_ORDER = 'its answer depends on the order ClickHouse reads rows in, which a query cannot fix; use a window function with ORDER BY instead.';
 const NEEDS_WEIGHT = 'ClickHouse needs a weight as its second argument, which PostHog’s mapping does not let through; use quantile() or median().';
 
@@ -702,8 +705,8 @@ const UNAVAILABLE: Record<string, string> = {
   deltaSumIf: ROW_ORDER,
   groupArraySample: 'it picks a random sample, so the same query could answer differently each time; use groupArray() with LIMIT in a subquery.',
   groupArraySampleIf: 'it picks a random sample, so the same query could answer differently each time; use groupArrayIf().',
-  groupArrayInsertAt: NOT_YET,
-  groupArrayInsertAtIf: NOT_YET,
+  groupArrayInsertAt: INSERT_AT,
+  groupArrayInsertAtIf: INSERT_AT,
   json_agg: 'ClickHouse’s toJSONString() text (its number formats and escapes) is not reproduced here; use groupArray(), which answers a JSON array.',
   medianExactWeighted: NEEDS_WEIGHT,
   medianExactWeightedIf: NEEDS_WEIGHT,
@@ -715,14 +718,14 @@ const UNAVAILABLE: Record<string, string> = {
   medianTimingIf: 'ClickHouse’s quantileTiming rounds and caps its values in its own way, which is not reproduced here; use medianExactIf().',
   percentile_cont: 'it needs WITHIN GROUP (ORDER BY …), which HogQL here does not read; use quantile(p)(x).',
   percentile_disc: 'it needs WITHIN GROUP (ORDER BY …), which HogQL here does not read; use quantileExact(p)(x).',
-  contingency: NOT_YET,
-  contingencyIf: NOT_YET,
-  cramersV: NOT_YET,
-  cramersVIf: NOT_YET,
-  cramersVBiasCorrected: NOT_YET,
-  cramersVBiasCorrectedIf: NOT_YET,
-  theilsU: NOT_YET,
-  theilsUIf: NOT_YET,
+  contingency: CROSS_TAB,
+  contingencyIf: CROSS_TAB,
+  cramersV: CROSS_TAB,
+  cramersVIf: CROSS_TAB,
+  cramersVBiasCorrected: CROSS_TAB,
+  cramersVBiasCorrectedIf: CROSS_TAB,
+  theilsU: CROSS_TAB,
+  theilsUIf: CROSS_TAB,
 };
 
 export const AGGREGATES: Family = { title: 'Aggregates', definitions: DEFINITIONS, unavailable: UNAVAILABLE };
