@@ -196,6 +196,11 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'sortableSemVer of a part beyond a 64-bit integer, and of a build suffix',
+    query: "select sortableSemVer('99999999999999999999.1.1'), sortableSemVer('v3.0.12+build.7'), sortableSemVer('1.2'), sortableSemVer('1.2.3.4') from events limit 1",
+    rows: [[[null, 1, 1], [3, 0, 12], [null], [null]]],
+  },
+  {
     name: 'languageCodeToName (case matters; null stays null)',
     query: "select properties.lang, languageCodeToName(properties.lang), languageCodeToName('nb') from events where event = 'a' or event = 'c' order by timestamp",
     rows: [
@@ -244,6 +249,11 @@ const REFUSED: { name: string; query: string; detail: string }[] = [
   { name: 'a window from the data', query: "select windowFunnel(properties.v)(timestamp, event = 'a') from events", detail: 'The window of windowFunnel() must be an integer constant from 0 to 9007199254740991.' },
   { name: 'a text as the funnel timestamp', query: "select windowFunnel(10)(event, event = 'a') from events", detail: 'The timestamp of windowFunnel() must be a DateTime, a Date or a number.' },
   { name: 'a text as a funnel step', query: "select windowFunnel(10)(timestamp, event) from events", detail: 'A String is not a condition; compare it with something.' },
+  {
+    name: 'a statistic whose powers overflow a float',
+    query: 'select kurtPop(toFloat(properties.v) * 1e100) from events',
+    detail: 'A number or date in the query is out of range.',
+  },
   { name: 'matchesAction', query: 'select matchesAction(1) from events', detail: 'The function matchesAction() is not available: Hedgerow has no actions to match events against.' },
   { name: 'topK without its parameter', query: 'select topK(event) from events', detail: 'topK() needs its parameters: topK(p)(x).' },
   { name: 'topK of a huge count', query: 'select topK(100000000)(event) from events', detail: 'The number of values of topK() must be an integer constant from 1 to 10000.' },
