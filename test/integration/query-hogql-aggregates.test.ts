@@ -91,6 +91,11 @@ const CASES: Case[] = [
     rows: [[['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c'], ['alice', 'bob'], ['a', 'a']]],
   },
   {
+    name: 'topK and groupUniqArray of a property: its values as text, a number and its text one value',
+    query: "select topK(1)(properties.v), groupUniqArray(properties.v), groupUniqArrayIf(properties.w, event = 'a') from events",
+    rows: [[['1'], ['1', '2', '3', '4'], ['3', '5', '7']]],
+  },
+  {
     name: 'the Array combinator over lists in properties (an empty list, null and a missing one add nothing)',
     query:
       'select sumArray(properties.tags), countArray(properties.tags), avgArray(properties.tags), minArray(properties.tags), maxArray(properties.tags), countDistinctArray(properties.tags), medianArray(properties.tags) from events',

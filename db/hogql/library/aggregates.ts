@@ -55,6 +55,15 @@ function numberFromJson(element: Fragment): Fragment {
   return sql`hogql_to_number(${element})`;
 }
 
+/**
+ * A value as an element of an array an aggregate builds: a property as its text, as PostHog's properties are
+ * strings (1 and "1" are one value "1"); null where it is missing.
+ */
+function asElement(value: Typed): { sql: Fragment; element: HogQLType } {
+  if (value.type === 'json') return { sql: sql`to_jsonb(nullif(${value.sql}, 'null'::jsonb) #>> '{}')`, element: 'string' };
+  return { sql: sql`to_jsonb(${value.sql})`, element: value.type === 'null' ? 'json' : value.type };
+}
+
 function constantNumber(expr: Expr | undefined, what: string, low: number, high: number, integer: boolean): number {
   if (!expr || expr.kind !== 'constant' || typeof expr.value !== 'number' || expr.value < low || expr.value > high || (integer && !Number.isInteger(expr.value))) {
     throw new HogQLError(`${what} must be ${integer ? 'an integer' : 'a number'} constant from ${low} to ${high}.`);
@@ -371,11 +380,11 @@ const topK: FunctionDef = {
   compile: (c, args, params) => {
     const limit = constantNumber(params[0], 'The number of values of topK()', 1, 10_000, true);
     const value = c.compile(args[0]!);
-    const v = sql`to_jsonb(${rowValue(value)})`;
+    const { sql: v, element } = asElement(value);
     const all = sql`coalesce(jsonb_agg(${v}) filter (where ${v} is not null), '[]'::jsonb)`;
     const counted = sql`(select hogql_top_value, count(*) as hogql_top_count from jsonb_array_elements(${all}) as hogql_top_values(hogql_top_value) group by hogql_top_value order by hogql_top_count desc, hogql_top_value limit ${rowCount(limit)})`;
     const list = sql`(select coalesce(jsonb_agg(hogql_top_value order by hogql_top_count desc, hogql_top_value), '[]'::jsonb) from ${counted} as hogql_top)`;
-    return arrayOf(list, value.type === 'null' ? 'json' : value.type, false);
+    return arrayOf(list, element, false);
   },
 };
 
@@ -386,8 +395,8 @@ const groupUniqArray: FunctionDef = {
   aggregate: true,
   compile: (c, args) => {
     const value = c.compile(args[0]!);
-    const v = sql`to_jsonb(${rowValue(value)})`;
-    return arrayOf(sql`coalesce(jsonb_agg(distinct ${v}) filter (where ${v} is not null), '[]'::jsonb)`, value.type === 'null' ? 'json' : value.type, false);
+    const { sql: v, element } = asElement(value);
+    return arrayOf(sql`coalesce(jsonb_agg(distinct ${v}) filter (where ${v} is not null), '[]'::jsonb)`, element, false);
   },
 };
 
