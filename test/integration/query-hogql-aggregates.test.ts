@@ -122,8 +122,8 @@ const CASES: Case[] = [
   {
     name: 'countIf with a value, countDistinctIf, uniq of several arguments, uniqHLL12, uniqTheta, uniqExactIf',
     query:
-      "select countIf(properties.v, event = 'b'), countDistinctIf(distinct_id, event = 'a'), uniq(event, distinct_id), uniqExact(event, distinct_id), uniqHLL12(distinct_id), uniqTheta(distinct_id), uniqExactIf(event, distinct_id = 'carol') from events",
-    rows: [[1, 2, 5, 5, 3, 3, 2]],
+      "select countIf(properties.v, event = 'b'), countDistinctIf(distinct_id, event = 'a'), uniq(event, distinct_id), uniqExact(event, distinct_id), uniqHLL12(distinct_id), uniqTheta(distinct_id), uniqExactIf(event, distinct_id = 'carol'), uniqIf(event, distinct_id, timestamp > '2024-01-01 12:00:00'), uniqHLL12If(event, distinct_id, event != 'c') from events",
+    rows: [[1, 2, 5, 5, 3, 3, 2, 4, 4]],
   },
   {
     name: 'anyHeavy, anyLastIf, anyIf, argMaxIf, argMinIf',

@@ -226,9 +226,9 @@ function generatedNames(): { name: string; refused: string | null }[] {
 
 // Other aggregates ------------------------------------------------------------------------------------------------
 
-/** `nameIf(…, cond)`: `target(…)` over the rows where cond holds. */
+/** `nameIf(…, cond)`: `target(…)` over the rows where cond holds (`args` values, or any number of them: Infinity). */
 function withCondition(name: string, target: string, args: number, params?: readonly [number, number]): FunctionDef {
-  return { name, minArgs: args + 1, maxArgs: args + 1, aggregate: true, params, compile: (c, all, ps) => compileAs(c, target, onlyWhere(all), ps) };
+  return { name, minArgs: args === Infinity ? 2 : args + 1, maxArgs: args + 1, aggregate: true, params, compile: (c, all, ps) => compileAs(c, target, onlyWhere(all), ps) };
 }
 
 /** Both `name` and `nameIf`. */
@@ -628,9 +628,9 @@ const DEFINITIONS: FunctionDef[] = [
   ...withIf(groupBitmap),
   sameAs('uniqHLL12', 'uniq', 1, Infinity),
   sameAs('uniqTheta', 'uniq', 1, Infinity),
-  withCondition('uniqExactIf', 'uniq', 1),
-  withCondition('uniqHLL12If', 'uniq', 1),
-  withCondition('uniqThetaIf', 'uniq', 1),
+  withCondition('uniqExactIf', 'uniq', Infinity),
+  withCondition('uniqHLL12If', 'uniq', Infinity),
+  withCondition('uniqThetaIf', 'uniq', Infinity),
   ...withIf(middle('medianExact', true)),
   ...withIf(middle('medianExactLow', false)),
   ...withIf(middle('medianExactHigh', true)),
