@@ -235,19 +235,31 @@ const DEFINITIONS: FunctionDef[] = [
   {
     name: 'countIf',
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs: 2,
     aggregate: true,
-    compile: (c, args) => typed(sql`count(*) filter (where ${c.condition(arg(args, 0))})`, 'int', false),
+    compile: (c, args) => {
+      // countIf(cond) counts the rows where cond holds; countIf(x, cond) those of them where x is not null.
+      const condition = c.condition(arg(args, args.length - 1));
+      if (args.length === 1) return typed(sql`count(*) filter (where ${condition})`, 'int', false);
+      const value = c.compile(arg(args, 0));
+      const counted = value.type === 'json' ? sql`nullif(${value.sql}, 'null'::jsonb)` : value.sql;
+      return typed(sql`count(${counted}) filter (where ${condition})`, 'int', false);
+    },
   },
   {
     name: 'uniq',
     minArgs: 1,
-    maxArgs: 1,
+    maxArgs: Infinity,
     aggregate: true,
     compile: (c, args) => {
-      const value = c.compile(arg(args, 0));
-      const counted = value.type === 'json' ? sql`nullif(${value.sql}, 'null'::jsonb)` : value.sql;
-      return typed(sql`count(distinct ${counted})`, 'int', false);
+      const values = args.map((item) => {
+        const value = c.compile(item);
+        return value.type === 'json' ? sql`nullif(${value.sql}, 'null'::jsonb)` : value.sql;
+      });
+      if (values.length === 1) return typed(sql`count(distinct ${values[0]!})`, 'int', false);
+      // Several arguments count distinct combinations; as in ClickHouse, a row with a null among them counts not.
+      const present = join(values.map((value) => sql`${value} is not null`), ' and ');
+      return typed(sql`count(distinct (${join(values, ', ')})) filter (where ${present})`, 'int', false);
     },
   },
   aggregateOf('sum', 'sum'),

@@ -4,9 +4,11 @@
  * definitions and, for each function of its family that does not run here, the reason a refusal names.
  */
 import type { FunctionDef } from '../functions.js';
+import { AGGREGATES } from './aggregates.js';
 import { ARRAYS } from './arrays.js';
 import { DATES } from './dates.js';
 import { OPERATOR_FUNCTIONS } from './operators.js';
+import { POSTHOG } from './posthog.js';
 
 export interface Family {
   /** What the functions are, as the generated list heads them. */
@@ -16,7 +18,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES];
+export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES, AGGREGATES, POSTHOG];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

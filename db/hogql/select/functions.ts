@@ -165,15 +165,20 @@ function jsonExtract(name: string, type: HogQLType, read: (value: Fragment) => F
   };
 }
 
-/** `sumIf(x, cond)` is `sum(if(cond, x, null))`: the aggregate skips the rows where the condition fails. */
-function conditionalAggregate(name: string, target: string): FunctionDef {
+/**
+ * `sumIf(x, cond)` is `sum(if(cond, x, null))`: the aggregate skips the rows where the condition fails. uniqIf
+ * counts several values together (`uniqIf(a, b, cond)`), each null where the condition fails.
+ */
+function conditionalAggregate(name: string, target: string, maxValues = 1): FunctionDef {
   return {
     name,
     minArgs: 2,
-    maxArgs: 2,
+    maxArgs: maxValues + 1,
     compile: (c, args) => {
       if (!c.options.allowAggregates) throw new HogQLError(`Aggregate functions such as ${name}() are not allowed in ${c.options.clause}.`);
-      return c.call(target, [{ kind: 'call', name: 'if', args: [arg(args, 1), arg(args, 0), { kind: 'constant', value: null }] }]);
+      const condition = arg(args, args.length - 1);
+      const values = args.slice(0, -1).map((value): Expr => ({ kind: 'call', name: 'if', args: [condition, value, { kind: 'constant', value: null }] }));
+      return c.call(target, values);
     },
   };
 }
@@ -267,7 +272,7 @@ function dateShift(name: string, sign: '+' | '-'): FunctionDef {
 }
 
 const DEFINITIONS: FunctionDef[] = [
-  alias('uniqExact', 'uniq', 1, 1),
+  alias('uniqExact', 'uniq', 1, Infinity),
   alias('countDistinct', 'uniq', 1, 1),
   {
     name: 'any',
@@ -411,7 +416,7 @@ const DEFINITIONS: FunctionDef[] = [
   conditionalAggregate('avgIf', 'avg'),
   conditionalAggregate('minIf', 'min'),
   conditionalAggregate('maxIf', 'max'),
-  conditionalAggregate('uniqIf', 'uniq'),
+  conditionalAggregate('uniqIf', 'uniq', Infinity),
   {
     name: 'arrayJoin',
     minArgs: 1,
