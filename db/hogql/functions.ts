@@ -5,6 +5,8 @@
 import type { Expr } from './ast.js';
 import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
+import { CONVERSION_CORRECTIONS } from './library/conversions.js';
+import { STRING_CORRECTIONS } from './library/strings.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import { coerce, jsonKey, timezoneParam, typed, unifiedType, wallClockZone, type HogQLType, type Typed } from './types.js';
@@ -193,11 +195,12 @@ const DEFINITIONS: FunctionDef[] = [
   aggregateOf('max', 'max'),
 
   conversion('toString', 'string'),
-  conversion('toInt', 'int'),
+  // Text converts to an integer only when it is one: toInt('1.5') is NULL, as PostHog's accurateCastOrNull.
+  CONVERSION_CORRECTIONS.toInt,
   conversion('toFloat', 'float'),
   conversion('toDate', 'date'),
   conversion('toDateTime', 'datetime'),
-  conversion('toUUID', 'uuid'),
+  CONVERSION_CORRECTIONS.toUUID,
   startOf('toStartOfHour', 'hour'),
   startOf('toStartOfDay', 'day'),
   {
@@ -227,24 +230,9 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c) => typed(sql`(now() at time zone ${timezoneParam(c.scope)})::date`, 'date', false),
   },
   { name: 'dateDiff', minArgs: 3, maxArgs: 3, compile: dateDiff },
-  {
-    name: 'lower',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return { ...text, sql: sql`lower(${text.sql})`, constant: undefined, jsonPath: undefined };
-    },
-  },
-  {
-    name: 'upper',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return { ...text, sql: sql`upper(${text.sql})`, constant: undefined, jsonPath: undefined };
-    },
-  },
+  // ClickHouse's lower() and upper() change ASCII letters only (lowerUTF8() and upperUTF8() change all).
+  STRING_CORRECTIONS.lower,
+  STRING_CORRECTIONS.upper,
   {
     name: 'concat',
     minArgs: 1,
@@ -261,8 +249,9 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
       if (value.type === 'json' || value.type === 'array') return typed(sql`hogql_json_length(${value.sql})`, 'int', true, value.aggregate);
+      // A String's length is its bytes in ClickHouse (lengthUTF8() counts characters).
       const text = coerce(value, 'string', c.scope);
-      return typed(sql`char_length(${text.sql})::bigint`, 'int', text.nullable, text.aggregate);
+      return typed(sql`octet_length(${text.sql})::bigint`, 'int', text.nullable, text.aggregate);
     },
   },
   {

@@ -4,6 +4,12 @@
  * definitions and, for each function of its family that does not run here, the reason a refusal names.
  */
 import type { FunctionDef } from '../functions.js';
+import { CONVERSIONS } from './conversions.js';
+import { GEO } from './geo.js';
+import { JSON_FAMILY } from './json.js';
+import { MATH } from './math.js';
+import { STRINGS } from './strings.js';
+import { URLS } from './urls.js';
 
 export interface Family {
   /** What the functions are, as the generated list heads them. */
@@ -13,7 +19,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [];
+export const FAMILIES: readonly Family[] = [STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, GEO];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

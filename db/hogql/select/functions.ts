@@ -8,6 +8,8 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
+import { MATH_CORRECTIONS } from '../library/math.js';
+import { STRING_CORRECTIONS } from '../library/strings.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
@@ -380,32 +382,15 @@ const DEFINITIONS: FunctionDef[] = [
   },
   dateShift('dateAdd', '+'),
   dateShift('dateSub', '-'),
-  {
-    name: 'round',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const value = numberOf(c, arg(args, 0));
-      const places = args.length > 1 ? to(c, arg(args, 1), 'int') : null;
-      const body = places ? sql`round(${value.sql}, (${places.sql})::int)` : sql`round(${value.sql})`;
-      return typed(body, 'float', value.nullable || (places?.nullable ?? false), value.aggregate || (places?.aggregate ?? false));
-    },
-  },
-  mathOf('floor', 'floor'),
-  mathOf('ceil', 'ceil'),
+  // Floats round half to even, as ClickHouse's Float64 does; a second argument gives the decimal places.
+  MATH_CORRECTIONS.round,
+  MATH_CORRECTIONS.floor,
+  MATH_CORRECTIONS.ceil,
   mathOf('abs', 'abs'),
   textTest('startsWith', (text, part) => sql`starts_with(${text}, ${part})`),
   textTest('endsWith', (text, part) => sql`(right(${text}, char_length(${part})) = ${part})`),
-  {
-    name: 'position',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      const part = to(c, arg(args, 1), 'string');
-      return typed(sql`strpos(${text.sql}, ${part.sql})::bigint`, 'int', text.nullable || part.nullable, text.aggregate || part.aggregate);
-    },
-  },
+  // position(haystack, needle[, start]) counts UTF-8 bytes, as ClickHouse does.
+  STRING_CORRECTIONS.position,
   {
     name: 'replaceAll',
     minArgs: 3,
@@ -416,43 +401,11 @@ const DEFINITIONS: FunctionDef[] = [
       return typed(sql`replace(${text.sql}, ${from.sql}, ${into.sql})`, 'string', parts.some((p) => p.nullable), parts.some((p) => p.aggregate));
     },
   },
-  {
-    name: 'splitByChar',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const separator = arg(args, 0);
-      if (separator.kind !== 'constant' || typeof separator.value !== 'string' || [...separator.value].length !== 1) {
-        throw new HogQLError('The separator of splitByChar() must be a constant of one character.');
-      }
-      const text = to(c, arg(args, 1), 'string');
-      return arrayOf(sql`to_jsonb(string_to_array(${text.sql}, ${param(separator.value, 'text')}))`, 'string', text.nullable, text.aggregate);
-    },
-  },
-  {
-    name: 'trim',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return typed(sql`btrim(${text.sql})`, 'string', text.nullable, text.aggregate);
-    },
-  },
-  {
-    name: 'substring',
-    minArgs: 2,
-    maxArgs: 3,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      const start = to(c, arg(args, 1), 'int');
-      const length = args.length > 2 ? to(c, arg(args, 2), 'int') : null;
-      const body = length
-        ? sql`substr(${text.sql}, (${start.sql})::int, greatest((${length.sql})::int, 0))`
-        : sql`substr(${text.sql}, (${start.sql})::int)`;
-      const parts = [text, start, ...(length ? [length] : [])];
-      return typed(body, 'string', parts.some((p) => p.nullable), parts.some((p) => p.aggregate));
-    },
-  },
+  // splitByChar(separator, text[, max]): an empty text is one empty part, as in ClickHouse.
+  STRING_CORRECTIONS.splitByChar,
+  STRING_CORRECTIONS.trim,
+  // substring(text, offset[, length]): a negative offset counts from the end, a negative length ends before it.
+  STRING_CORRECTIONS.substring,
 ];
 
 /** The added functions, by lower-case name. */
