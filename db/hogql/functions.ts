@@ -197,7 +197,7 @@ const DEFINITIONS: FunctionDef[] = [
   conversion('toString', 'string'),
   // Text converts to an integer only when it is one: toInt('1.5') is NULL, as PostHog's accurateCastOrNull.
   CONVERSION_CORRECTIONS.toInt,
-  conversion('toFloat', 'float'),
+  CONVERSION_CORRECTIONS.toFloat,
   conversion('toDate', 'date'),
   conversion('toDateTime', 'datetime'),
   CONVERSION_CORRECTIONS.toUUID,

@@ -28,8 +28,14 @@ function integerOrNull(c: Compiler, expr: Expr): Typed {
   return { ...converted, constant: undefined, jsonPath: undefined };
 }
 
+/** A value as Float64, or NULL: a constant text that is not a number too (coerce() refuses it). */
 function floatOrNull(c: Compiler, expr: Expr): Typed {
-  return coerce(c.compile(expr), 'float', c.scope);
+  const value = c.compile(expr);
+  if (typeof value.constant === 'string' && !/^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,4})?\s*$/.test(value.constant)) {
+    return typed(keyword('null::numeric'), 'float', true, value.aggregate);
+  }
+  const converted = coerce(value, 'float', c.scope);
+  return { ...converted, jsonPath: undefined };
 }
 
 /** A conversion that answers `fallback` where the value does not convert. */
@@ -222,6 +228,7 @@ const DEFINITIONS: FunctionDef[] = [
 /** The corrections of functions defined before the library (functions.ts). */
 export const CONVERSION_CORRECTIONS = {
   toInt: { name: 'toInt', minArgs: 1, maxArgs: 1, compile: (c, args) => integerOrNull(c, arg(args, 0)) } satisfies FunctionDef,
+  toFloat: { name: 'toFloat', minArgs: 1, maxArgs: 1, compile: (c, args) => floatOrNull(c, arg(args, 0)) } satisfies FunctionDef,
   toUUID: { name: 'toUUID', minArgs: 1, maxArgs: 1, compile: (c, args) => uuidOrNull(c, arg(args, 0)) } satisfies FunctionDef,
 };
 

@@ -17,6 +17,12 @@ const NAN = keyword("'NaN'::float8");
 const INFINITY = keyword("'Infinity'::float8");
 const MINUS_INFINITY = keyword("'-Infinity'::float8");
 
+/**
+ * A float8 as the exact numeric of its shortest text: a cast straight to numeric keeps 15 digits only, where
+ * ClickHouse shows all 17 (pi() is 3.141592653589793).
+ */
+const asNumeric = (x: Fragment) => sql`((${x})::text)::numeric`;
+
 /** A one-argument Float64 function: `body` gets the argument as float8 and answers float8. */
 function float1(name: string, body: (x: Fragment) => Fragment): FunctionDef {
   return {
@@ -25,7 +31,7 @@ function float1(name: string, body: (x: Fragment) => Fragment): FunctionDef {
     maxArgs: 1,
     compile: (c, args) => {
       const x = numeric(c, arg(args, 0));
-      return derived(sql`(${body(sql`(${x.sql})::float8`)})::numeric`, 'float', [x]);
+      return derived(asNumeric(body(sql`(${x.sql})::float8`)), 'float', [x]);
     },
   };
 }
@@ -37,7 +43,7 @@ function float2(name: string, body: (x: Fragment, y: Fragment) => Fragment): Fun
     maxArgs: 2,
     compile: (c, args) => {
       const [x, y] = [numeric(c, arg(args, 0)), numeric(c, arg(args, 1))];
-      return derived(sql`(${body(sql`(${x.sql})::float8`, sql`(${y.sql})::float8`)})::numeric`, 'float', [x, y]);
+      return derived(asNumeric(body(sql`(${x.sql})::float8`, sql`(${y.sql})::float8`)), 'float', [x, y]);
     },
   };
 }
@@ -64,7 +70,7 @@ function rounding(name: string, mode: Rounding): FunctionDef {
       if (value.type === 'float' && (mode === 'round' || mode === 'roundBankers')) {
         // A Float64 rounds half to even (2.5 to 2), as C's rint() does: so does PostgreSQL's round(float8).
         const scale = sql`power(10::float8, ${n})`;
-        return derived(sql`(round((${value.sql})::float8 * ${scale}) / ${scale})::numeric`, 'float', parts);
+        return derived(asNumeric(sql`round((${value.sql})::float8 * ${scale}) / ${scale}`), 'float', parts);
       }
       const x = sql`(${value.sql})::numeric`;
       const scale = sql`power(10::numeric, ${n})`;
@@ -232,8 +238,8 @@ function transform(c: Compiler, args: readonly Expr[]): Typed {
 }
 
 const DEFINITIONS: FunctionDef[] = [
-  { name: 'e', minArgs: 0, maxArgs: 0, compile: () => typed(keyword('exp(1::float8)::numeric'), 'float', false) },
-  { name: 'pi', minArgs: 0, maxArgs: 0, compile: () => typed(keyword('pi()::numeric'), 'float', false) },
+  { name: 'e', minArgs: 0, maxArgs: 0, compile: () => typed(asNumeric(keyword('exp(1::float8)')), 'float', false) },
+  { name: 'pi', minArgs: 0, maxArgs: 0, compile: () => typed(asNumeric(keyword('pi()')), 'float', false) },
   float1('exp', (x) => sql`(case when ${x} > 709.78 then ${INFINITY} when ${x} < -745.2 then 0 else exp(${x}) end)`),
   float1('log', logarithm((x) => sql`ln(${x})`)),
   float1('ln', logarithm((x) => sql`ln(${x})`)),

@@ -13,7 +13,9 @@ import { arg, derived, pattern, scalar, to } from './common.js';
 
 const PREFIX = '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)';
 
-const match = (text: Fragment, expression: string) => sql`coalesce(substring(${text} from ${pattern(expression)}), '')`;
+/** The first group of `expression` in the text, '' when it does not match (and NULL for NULL). */
+const match = (text: Fragment, expression: string) =>
+  sql`coalesce(substring(${text} from ${pattern(expression)}), (case when ${text} is not null then '' end))`;
 
 /** user:password@host:port */
 const authority = (url: Fragment) => match(url, `${PREFIX}{0,1}([^/?#]*)`);
@@ -27,16 +29,21 @@ const fragment = (url: Fragment) => match(url, '#(.*)$');
 
 /**
  * ClickHouse's "first significant subdomain": the second-level name, or the third-level one when the second is
- * com, net, org or co (news.clickhouse.com.tr gives clickhouse). `cut` gives the domain from there on; `keepWWW`
- * keeps a www. just before it.
+ * com, net, org or co (news.clickhouse.com.tr gives clickhouse); a www there is not significant, and a name
+ * without a dot has none. `cut` gives the domain from there on; `cutWithWWW` keeps a www. just before it.
  */
 function significant(domain: Fragment, mode: 'name' | 'cut' | 'cutWithWWW'): Fragment {
   const labels = keyword('d.labels');
   const n = keyword('coalesce(array_length(d.labels, 1), 0)');
-  const index = sql`(case when ${n} >= 3 and ${labels}[${n} - 1] in ('com', 'net', 'org', 'co') then ${n} - 2 when ${n} >= 2 then ${n} - 1 else 1 end)`;
-  if (mode === 'name') return sql`(select coalesce(${labels}[${index}], '') from (select string_to_array(${domain}, '.') as labels) as d)`;
-  const start = mode === 'cutWithWWW' ? sql`(case when ${index} > 1 and ${labels}[${index} - 1] = 'www' then ${index} - 1 else ${index} end)` : index;
-  return sql`(select coalesce(array_to_string(${labels}[${start}:${n}], '.'), '') from (select string_to_array(${domain}, '.') as labels) as d)`;
+  const index = sql`(case when ${n} >= 3 and ${labels}[${n} - 1] in ('com', 'net', 'org', 'co') then ${n} - 2 else ${n} - 1 end)`;
+  const www = sql`${labels}[${index}] = 'www'`;
+  const from = (body: Fragment) => sql`(select (case when ${n} < 2 then '' else ${body} end) from (select string_to_array(${domain}, '.') as labels) as d)`;
+  if (mode === 'name') return from(sql`(case when ${www} then '' else ${labels}[${index}] end)`);
+  const start =
+    mode === 'cutWithWWW'
+      ? sql`(case when ${index} > 1 and ${labels}[${index} - 1] = 'www' then ${index} - 1 else ${index} end)`
+      : sql`(case when ${www} then ${index} + 1 else ${index} end)`;
+  return from(sql`array_to_string(${labels}[${start}:${n}], '.')`);
 }
 
 /**
@@ -52,7 +59,7 @@ function hierarchy(name: string, withBase: boolean): FunctionDef {
       const url = to(c, arg(args, 0), 'string');
       const base = match(url.sql, `(${PREFIX}{0,1}[^/?#]*)`);
       const rest = sql`substr(${url.sql}, char_length(${base}) + 1)`;
-      const separator = (at: Fragment) => sql`substr(r.rest, ${at}, 1) in ('/', '?', '#')`;
+      const separator = (at: Fragment) => sql`(substr(r.rest, ${at}, 1) <> '' and strpos(${pattern('/?#')}, substr(r.rest, ${at}, 1)) > 0)`;
       const cut = sql`(${separator(keyword('i'))} and not ${separator(keyword('i + 1'))}) or (i = char_length(r.rest) and not ${separator(keyword('i'))})`;
       const piece = withBase ? sql`r.base || substr(r.rest, 1, i)` : sql`substr(r.rest, 1, i)`;
       const keep = withBase ? keyword('true') : sql`substr(r.rest, 1, i) <> '/'`;
