@@ -313,6 +313,32 @@ const GROUPS: { name: string; calls: Call[] }[] = [
     ],
   },
   {
+    name: 'sizes past PostgreSQL\'s int and values past a double: clamped or NULL, never an error',
+    calls: [
+      ["substring('abc', 3000000000)", ''],
+      ["substring('abc', -3000000000, 3000000001)", 'abc'],
+      ["left('abc', 3000000000)", 'abc'],
+      ["positionUTF8('abc', 'c', 3000000000)", 0],
+      ["splitByChar(',', 'a,b', 3000000000)", ['a', 'b']],
+      ["split_part('a,b', ',', -3000000000)", ''],
+      ['round(1.5, 1000)', 1.5],
+      ['round(1e300, 5)', 1e300],
+      ['floor(12345, -1000)', 0],
+      ['isFinite(hypot(1e200, 1e200))', true],
+      ['width_bucket(sqrt(-1), 0, 1, 2)', null],
+      ['width_bucket(1, 0, 1, 0)', null],
+      ['bitTestAny(1, 100, 0)', true],
+      ['gcd(0, 0)', 0],
+      ['exp(1000)', null],
+      ['pow(10, 400)', null],
+      ['degrees(1e308)', null],
+      ['factorial(21)', null],
+      ["JSONExtractKeys('{')", []],
+      ["hasToken('a é b', 'é')", true],
+      ["extractURLParameter('http://x.test/?a.b=1&a=2', 'a.b')", '1'],
+    ],
+  },
+  {
     name: 'URLs',
     calls: [
       ["protocol('https://clickhouse.com/')", 'https'],
@@ -368,7 +394,7 @@ const REFUSED: { query: string; detail: string }[] = [
   { query: "select JSON_VALUE(properties.doc, '$..a') from events", detail: 'The path of JSON_VALUE() must be $ followed by .key or [n] steps.' },
   { query: "select toDecimal('1', 30) from events", detail: 'The scale of toDecimal() must be from 0 to 18.' },
   { query: "select replaceRegexpAll(event, event, 'x') from events", detail: 'The pattern of replaceRegexpAll() must be a string constant.' },
-  { query: 'select ngrams(event, 0) from events', detail: 'The size of ngrams() must be at least 1.' },
+  { query: 'select ngrams(event, 0) from events', detail: 'The size of ngrams() must be from 1 to 1000000.' },
   { query: 'select hex(1.5) from events', detail: "hex() of a Float64 writes its IEEE bytes, which Hedgerow's exact numbers do not have; convert it with toInt() or toString() first." },
 ];
 

@@ -8,7 +8,7 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { postgresRegex } from '../regex.js';
-import { param, type Fragment } from '../sql.js';
+import { param, sql, type Fragment } from '../sql.js';
 import { coerce, typed, type HogQLType, type Typed } from '../types.js';
 
 export function arg(args: readonly Expr[], index: number): Expr {
@@ -83,6 +83,17 @@ export function regexConstant(expr: Expr, fn: string): Fragment {
 export function pattern(text: string): Fragment {
   return param(text, 'text');
 }
+
+/**
+ * A bigint as PostgreSQL's int, which positions and counts of its text functions are: clamped into its range,
+ * since a cast of a larger value raises an error (and only a text of more than 2^31 characters would tell).
+ */
+export function int4(value: Fragment): Fragment {
+  return sql`least(greatest(${value}, -2147483648), 2147483647)::int`;
+}
+
+/** Every ASCII character but letters and digits, which a backslash makes literal in a regular expression. */
+export const ASCII_PUNCTUATION = '([\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f])';
 
 /** The most characters a function that builds text (repeat, leftPad, format) may make, as a bound on memory. */
 export const MAX_BUILT_TEXT = 1_000_000;

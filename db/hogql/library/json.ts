@@ -176,8 +176,11 @@ const DEFINITIONS: FunctionDef[] = [
       // The key under which the value at the path stands: the last key of the path, or the name of the n-th member.
       const keys = pathKeys(args.slice(1), 'JSONExtractKey');
       const last = keys[keys.length - 1];
+      if (last === undefined) {
+        const document = c.compile(arg(args, 0));
+        return typed(keyword("''"), 'string', false, document.aggregate);
+      }
       const { value: parent, source } = valueAt(c, args.slice(0, -1), 'JSONExtractKey', true);
-      if (last === undefined) return typed(keyword("''"), 'string', false, source.aggregate);
       const index = typeof last === 'number' ? (last > 0 ? last : null) : null;
       if (typeof last === 'string') {
         return typed(sql`(case when json_typeof(${parent}) = 'object' and (${parent} -> ${param(last, 'text')}) is not null then ${param(last, 'text')} else '' end)`, 'string', false, source.aggregate);

@@ -11,7 +11,7 @@ import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { coerce, typed, unifiedType, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, derived, numeric, to } from './common.js';
+import { arg, derived, int4, numeric, to } from './common.js';
 
 const NAN = keyword("'NaN'::float8");
 const INFINITY = keyword("'Infinity'::float8");
@@ -65,16 +65,22 @@ function rounding(name: string, mode: Rounding): FunctionDef {
     compile: (c, args) => {
       const value = numeric(c, arg(args, 0));
       const places = args.length > 1 ? to(c, arg(args, 1), 'int') : null;
-      const n = places ? sql`(${places.sql})::int` : keyword('0');
+      // Past 40 places either way nothing changes that a Float64 or an Int64 could show.
+      const n = places ? sql`least(greatest(${places.sql}, -40), 40)::int` : keyword('0');
       const parts = [value, ...(places ? [places] : [])];
       if (value.type === 'float' && (mode === 'round' || mode === 'roundBankers')) {
         // A Float64 rounds half to even (2.5 to 2), as C's rint() does: so does PostgreSQL's round(float8).
         const scale = sql`power(10::float8, ${n})`;
-        return derived(asNumeric(sql`round((${value.sql})::float8 * ${scale}) / ${scale}`), 'float', parts);
+        // A double of 2^52 or more has no fraction to round (and its product with the scale could overflow).
+        const x = sql`(${value.sql})::float8`;
+        const rounded = sql`(case when ${n} >= 0 and abs(${x}) >= 4503599627370496 then ${x} else round(${x} * ${scale}) / ${scale} end)`;
+        return derived(asNumeric(rounded), 'float', parts);
       }
       const x = sql`(${value.sql})::numeric`;
-      const scale = sql`power(10::numeric, ${n})`;
-      const scaled = sql`(${x} * ${scale})`;
+      // 10^n as an exact numeric for n >= 0 only (a negative power of numeric keeps 16 places): tens and
+      // hundreds divide by 10^-n instead.
+      const up = sql`power(10::numeric, abs(${n}))`;
+      const scaled = sql`(case when ${n} >= 0 then ${x} * ${up} else ${x} / ${up} end)`;
       const fn: Record<Rounding, Fragment> = {
         // Integers (and exact numbers) round half away from zero; roundBankers() half to even.
         round: sql`round(${scaled})`,
@@ -83,7 +89,7 @@ function rounding(name: string, mode: Rounding): FunctionDef {
         ceil: sql`ceil(${scaled})`,
         trunc: sql`trunc(${scaled})`,
       };
-      const result = sql`(${fn[mode]} / ${scale})`;
+      const result = sql`(case when ${n} >= 0 then ${fn[mode]} / ${up} else ${fn[mode]} * ${up} end)`;
       if (value.type === 'int') return derived(sql`hogql_trunc_int(${result})`, 'int', parts);
       return derived(sql`(${result})::numeric`, 'float', parts);
     },
@@ -217,7 +223,7 @@ function bitTestMany(name: string, every: boolean): FunctionDef {
     maxArgs: Infinity,
     compile: (c, args) => {
       const [value, ...bits] = args.map((item) => to(c, item, 'int'));
-      const tests = bits.map((bit) => sql`((${value!.sql} >> (${bit.sql})::int) & 1) = 1`);
+      const tests = bits.map((bit) => sql`(${bit.sql} between 0 and 63 and ((${value!.sql} >> ${int4(bit.sql)}) & 1) = 1)`);
       return c.boolean(sql`coalesce((${join(tests, every ? ' and ' : ' or ')}), false)`, [value!, ...bits]);
     },
   };
@@ -281,7 +287,13 @@ const DEFINITIONS: FunctionDef[] = [
   float1('asinh', (x) => sql`asinh(${x})`),
   float1('atanh', (x) => sql`(case when abs(${x}) < 1 then atanh(${x}) when ${x} = 1 then ${INFINITY} when ${x} = -1 then ${MINUS_INFINITY} else ${NAN} end)`),
   float2('atan2', (y, x) => sql`atan2(${y}, ${x})`),
-  float2('hypot', (x, y) => sql`sqrt(${x} * ${x} + ${y} * ${y})`),
+  float2('hypot', (x, y) => {
+    // Past 1e150 the squares would overflow: both sides are scaled by 2^600 first, which is exact.
+    const m = sql`greatest(abs(${x}), abs(${y}))`;
+    const scale = keyword("'4.149515568880993e180'::float8");
+    const scaled = sql`sqrt((${x} / ${scale}) * (${x} / ${scale}) + (${y} / ${scale}) * (${y} / ${scale})) * ${scale}`;
+    return sql`(case when ${m} = ${INFINITY} then ${INFINITY} when ${m} < 1e150 then sqrt(${x} * ${x} + ${y} * ${y}) else ${scaled} end)`;
+  }),
   float1('log1p', (x) => sql`(case when ${x} > -1 then ln(1 + ${x}) when ${x} = -1 then ${MINUS_INFINITY} else ${NAN} end)`),
   {
     name: 'sign',
@@ -292,7 +304,7 @@ const DEFINITIONS: FunctionDef[] = [
       return derived(sql`sign((${x.sql})::numeric)::bigint`, 'int', [x]);
     },
   },
-  float1('degrees', (x) => sql`degrees(${x})`),
+  float1('degrees', (x) => sql`(case when abs(${x}) > 1e306 then sign(${x}) * ${INFINITY} else degrees(${x}) end)`),
   float1('radians', (x) => sql`radians(${x})`),
   {
     name: 'factorial',
@@ -312,7 +324,9 @@ const DEFINITIONS: FunctionDef[] = [
       const [x, low, high] = [0, 1, 2].map((index) => numeric(c, arg(args, index))) as [Typed, Typed, Typed];
       const count = to(c, arg(args, 3), 'int');
       const f = (value: Typed) => sql`(${value.sql})::float8`;
-      const body = sql`(case when ${count.sql} > 0 and ${f(low)} <> ${f(high)} and abs(${f(x)}) <> ${INFINITY} then width_bucket(${f(x)}, ${f(low)}, ${f(high)}, (${count.sql})::int)::bigint end)`;
+      // PostgreSQL raises an error for NaN, infinite bounds and a count of 0: ClickHouse's answer there is NULL too.
+      const finite = (value: Typed) => sql`abs(${f(value)}) < ${INFINITY}`;
+      const body = sql`(case when ${count.sql} > 0 and ${f(low)} <> ${f(high)} and ${finite(x)} and ${finite(low)} and ${finite(high)} then width_bucket(${f(x)}, ${f(low)}, ${f(high)}, ${int4(count.sql)})::bigint end)`;
       return derived(body, 'int', [x, low, high, count], true);
     },
   },
@@ -360,7 +374,7 @@ const DEFINITIONS: FunctionDef[] = [
   intDiv('intDivOrZero', 'zero'),
   remainder('moduloOrZero', false),
   remainder('positiveModulo', true),
-  int2('gcd', (a, b) => sql`gcd(${a}, ${b})`),
+  int2('gcd', (a, b) => sql`hogql_trunc_int(gcd((${a})::numeric, (${b})::numeric))`),
   int2('lcm', (a, b) => sql`hogql_trunc_int(lcm((${a})::numeric, (${b})::numeric))`),
   float2Nullable('max2', 'greatest'),
   float2Nullable('min2', 'least'),

@@ -12,7 +12,7 @@ import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, typed, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { alias, arg, constantInteger, constantText, derived, MAX_BUILT_TEXT, pattern, regexConstant, scalar, to } from './common.js';
+import { alias, arg, ASCII_PUNCTUATION, constantInteger, constantText, derived, int4, MAX_BUILT_TEXT, pattern, regexConstant, scalar, to } from './common.js';
 
 const UPPER_ASCII = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER_ASCII = 'abcdefghijklmnopqrstuvwxyz';
@@ -50,7 +50,7 @@ function pad(name: string, sqlName: 'lpad' | 'rpad', minArgs: number): FunctionD
       const length = boundedLength(c, arg(args, 1), name);
       const filler = args.length > 2 ? to(c, arg(args, 2), 'string') : null;
       // ClickHouse pads to the length, and cuts a longer text to it: so does lpad(); a negative length is ''.
-      const body = sql`${keyword(sqlName)}(${text.sql}, greatest((${length.sql})::int, 0), ${filler ? filler.sql : keyword("' '")})`;
+      const body = sql`${keyword(sqlName)}(${text.sql}, greatest(${int4(length.sql)}, 0), ${filler ? filler.sql : keyword("' '")})`;
       return derived(body, 'string', [text, length, ...(filler ? [filler] : [])]);
     },
   };
@@ -69,11 +69,15 @@ function substring(name: string): FunctionDef {
       const size = sql`char_length(${text.sql})`;
       // Positions before the first character count, as in PostgreSQL's substr(): ('hello', -6, 3) is 'he'.
       const start = sql`(case when ${offset.sql} > 0 then ${offset.sql} when ${offset.sql} < 0 then ${size} + ${offset.sql} + 1 end)`;
-      // A negative length ends that many characters before the end of the text.
+      // A negative length ends that many characters before the end of the text. The bounds are worked out in
+      // bigint, and only those inside the text reach substr(), whose int arguments they then fit.
       const count = length
         ? sql`greatest((case when ${length.sql} >= 0 then ${length.sql} else ${size} + ${length.sql} - ${start} + 1 end), 0)`
         : null;
-      const body = count ? sql`substr(${text.sql}, (${start})::int, (${count})::int)` : sql`substr(${text.sql}, (${start})::int)`;
+      const first = sql`greatest(${start}, 1)`;
+      const body = count
+        ? sql`substr(${text.sql}, ${int4(first)}, ${int4(sql`greatest(${start} + ${count} - ${first}, 0)`)})`
+        : sql`substr(${text.sql}, ${int4(first)})`;
       const parts = [text, offset, ...(length ? [length] : [])];
       return derived(sql`coalesce(${body}, (case when ${offset.sql} = 0 then '' end))`, 'string', parts);
     },
@@ -102,7 +106,7 @@ function position(name: string, bytes: boolean, caseInsensitive: boolean, needle
       const size = bytes ? sql`octet_length(${h})` : sql`char_length(${h})`;
       if (args.length < 3) return derived(sql`position(${n} in ${h})::bigint`, 'int', [haystack, needle]);
       const start = to(c, arg(args, 2), 'int');
-      const found = sql`position(${n} in substring(${h} from (${start.sql})::int))`;
+      const found = sql`position(${n} in substring(${h} from ${int4(start.sql)}))`;
       const body = sql`(case when ${start.sql} < 1 or ${start.sql} > ${size} + 1 then 0 when ${found} = 0 then 0 else ${found} + ${start.sql} - 1 end)::bigint`;
       return derived(body, 'int', [haystack, needle, start]);
     },
@@ -147,7 +151,7 @@ function countSubstrings(name: string, caseInsensitive: boolean): FunctionDef {
       const haystack = to(c, arg(args, 0), 'string');
       const needle = to(c, arg(args, 1), 'string');
       const start = args.length > 2 ? to(c, arg(args, 2), 'int') : null;
-      let h = start ? sql`substr(${haystack.sql}, greatest((${start.sql})::int, 1))` : haystack.sql;
+      let h = start ? sql`substr(${haystack.sql}, greatest(${int4(start.sql)}, 1))` : haystack.sql;
       let n = needle.sql;
       if (caseInsensitive) [h, n] = [sql`lower(${h})`, sql`lower(${n})`];
       const body = sql`(case when ${n} = '' then 0 else (char_length(${h}) - char_length(replace(${h}, ${n}, ''))) / char_length(${n}) end)::bigint`;
@@ -198,7 +202,7 @@ function hasToken(name: string, caseInsensitive: boolean, orNull: boolean): Func
     compile: (c, args) => {
       const haystack = to(c, arg(args, 0), 'string');
       const token = to(c, arg(args, 1), 'string');
-      const quoted = sql`regexp_replace(${token.sql}, ${pattern('([^0-9A-Za-z])')}, ${pattern('\\\\\\1')}, 'g')`;
+      const quoted = sql`regexp_replace(${token.sql}, ${pattern(ASCII_PUNCTUATION)}, ${pattern('\\\\\\1')}, 'g')`;
       const expression = sql`(${pattern(`(^|${TOKEN_SEPARATOR})`)} || ${quoted} || ${pattern(`($|${TOKEN_SEPARATOR})`)})`;
       const found = sql`${haystack.sql} ${keyword(caseInsensitive ? '~*' : '~')} ${expression}`;
       // A needle that is not one token (empty, or holding a separator) is an error in ClickHouse; the OrNull
@@ -234,7 +238,7 @@ function replaceRegexp(name: string, global: boolean): FunctionDef {
 /** A split's parts as a jsonb array of strings, the first `max` of them when the call gives a maximum. */
 function splitResult(parts: Fragment, text: Typed, max: Typed | null): Typed {
   if (!max) return arrayOf(sql`to_jsonb(${parts})`, 'string', text.nullable, text.aggregate);
-  const limited = sql`(case when ${max.sql} > 0 then (${parts})[1:(${max.sql})::int] else ${parts} end)`;
+  const limited = sql`(case when ${max.sql} > 0 then (${parts})[1:${int4(max.sql)}] else ${parts} end)`;
   return arrayOf(sql`to_jsonb(${limited})`, 'string', text.nullable || max.nullable, text.aggregate || max.aggregate);
 }
 
@@ -326,8 +330,8 @@ const XML_ESCAPES: readonly (readonly [string, string])[] = [
 
 const DEFINITIONS: FunctionDef[] = [
   // PostHog's left and right are the UTF-8 ones: a negative count leaves that many characters out.
-  scalar('left', ['string', 'int'], 'string', ([text, count]) => sql`left(${text}, (${count})::int)`),
-  scalar('right', ['string', 'int'], 'string', ([text, count]) => sql`right(${text}, (${count})::int)`),
+  scalar('left', ['string', 'int'], 'string', ([text, count]) => sql`left(${text}, ${int4(count)})`),
+  scalar('right', ['string', 'int'], 'string', ([text, count]) => sql`right(${text}, ${int4(count)})`),
   scalar('lengthUTF8', ['string'], 'int', ([text]) => sql`char_length(${text})::bigint`),
   pad('leftPad', 'lpad', 2),
   pad('rightPad', 'rpad', 2),
@@ -480,7 +484,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const text = to(c, arg(args, 0), 'string');
       const size = constantInteger(arg(args, 1), 'The size of ngrams()');
-      if (size < 1) throw new HogQLError('The size of ngrams() must be at least 1.');
+      if (size < 1 || size > MAX_BUILT_TEXT) throw new HogQLError(`The size of ngrams() must be from 1 to ${MAX_BUILT_TEXT}.`);
       const n = keyword(String(size));
       const body = sql`(select coalesce(jsonb_agg(substr(${text.sql}, start, ${n}) order by start), '[]'::jsonb) from generate_series(1, char_length(${text.sql}) - ${n} + 1) as start)`;
       return arrayOf(body, 'string', text.nullable, text.aggregate);
@@ -505,7 +509,7 @@ const DEFINITIONS: FunctionDef[] = [
   },
   scalar('initcap', ['string'], 'string', ([text]) => sql`initcap(${text})`),
   scalar('split_part', ['string', 'string', 'int'], 'string', ([text, delimiter, index]) =>
-    sql`(case when ${index} = 0 then '' else split_part(${text}, ${delimiter}, (${index})::int) end)`,
+    sql`(case when ${index} = 0 then '' else split_part(${text}, ${delimiter}, ${int4(index)}) end)`,
   ),
   ...(['ltrim', 'trimLeft', 'rtrim', 'trimRight', 'btrim'] as const).map((name) => {
     const sqlName = name.startsWith('l') || name === 'trimLeft' ? 'ltrim' : name.startsWith('r') || name === 'trimRight' ? 'rtrim' : 'btrim';

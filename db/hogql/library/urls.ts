@@ -9,7 +9,7 @@ import type { FunctionDef } from '../functions.js';
 import { keyword, sql, type Fragment } from '../sql.js';
 import { arrayOf, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, derived, pattern, scalar, to } from './common.js';
+import { arg, ASCII_PUNCTUATION, derived, pattern, scalar, to } from './common.js';
 
 const PREFIX = '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)';
 
@@ -84,7 +84,7 @@ function parameters(name: string, names: boolean): FunctionDef {
 }
 
 /** A parameter name inside a regular expression: every character but letters and digits escaped. */
-const quoted = (name: Fragment) => sql`regexp_replace(${name}, ${pattern('([^0-9A-Za-z])')}, ${pattern('\\\\\\1')}, 'g')`;
+const quoted = (name: Fragment) => sql`regexp_replace(${name}, ${pattern(ASCII_PUNCTUATION)}, ${pattern('\\\\\\1')}, 'g')`;
 
 const DEFINITIONS: FunctionDef[] = [
   scalar('protocol', ['string'], 'string', ([url]) => match(url, '^([A-Za-z][A-Za-z0-9+.-]*):')),
