@@ -239,12 +239,12 @@ const CASES: Case[] = [
     name: 'JSONExtractInt, Float, Bool, Raw, String of JSON text, and a missing key',
     query:
       "select JSONExtractInt(properties.payload, 'n'), JSONExtractFloat(properties.payload, 'f'), JSONExtractBool(properties.payload, 'ok'), JSONExtractRaw(properties.payload, 'inner'), JSONExtractString(properties.payload, 'inner', 'k'), JSONExtractInt(properties.payload, 'missing') from events where properties.payload is not null",
-    rows: [[3, 1.5, true, '{"k": "v"}', 'v', 0]],
+    rows: [[3, 1.5, true, '{"k":"v"}', 'v', 0]],
   },
   {
     name: 'JSONExtract* of a property holding an object, with a list position',
     query: "select JSONExtractInt(properties.meta, 'n'), JSONExtractInt(properties.meta, 'list', 2), JSONExtractRaw(properties.meta, 'list') from events where properties.meta is not null",
-    rows: [[7, 2, '[1, 2]']],
+    rows: [[7, 2, '[1,2]']],
   },
   {
     name: 'sumIf, avgIf, minIf, maxIf, uniqIf',

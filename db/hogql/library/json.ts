@@ -12,7 +12,7 @@ import type { FunctionDef } from '../functions.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, jsonKey, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, constantText, derived } from './common.js';
+import { arg, constantText, derived, pattern } from './common.js';
 
 function pathKeys(args: readonly Expr[], fn: string): (string | number)[] {
   return args.map((key) => {
@@ -49,6 +49,14 @@ function jsonFunction(name: string, type: HogQLType, build: (value: Fragment) =>
       return typed(build(value), type, nullable || source.nullable, source.aggregate);
     },
   };
+}
+
+/**
+ * A JSON value's text as ClickHouse's …Raw functions write it: as the document has it, without the whitespace
+ * between its tokens (strings kept whole).
+ */
+function compactText(value: Fragment): Fragment {
+  return sql`regexp_replace((${value})::text, ${pattern('("(?:[^"\\\\]|\\\\.)*")|\\s+')}, ${pattern('\\1')}, 'g')`;
 }
 
 /** ClickHouse's names of JSON value types. */
@@ -130,7 +138,7 @@ function jsonExtract(c: Compiler, args: readonly Expr[]): Typed {
 /** The (key, value) pairs of the object at a path, in the document's order, each value as `read` gives it. */
 function keysAndValues(c: Compiler, args: readonly Expr[], fn: string, read: ((value: Fragment) => Fragment) | null): Typed {
   const { value, source } = valueAt(c, args, fn, true);
-  const pairValue = read ? read(keyword('pair.value::jsonb')) : keyword('pair.value::text');
+  const pairValue = read ? read(keyword('pair.value::jsonb')) : compactText(keyword('pair.value'));
   const keep = read ? sql` where ${pairValue} is not null` : keyword('');
   const body = sql`(case when json_typeof(${value}) = 'object' then (select coalesce(jsonb_agg(jsonb_build_array(pair.key, ${pairValue}) order by pair.index), '[]'::jsonb) from json_each(${value}) with ordinality as pair(key, value, index)${keep}) else '[]'::jsonb end)`;
   return arrayOf(body, 'array', false, source.aggregate);
@@ -207,7 +215,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       // Each element's text as the document writes it.
       const { value, source } = valueAt(c, args, 'JSONExtractArrayRaw', true);
-      const body = sql`(case when json_typeof(${value}) = 'array' then (select coalesce(jsonb_agg(item.value::text order by item.index), '[]'::jsonb) from json_array_elements(${value}) with ordinality as item(value, index)) else '[]'::jsonb end)`;
+      const body = sql`(case when json_typeof(${value}) = 'array' then (select coalesce(jsonb_agg(${compactText(keyword('item.value'))} order by item.index), '[]'::jsonb) from json_array_elements(${value}) with ordinality as item(value, index)) else '[]'::jsonb end)`;
       return arrayOf(body, 'string', false, source.aggregate);
     },
   },
@@ -249,6 +257,19 @@ const DEFINITIONS: FunctionDef[] = [
     },
   },
 ];
+
+/** The corrections of functions defined before the library (select/functions.ts). */
+export const JSON_CORRECTIONS = {
+  JSONExtractRaw: {
+    name: 'JSONExtractRaw',
+    minArgs: 1,
+    maxArgs: Infinity,
+    compile: (c, args) => {
+      const { value, source } = valueAt(c, args, 'JSONExtractRaw', true);
+      return typed(sql`coalesce(${compactText(value)}, '')`, 'string', false, source.aggregate);
+    },
+  } satisfies FunctionDef,
+};
 
 export const JSON_FAMILY: Family = {
   title: 'JSON',

@@ -8,6 +8,7 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
+import { JSON_CORRECTIONS } from '../library/json.js';
 import { MATH_CORRECTIONS } from '../library/math.js';
 import { STRING_CORRECTIONS } from '../library/strings.js';
 import { ownEntry } from '../lookup.js';
@@ -360,7 +361,8 @@ const DEFINITIONS: FunctionDef[] = [
   jsonExtract('JSONExtractFloat', 'float', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'number' then (${v})::numeric when 'boolean' then (${v})::boolean::int::numeric end), 0)`),
   jsonExtract('JSONExtractBool', 'boolean', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'boolean' then (${v})::boolean when 'number' then (${v})::numeric <> 0 end), false)`),
   jsonExtract('JSONExtractString', 'string', (v) => sql`hogql_json_string(${v})`),
-  jsonExtract('JSONExtractRaw', 'string', (v) => sql`coalesce((${v})::text, '')`),
+  // The value's text as the document has it, without whitespace between tokens, as ClickHouse writes it.
+  JSON_CORRECTIONS.JSONExtractRaw,
   conditionalAggregate('sumIf', 'sum'),
   conditionalAggregate('avgIf', 'avg'),
   conditionalAggregate('minIf', 'min'),
