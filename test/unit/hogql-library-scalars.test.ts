@@ -95,6 +95,15 @@ describe('unit: HogQL scalar function library', () => {
     }
   });
 
+  it('bounds the text a query may build: large built texts weigh in the bound on an expression', () => {
+    const padded = Array.from({ length: 4 }, () => 'leftPad(event, 1000000)').join(', ');
+    expect(() => compile(`select concat(${padded}) from events`)).not.to.throw();
+    const many = Array.from({ length: 6 }, (_unused, index) => `repeat(event, ${index + 999_990})`).join(', ');
+    expect(() => compile(`select concat(${many}) from events`)).to.throw(HogQLError, /too complex/);
+    const small = Array.from({ length: 200 }, () => "repeat('ab', 10)").join(', ');
+    expect(() => compile(`select concat(${small}) from events`)).not.to.throw();
+  });
+
   it('binds every value of a call, patterns and separators included', () => {
     const compiled = compile("select replaceRegexpAll(event, 'a(b)', '\\\\1'), splitByString('; drop', event), extractURLParameter(event, 'x') from events");
     expect(compiled.text).not.to.include('drop');

@@ -95,5 +95,17 @@ export function int4(value: Fragment): Fragment {
 /** Every ASCII character but letters and digits, which a backslash makes literal in a regular expression. */
 export const ASCII_PUNCTUATION = '([\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f])';
 
-/** The most characters a function that builds text (repeat, leftPad, format) may make, as a bound on memory. */
+/** The most characters a function that builds text (repeat, leftPad) may make, as a bound on memory. */
 export const MAX_BUILT_TEXT = 1_000_000;
+
+/** Characters of built text that weigh as one part of an expression (see MAX_WEIGHT in compiler.ts). */
+const CHARACTERS_A_PART = 25;
+
+/**
+ * Text a function builds (up to `characters` of it) weighs in the compiler's bounds on an expression and a
+ * statement, so that a query cannot concatenate thousands of large built texts: a statement's built text stays
+ * within a few million characters however many calls make it.
+ */
+export function weighBuiltText(fragment: Fragment, characters: number): Fragment {
+  return { ...fragment, weight: fragment.weight + Math.ceil(Math.min(characters, MAX_BUILT_TEXT) / CHARACTERS_A_PART) };
+}

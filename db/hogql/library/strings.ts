@@ -12,7 +12,7 @@ import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, typed, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { alias, arg, ASCII_PUNCTUATION, constantInteger, constantText, derived, int4, MAX_BUILT_TEXT, pattern, regexConstant, scalar, to } from './common.js';
+import { alias, arg, ASCII_PUNCTUATION, constantInteger, constantText, derived, int4, MAX_BUILT_TEXT, pattern, regexConstant, scalar, to, weighBuiltText } from './common.js';
 
 const UPPER_ASCII = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER_ASCII = 'abcdefghijklmnopqrstuvwxyz';
@@ -50,7 +50,9 @@ function pad(name: string, sqlName: 'lpad' | 'rpad', minArgs: number): FunctionD
       const length = boundedLength(c, arg(args, 1), name);
       const filler = args.length > 2 ? to(c, arg(args, 2), 'string') : null;
       // ClickHouse pads to the length, and cuts a longer text to it: so does lpad(); a negative length is ''.
-      const body = sql`${keyword(sqlName)}(${text.sql}, greatest(${int4(length.sql)}, 0), ${filler ? filler.sql : keyword("' '")})`;
+      const target = arg(args, 1);
+      const most = target.kind === 'constant' && typeof target.value === 'number' ? target.value : MAX_BUILT_TEXT;
+      const body = weighBuiltText(sql`${keyword(sqlName)}(${text.sql}, greatest(${int4(length.sql)}, 0), ${filler ? filler.sql : keyword("' '")})`, most);
       return derived(body, 'string', [text, length, ...(filler ? [filler] : [])]);
     },
   };
@@ -503,8 +505,13 @@ const DEFINITIONS: FunctionDef[] = [
         throw new HogQLError(`repeat() can build at most ${MAX_BUILT_TEXT} characters.`);
       }
       const times = to(c, count, 'int');
-      const bounded = sql`(case when char_length(${text.sql})::bigint * greatest(${times.sql}, 0) <= ${keyword(String(MAX_BUILT_TEXT))} then repeat(${text.sql}, greatest((${times.sql})::int, 0)) end)`;
-      return derived(bounded, 'string', [text, times], true);
+      const bounded = sql`(case when char_length(${text.sql})::bigint * greatest(${times.sql}, 0) <= ${keyword(String(MAX_BUILT_TEXT))} then repeat(${text.sql}, greatest(${int4(times.sql)}, 0)) end)`;
+      const source = arg(args, 0);
+      const most =
+        count.kind === 'constant' && typeof count.value === 'number' && source.kind === 'constant' && typeof source.value === 'string'
+          ? count.value * source.value.length
+          : MAX_BUILT_TEXT;
+      return derived(weighBuiltText(bounded, most), 'string', [text, times], true);
     },
   },
   scalar('initcap', ['string'], 'string', ([text]) => sql`initcap(${text})`),
