@@ -7,6 +7,7 @@ import type { FunctionDef } from '../functions.js';
 import { CONVERSIONS } from './conversions.js';
 import { GEO } from './geo.js';
 import { JSON_FAMILY } from './json.js';
+import { MAPS } from './maps.js';
 import { MATH } from './math.js';
 import { STRINGS } from './strings.js';
 import { URLS } from './urls.js';
@@ -19,7 +20,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, GEO];
+export const FAMILIES: readonly Family[] = [STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, MAPS, GEO];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(
