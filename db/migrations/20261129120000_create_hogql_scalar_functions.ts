@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 // Helpers of HogQL's scalar functions (db/hogql/library/) whose PostgreSQL form would raise an error on some
 // stored value: a decoding of text that is not base64 or hex, or whose bytes are not UTF-8, and floating-point
 // powers that overflow. Each answers NULL (or ClickHouse's infinity) instead, so that one event's property can
-// never fail a whole query.
+// never fail a whole query. Each is strict: NULL in, NULL out.
 // (No question mark anywhere below: Knex would read it as a placeholder.)
 const FUNCTIONS = [
-  `create function hogql_base64_decode(value text) returns text language plpgsql immutable parallel safe as $$
+  `create function hogql_base64_decode(value text) returns text language plpgsql immutable strict parallel safe as $$
     begin
       return convert_from(decode(value, 'base64'), 'UTF8');
     exception when others then
@@ -14,7 +14,7 @@ const FUNCTIONS = [
     end
   $$`,
   // Hex digits two a byte; an odd count reads as if a 0 stood before them, as ClickHouse's unhex() does.
-  `create function hogql_unhex(value text) returns text language plpgsql immutable parallel safe as $$
+  `create function hogql_unhex(value text) returns text language plpgsql immutable strict parallel safe as $$
     begin
       if value !~ '^[0-9A-Fa-f]*$' then
         return null;
@@ -29,7 +29,7 @@ const FUNCTIONS = [
   $$`,
   // Percent-decoding: %XX sequences become bytes (and + a space in form encoding); a % not followed by two hex
   // digits stays as it is. Text whose decoded bytes are not UTF-8 stays undecoded.
-  `create function hogql_url_decode(value text, form boolean) returns text language plpgsql immutable parallel safe as $$
+  `create function hogql_url_decode(value text, form boolean) returns text language plpgsql immutable strict parallel safe as $$
     declare
       source bytea := convert_to(value, 'UTF8');
       result bytea := ''::bytea;
@@ -58,7 +58,7 @@ const FUNCTIONS = [
   $$`,
   // Percent-encoding of every byte but the unreserved ones (letters, digits, - . _ ~); in form encoding a space
   // is +.
-  `create function hogql_url_encode(value text, form boolean) returns text language sql immutable parallel safe as $$
+  `create function hogql_url_encode(value text, form boolean) returns text language sql immutable strict parallel safe as $$
     select coalesce(string_agg(
       case
         when b between 48 and 57 or b between 65 and 90 or b between 97 and 122 or b in (45, 46, 95, 126) then chr(b)
@@ -69,7 +69,7 @@ const FUNCTIONS = [
   $$`,
   // x to the power y as ClickHouse's Float64 pow(): infinity past the largest double, NaN where there is no real
   // answer.
-  `create function hogql_power(x float8, y float8) returns float8 language plpgsql immutable parallel safe as $$
+  `create function hogql_power(x float8, y float8) returns float8 language plpgsql immutable strict parallel safe as $$
     begin
       return power(x, y);
     exception

@@ -54,6 +54,11 @@ export function scalar(
   };
 }
 
+/** A result built by a subquery over a value (which would give an empty list for NULL): NULL for NULL. */
+export function nullFor(value: Typed, body: Fragment): Fragment {
+  return value.nullable ? sql`(case when ${value.sql} is not null then ${body} end)` : body;
+}
+
 /** `name` compiles as `target` does, with the target's checks. */
 export function alias(name: string, target: string, minArgs: number, maxArgs: number): FunctionDef {
   return { name, minArgs, maxArgs, compile: (c, args) => c.call(target, args) };

@@ -12,7 +12,7 @@ import type { FunctionDef } from '../functions.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
 import { arrayOf, typed, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { alias, arg, ASCII_PUNCTUATION, constantInteger, constantText, derived, int4, MAX_BUILT_TEXT, pattern, regexConstant, scalar, to, weighBuiltText } from './common.js';
+import { alias, arg, ASCII_PUNCTUATION, constantInteger, constantText, derived, int4, MAX_BUILT_TEXT, nullFor, pattern, regexConstant, scalar, to, weighBuiltText } from './common.js';
 
 const UPPER_ASCII = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER_ASCII = 'abcdefghijklmnopqrstuvwxyz';
@@ -131,7 +131,7 @@ function multiSearch(name: string, kind: 'allPositions' | 'firstPosition' | 'fir
       const parts = [haystack, needles];
       switch (kind) {
         case 'allPositions':
-          return arrayOf(sql`(select coalesce(jsonb_agg(${found} order by needle.index), '[]'::jsonb) from ${source})`, 'int', haystack.nullable, haystack.aggregate || needles.aggregate);
+          return arrayOf(nullFor(haystack, sql`(select coalesce(jsonb_agg(${found} order by needle.index), '[]'::jsonb) from ${source})`), 'int', haystack.nullable, haystack.aggregate || needles.aggregate);
         case 'firstPosition':
           return derived(sql`(select coalesce(min(${found}) filter (where ${found} > 0), 0)::bigint from ${source})`, 'int', parts);
         case 'firstIndex':
@@ -280,7 +280,8 @@ function tokensMatching(name: string, expression: string, maxArgs: number): Func
       const text = to(c, arg(args, 0), 'string');
       const max = args.length > 1 ? to(c, arg(args, 1), 'int') : null;
       const parts = sql`array(select match[1] from regexp_matches(${text.sql}, ${pattern(expression)}, 'g') as match)`;
-      return splitResult(parts, text, max);
+      const result = splitResult(parts, text, max);
+      return { ...result, sql: nullFor(text, result.sql) };
     },
   };
 }
@@ -406,7 +407,7 @@ const DEFINITIONS: FunctionDef[] = [
       // Every match's first group, or the whole match when the pattern has no group.
       const text = to(c, arg(args, 0), 'string');
       const matches = sql`array(select match[1] from regexp_matches(${text.sql}, ${regexConstant(arg(args, 1), 'extractAll')}, 'g') as match)`;
-      return arrayOf(sql`to_jsonb(${matches})`, 'string', text.nullable, text.aggregate);
+      return arrayOf(nullFor(text, sql`to_jsonb(${matches})`), 'string', text.nullable, text.aggregate);
     },
   },
   {
@@ -416,7 +417,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const text = to(c, arg(args, 0), 'string');
       const match = sql`regexp_match(${text.sql}, ${regexConstant(arg(args, 1), 'extractGroups')})`;
-      return arrayOf(sql`coalesce(to_jsonb(${match}), '[]'::jsonb)`, 'string', text.nullable, text.aggregate);
+      return arrayOf(nullFor(text, sql`coalesce(to_jsonb(${match}), '[]'::jsonb)`), 'string', text.nullable, text.aggregate);
     },
   },
   ...['extractAllGroups', 'extractAllGroupsVertical'].map(
@@ -428,7 +429,7 @@ const DEFINITIONS: FunctionDef[] = [
         // A list for each match, of its groups.
         const text = to(c, arg(args, 0), 'string');
         const body = sql`(select coalesce(jsonb_agg(to_jsonb(match) order by number), '[]'::jsonb) from regexp_matches(${text.sql}, ${regexConstant(arg(args, 1), name)}, 'g') with ordinality as found(match, number))`;
-        return arrayOf(body, 'array', text.nullable, text.aggregate);
+        return arrayOf(nullFor(text, body), 'array', text.nullable, text.aggregate);
       },
     }),
   ),
@@ -489,7 +490,7 @@ const DEFINITIONS: FunctionDef[] = [
       if (size < 1 || size > MAX_BUILT_TEXT) throw new HogQLError(`The size of ngrams() must be from 1 to ${MAX_BUILT_TEXT}.`);
       const n = keyword(String(size));
       const body = sql`(select coalesce(jsonb_agg(substr(${text.sql}, start, ${n}) order by start), '[]'::jsonb) from generate_series(1, char_length(${text.sql}) - ${n} + 1) as start)`;
-      return arrayOf(body, 'string', text.nullable, text.aggregate);
+      return arrayOf(nullFor(text, body), 'string', text.nullable, text.aggregate);
     },
   },
 

@@ -9,7 +9,7 @@ import type { FunctionDef } from '../functions.js';
 import { keyword, sql, type Fragment } from '../sql.js';
 import { arrayOf, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, ASCII_PUNCTUATION, derived, pattern, scalar, to } from './common.js';
+import { arg, ASCII_PUNCTUATION, derived, nullFor, pattern, scalar, to } from './common.js';
 
 const PREFIX = '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)';
 
@@ -64,7 +64,7 @@ function hierarchy(name: string, withBase: boolean): FunctionDef {
       const piece = withBase ? sql`r.base || substr(r.rest, 1, i)` : sql`substr(r.rest, 1, i)`;
       const keep = withBase ? keyword('true') : sql`substr(r.rest, 1, i) <> '/'`;
       const body = sql`(select coalesce(jsonb_agg(${piece} order by i), '[]'::jsonb) from (select ${base} as base, ${rest} as rest) as r, generate_series(1, char_length(r.rest)) as i where (${cut}) and ${keep})`;
-      return arrayOf(body, 'string', url.nullable, url.aggregate);
+      return arrayOf(nullFor(url, body), 'string', url.nullable, url.aggregate);
     },
   };
 }
@@ -78,7 +78,7 @@ function parameters(name: string, names: boolean): FunctionDef {
       const url = to(c, arg(args, 0), 'string');
       const item = names ? keyword("split_part(p.item, '=', 1)") : keyword('p.item');
       const body = sql`(select coalesce(jsonb_agg(${item} order by p.index), '[]'::jsonb) from regexp_split_to_table(${queryString(url.sql)}, '&') with ordinality as p(item, index) where p.item <> '')`;
-      return arrayOf(body, 'string', url.nullable, url.aggregate);
+      return arrayOf(nullFor(url, body), 'string', url.nullable, url.aggregate);
     },
   };
 }
