@@ -117,6 +117,8 @@ const GROUPS: { name: string; calls: Call[] }[] = [
       ["extractAll('iphone 123 android 456', '[0-9]+')", ['123', '456']],
       ["extractGroups('hello world', '(\\\\w+) (\\\\w+)')", ['hello', 'world']],
       ["extractAllGroups('abc=111, def=222', '(\\\\w+)=(\\\\w+)')", [['abc', '111'], ['def', '222']]],
+      ["extractAllGroupsHorizontal('abc=111, def=222, ghi=333', '(\\\\w+)=(\\\\w+)')", [['abc', 'def', 'ghi'], ['111', '222', '333']]],
+      ["extractAllGroupsHorizontal('none', '(\\\\d+)-(\\\\d+)')", [[], []]],
       ["countSubstrings('aaaa', 'aa')", 2],
       ["countSubstrings('abc___abc', 'abc', 4)", 1],
       ["countSubstringsCaseInsensitive('AAAA', 'aa')", 2],

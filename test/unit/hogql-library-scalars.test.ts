@@ -66,6 +66,7 @@ describe('unit: HogQL scalar function library', () => {
       ["select splitByChar('ab', event) from events", 'The separator of splitByChar() must be a constant of one character.'],
       ['select splitByString(event, event) from events', 'The separator of splitByString() must be a string constant.'],
       ["select replaceRegexpAll(event, 'a', event) from events", 'The replacement of replaceRegexpAll() must be a string constant.'],
+      ["select extractAllGroupsHorizontal(event, '[(]a') from events", 'The pattern of extractAllGroupsHorizontal() must have a group: (…).'],
       ["select regexpExtract(event, 'a', 300) from events", 'The group of regexpExtract() must be from 0 to 255.'],
       ["select regexpExtract(event, 'a', properties.n) from events", 'The group of regexpExtract() must be an integer constant.'],
       ["select repeat('a', 1000001) from events", 'repeat() can build at most 1000000 characters.'],

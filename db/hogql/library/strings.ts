@@ -323,6 +323,22 @@ function format(c: Compiler, args: readonly Expr[]): Typed {
   return derived(body, 'string', values);
 }
 
+/** The capturing groups of a pattern: each ( that is not escaped, not in a class and not (?…). */
+function capturingGroups(expression: string): number {
+  let count = 0;
+  let inClass = false;
+  for (let index = 0; index < expression.length; index += 1) {
+    const char = expression[index]!;
+    if (char === '\\') index += 1;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(' && expression[index + 1] !== '?') count += 1;
+    else if (char === '(' && expression[index + 2] === 'P' && expression[index + 3] === '<') count += 1;
+    else if (char === '(' && expression[index + 2] === '<' && expression[index + 3] !== '=' && expression[index + 3] !== '!') count += 1;
+  }
+  return count;
+}
+
 const XML_ESCAPES: readonly (readonly [string, string])[] = [
   ['&', '&amp;'],
   ['<', '&lt;'],
@@ -433,6 +449,24 @@ const DEFINITIONS: FunctionDef[] = [
       },
     }),
   ),
+  {
+    name: 'extractAllGroupsHorizontal',
+    minArgs: 2,
+    maxArgs: 2,
+    compile: (c, args) => {
+      // A list for each group, of what it matched in every match: [[all of group 1], [all of group 2], …].
+      const text = to(c, arg(args, 0), 'string');
+      const expression = constantText(arg(args, 1), 'The pattern of extractAllGroupsHorizontal()');
+      const groups = capturingGroups(expression);
+      if (groups === 0) throw new HogQLError('The pattern of extractAllGroupsHorizontal() must have a group: (…).');
+      const pattern = regexConstant(arg(args, 1), 'extractAllGroupsHorizontal');
+      const lists = Array.from({ length: groups }, (_unused, index) => {
+        const group = keyword(String(index + 1));
+        return sql`(select coalesce(jsonb_agg(found.match[${group}] order by found.number), '[]'::jsonb) from regexp_matches(${text.sql}, ${pattern}, 'g') with ordinality as found(match, number))`;
+      });
+      return arrayOf(nullFor(text, sql`jsonb_build_array(${join(lists, ', ')})`), 'array', text.nullable, text.aggregate);
+    },
+  },
   countSubstrings('countSubstrings', false),
   countSubstrings('countSubstringsCaseInsensitive', true),
   countSubstrings('countSubstringsCaseInsensitiveUTF8', true),
@@ -555,7 +589,6 @@ export const STRINGS: Family = {
     multiFuzzyMatchAny: NO_HYPERSCAN,
     multiFuzzyMatchAnyIndex: NO_HYPERSCAN,
     multiFuzzyMatchAllIndices: NO_HYPERSCAN,
-    extractAllGroupsHorizontal: 'is not implemented; extractAllGroups() gives the same groups a match at a time.',
     ngramDistance: NO_NGRAM,
     ngramDistanceCaseInsensitive: NO_NGRAM,
     ngramDistanceUTF8: NO_NGRAM,
