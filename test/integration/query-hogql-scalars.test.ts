@@ -31,6 +31,11 @@ const EVENTS: NewEvent[] = [
   },
 ];
 
+/** Another environment: an event of the same name whose values would change every answer above. */
+const OTHER_EVENTS: NewEvent[] = [
+  { event: 'seed', distinct_id: 'mallory', timestamp: '2024-01-01T09:00:00Z', properties: { text: 'Evil', url: 'https://evil.test/?page=666', doc: '{"a": "evil"}' } },
+];
+
 type Call = readonly [string, unknown];
 
 /** Each group runs as one query; its calls' values are compared in order. */
@@ -441,6 +446,8 @@ describe('query: HogQL scalar functions', function () {
     client = server.http.withKey(account.key);
     path = `/api/environments/${account.environment.id}/query/`;
     await insertEvents(db, account.environment.id, EVENTS);
+    const other = await newAccount(db, { scopes: ['query:read'] });
+    await insertEvents(db, other.environment.id, OTHER_EVENTS);
   });
 
   after(async () => {
@@ -460,6 +467,14 @@ describe('query: HogQL scalar functions', function () {
       expect(got).to.deep.equal(expected);
     });
   }
+
+  it("reads its own environment's event only, and quotes in arguments stay values", async () => {
+    const query =
+      "select lower(properties.text), extractURLParameter(properties.url, 'page'), JSONExtractString(properties.doc, 'a'), replaceAll(properties.text, '''; drop table events; --', 'x'), concatWithSeparator('''', 'a', 'b') from events where event = 'seed'";
+    const response = await run(query);
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    expect(response.body.results).to.deep.equal([['hello, world!', '2', 'hello', 'Hello, world!', "a'b"]]);
+  });
 
   for (const refused of REFUSED) {
     it(`400 for ${refused.query}`, async () => {
