@@ -415,6 +415,29 @@ const DEFINITIONS: FunctionDef[] = [
   readable('formatReadableDecimalSize', 1000, [' B', ' KB', ' MB', ' GB', ' TB', ' PB', ' EB']),
   readable('formatReadableSize', 1024, [' B', ' KiB', ' MiB', ' GiB', ' TiB', ' PiB', ' EiB']),
   readable('formatReadableQuantity', 1000, ['', ' thousand', ' million', ' billion', ' trillion', ' quadrillion']),
+  {
+    name: 'formatReadableTimeDelta',
+    minArgs: 1,
+    maxArgs: 2,
+    compile: (c, args) => {
+      if (args.length > 1) throw new HogQLError('formatReadableTimeDelta() takes the seconds only here (its largest unit is years).');
+      // Whole seconds in years of 365 days, months of 30.5 days, days, hours, minutes and seconds, the units
+      // that are not 0 joined by ", " and a last " and "; 0 is "0 seconds".
+      const x = numeric(c, arg(args, 0));
+      const units: readonly [string, number][] = [['year', 31_536_000], ['month', 2_635_200], ['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+      const parts = units.map(([unit, seconds], index) => {
+        const larger = units.slice(0, index).map(([, size]) => size);
+        // What is left below the larger units, in this unit.
+        const rest = larger.reduce<Fragment>((inner, size) => sql`mod(${inner}, ${keyword(String(size))})`, keyword('t.s'));
+        const count = sql`floor(${rest} / ${keyword(String(seconds))})`;
+        return sql`(case when ${count} > 0 then ${count}::text || ${keyword(`' ${unit}'`)} || (case when ${count} > 1 then 's' else '' end) end)`;
+      });
+      const list = sql`array_remove(array[${join(parts, ', ')}], null)`;
+      const body = sql`(select (case cardinality(l.parts) when 0 then '0 seconds' when 1 then l.parts[1] else array_to_string(l.parts[1:cardinality(l.parts) - 1], ', ') || ' and ' || l.parts[cardinality(l.parts)] end) from (select floor(abs((${x.sql})::numeric)) as s) as t, lateral (select ${list} as parts) as l)`;
+      const signed = sql`(case when (${x.sql})::numeric <= -1 then '-' else '' end) || ${body}`;
+      return derived(sql`(case when ${x.sql} is not null then ${signed} end)`, 'string', [x]);
+    },
+  },
   extreme('least', 'least'),
   extreme('greatest', 'greatest'),
 ];
@@ -452,7 +475,6 @@ export const MATH: Family = {
       ].map((name) => [name, BITMAP]),
     ),
     bar: "draws with ClickHouse's Unicode bar renderer, whose partial blocks Hedgerow does not reproduce.",
-    formatReadableTimeDelta: "is not implemented: ClickHouse's wording of each unit and its rounding are not reproduced yet.",
     indexHint: "steers ClickHouse's primary-key index; PostgreSQL chooses its own indexes, so write the condition itself.",
     extractIPv4Substrings: "returns ClickHouse's token-index substrings of IPv4 addresses, which only its text index uses.",
   },
