@@ -327,6 +327,12 @@ const GROUPS: { name: string; calls: Call[] }[] = [
       ['JSON_VALUE(\'{"hello":2}\', \'$.hello\')', '2'],
       ['JSON_VALUE(\'{"hello":{"world":"!"}}\', \'$.hello\')', ''],
       ["JSONLength('not json')", 0],
+      ["JSONExtractString(properties.missing, 'a')", null],
+      ["JSONExtractInt(properties.nothing, 'a')", null],
+      ['JSONExtractKeys(properties.missing)', null],
+      ["JSONExtractRaw(properties.missing, 'a')", null],
+      ["JSON_VALUE(properties.missing, '$.a')", null],
+      ["JSONExtractString(properties.doc, 'missing')", ''],
     ],
   },
   {

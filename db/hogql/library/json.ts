@@ -10,9 +10,9 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { keyword, param, sql, type Fragment } from '../sql.js';
-import { arrayOf, coerce, jsonKey, typed, type HogQLType, type Typed } from '../types.js';
+import { coerce, jsonKey, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, constantText, derived, pattern } from './common.js';
+import { arg, constantText, pattern } from './common.js';
 
 function pathKeys(args: readonly Expr[], fn: string): (string | number)[] {
   return args.map((key) => {
@@ -39,6 +39,23 @@ function valueAt(c: Compiler, args: readonly Expr[], fn: string, ordered = false
   return { value, source };
 }
 
+/**
+ * A result for a NULL document (a missing property, or one holding JSON null): NULL, as ClickHouse's functions
+ * of a Nullable argument answer, rather than the type's zero.
+ */
+export function forDocument(source: Typed, result: Fragment): { sql: Fragment; nullable: boolean } {
+  if (!source.nullable && source.type !== 'json') return { sql: result, nullable: false };
+  const missing = source.type === 'json' ? sql`coalesce(jsonb_typeof(${source.sql}), 'null') = 'null'` : sql`${source.sql} is null`;
+  return { sql: sql`(case when ${missing} then null else ${result} end)`, nullable: true };
+}
+
+/** A typed result of a document, NULL for a NULL one. */
+function ofDocument(source: Typed, result: Fragment, type: HogQLType, element?: HogQLType): Typed {
+  const guarded = forDocument(source, result);
+  const value = typed(guarded.sql, type, guarded.nullable, source.aggregate);
+  return element ? { ...value, element } : value;
+}
+
 function jsonFunction(name: string, type: HogQLType, build: (value: Fragment) => Fragment, nullable = false): FunctionDef {
   return {
     name,
@@ -46,7 +63,8 @@ function jsonFunction(name: string, type: HogQLType, build: (value: Fragment) =>
     maxArgs: Infinity,
     compile: (c, args) => {
       const { value, source } = valueAt(c, args, name);
-      return typed(build(value), type, nullable || source.nullable, source.aggregate);
+      const result = ofDocument(source, build(value), type);
+      return { ...result, nullable: nullable || result.nullable };
     },
   };
 }
@@ -128,11 +146,11 @@ function jsonExtract(c: Compiler, args: readonly Expr[]): Typed {
     const element = extraction.read(keyword('item.value'));
     const item = parsed.elementNullable ? element : sql`coalesce(${element}, ${keyword(extraction.zero)})`;
     const body = sql`(case when jsonb_typeof(${value}) = 'array' then (select coalesce(jsonb_agg(to_jsonb(${item}) order by item.index), '[]'::jsonb) from jsonb_array_elements(${value}) with ordinality as item(value, index)) else '[]'::jsonb end)`;
-    return arrayOf(body, extraction.type, false, source.aggregate);
+    return ofDocument(source, body, 'array', extraction.type);
   }
   const read = extraction.read(value);
   if (parsed.nullable) return typed(read, extraction.type, true, source.aggregate);
-  return typed(sql`coalesce(${read}, ${keyword(extraction.zero)})`, extraction.type, false, source.aggregate);
+  return ofDocument(source, sql`coalesce(${read}, ${keyword(extraction.zero)})`, extraction.type);
 }
 
 /** The (key, value) pairs of the object at a path, in the document's order, each value as `read` gives it. */
@@ -141,7 +159,7 @@ function keysAndValues(c: Compiler, args: readonly Expr[], fn: string, read: ((v
   const pairValue = read ? read(keyword('pair.value::jsonb')) : compactText(keyword('pair.value'));
   const keep = read ? sql` where ${pairValue} is not null` : keyword('');
   const body = sql`(case when json_typeof(${value}) = 'object' then (select coalesce(jsonb_agg(jsonb_build_array(pair.key, ${pairValue}) order by pair.index), '[]'::jsonb) from json_each(${value}) with ordinality as pair(key, value, index)${keep}) else '[]'::jsonb end)`;
-  return arrayOf(body, 'array', false, source.aggregate);
+  return ofDocument(source, body, 'array', 'array');
 }
 
 /** A JSONPath of JSON_VALUE(): `$`, then `.key` or `[n]` (from 0), and nothing else. */
@@ -191,11 +209,11 @@ const DEFINITIONS: FunctionDef[] = [
       const { value: parent, source } = valueAt(c, args.slice(0, -1), 'JSONExtractKey', true);
       const index = typeof last === 'number' ? (last > 0 ? last : null) : null;
       if (typeof last === 'string') {
-        return typed(sql`(case when json_typeof(${parent}) = 'object' and (${parent} -> ${param(last, 'text')}) is not null then ${param(last, 'text')} else '' end)`, 'string', false, source.aggregate);
+        return ofDocument(source, sql`(case when json_typeof(${parent}) = 'object' and (${parent} -> ${param(last, 'text')}) is not null then ${param(last, 'text')} else '' end)`, 'string');
       }
       if (index === null) throw new HogQLError('JSONExtractKey() takes a place from 1 as its last key.');
       const body = sql`coalesce((case when json_typeof(${parent}) = 'object' then (select member.key from json_each(${parent}) with ordinality as member(key, value, index) where member.index = ${param(index, 'bigint')}) end), '')`;
-      return typed(body, 'string', false, source.aggregate);
+      return ofDocument(source, body, 'string');
     },
   },
   {
@@ -205,7 +223,7 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const { value, source } = valueAt(c, args, 'JSONExtractKeys', true);
       const body = sql`(case when json_typeof(${value}) = 'object' then (select coalesce(jsonb_agg(member.key order by member.index), '[]'::jsonb) from json_object_keys(${value}) with ordinality as member(key, index)) else '[]'::jsonb end)`;
-      return arrayOf(body, 'string', false, source.aggregate);
+      return ofDocument(source, body, 'array', 'string');
     },
   },
   {
@@ -216,7 +234,7 @@ const DEFINITIONS: FunctionDef[] = [
       // Each element's text as the document writes it.
       const { value, source } = valueAt(c, args, 'JSONExtractArrayRaw', true);
       const body = sql`(case when json_typeof(${value}) = 'array' then (select coalesce(jsonb_agg(${compactText(keyword('item.value'))} order by item.index), '[]'::jsonb) from json_array_elements(${value}) with ordinality as item(value, index)) else '[]'::jsonb end)`;
-      return arrayOf(body, 'string', false, source.aggregate);
+      return ofDocument(source, body, 'array', 'string');
     },
   },
   {
@@ -253,7 +271,7 @@ const DEFINITIONS: FunctionDef[] = [
           : sql`hogql_json_parse(${coerce(source, 'string', c.scope).sql})`;
       for (const key of keys) value = sql`(${value} -> ${jsonKey(key)})`;
       const body = sql`coalesce((case when jsonb_typeof(${value}) in ('string', 'number', 'boolean') then ${value} #>> '{}' end), '')`;
-      return derived(body, 'string', [source], false);
+      return ofDocument(source, body, 'string');
     },
   },
 ];
@@ -266,7 +284,7 @@ export const JSON_CORRECTIONS = {
     maxArgs: Infinity,
     compile: (c, args) => {
       const { value, source } = valueAt(c, args, 'JSONExtractRaw', true);
-      return typed(sql`coalesce(${compactText(value)}, '')`, 'string', false, source.aggregate);
+      return ofDocument(source, sql`coalesce(${compactText(value)}, '')`, 'string');
     },
   } satisfies FunctionDef,
 };

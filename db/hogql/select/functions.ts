@@ -8,7 +8,7 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
-import { JSON_CORRECTIONS } from '../library/json.js';
+import { forDocument, JSON_CORRECTIONS } from '../library/json.js';
 import { MATH_CORRECTIONS } from '../library/math.js';
 import { STRING_CORRECTIONS } from '../library/strings.js';
 import { ownEntry } from '../lookup.js';
@@ -147,8 +147,10 @@ function jsonExtract(name: string, type: HogQLType, read: (value: Fragment) => F
     minArgs: 1,
     maxArgs: Infinity,
     compile: (c, args) => {
+      // A NULL document (a missing property) gives NULL, as ClickHouse's functions of a Nullable argument do.
       const { value, source } = jsonExtractPath(c, args, name);
-      return typed(read(value), type, false, source.aggregate);
+      const result = forDocument(source, read(value));
+      return typed(result.sql, type, result.nullable, source.aggregate);
     },
   };
 }
