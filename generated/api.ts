@@ -2741,7 +2741,10 @@ export interface components {
          *     `JSONExtractBool`, `JSONExtractRaw`, and `arrayJoin` as a whole column of the SELECT. Window functions
          *     `row_number`, `rank`, `dense_rank`, `lag`, `lead`, `first_value`, `last_value` and `count`, `sum`,
          *     `avg`, `min`, `max` take `OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE BETWEEN ... AND ...])`
-         *     in SELECT and ORDER BY. Any other table, field or function is a 400 naming it.
+         *     in SELECT and ORDER BY. The string, number, conversion, JSON and URL functions of PostHog's HogQL run
+         *     as well, with ClickHouse's semantics (`lower` changes ASCII letters only, `length` counts bytes, `toInt('1.5')`
+         *     is null, floats round half to even); `generated/hogql-functions.md` of the repository lists every function
+         *     that runs and why each refused one does not. Any other table, field or function is a 400 naming it.
          *
          *     **Placeholders.** `{name}` in the query is the constant `values.name` (a string, number, boolean or
          *     null), never query text; a placeholder without a value is a 400.
