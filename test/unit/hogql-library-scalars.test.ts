@@ -83,7 +83,7 @@ describe('unit: HogQL scalar function library', () => {
       ['select transform(1, 2, 3) from events', 'The second and third arguments of transform() must be arrays.'],
       ["select parseDateTimeBestEffort('2024-01-01', 'UTC') from events", /takes the text only here/],
       ['select e(1) from events', 'e() takes 0 arguments, got 1.'],
-      ['select bitNot(1) from events', /^The function bitNot\(\) is not available: depends on the width/],
+      ['select bitNot(1) from events', /^The function bitNot\(\) is not available: It depends on the width/],
       ["select reinterpretAsUInt8('a') from events", /^The function reinterpretAsUInt8\(\) is not available/],
       ["select geohashEncode(1, 2) from events", /^The function geohashEncode\(\) is not available/],
     ];

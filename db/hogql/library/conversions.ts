@@ -232,7 +232,7 @@ export const CONVERSION_CORRECTIONS = {
   toUUID: { name: 'toUUID', minArgs: 1, maxArgs: 1, compile: (c, args) => uuidOrNull(c, arg(args, 0)) } satisfies FunctionDef,
 };
 
-const REINTERPRET = "reads the bytes of ClickHouse's in-memory representation of a value, which Hedgerow's values do not have.";
+const REINTERPRET = "It reads the bytes of ClickHouse's in-memory representation of a value, which Hedgerow's values do not have.";
 
 export const CONVERSIONS: Family = {
   title: 'Conversions and nulls',
@@ -244,9 +244,9 @@ export const CONVERSIONS: Family = {
       ),
     ),
     parseDateTime:
-      'reads text by a MySQL-style format exactly as ClickHouse does, which PostgreSQL\'s to_timestamp() does not (it is lenient); use toDateTime() for ISO 8601 text.',
-    toDateTimeUS: 'reads ambiguous dates month first, which PostgreSQL\'s parser does not do exactly as ClickHouse; use toDateTime() for ISO 8601 text.',
-    toTypeName: "names ClickHouse's types (Nullable(String), DateTime64(6, 'UTC')…), which Hedgerow's values do not have.",
+      'It reads text by a MySQL-style format exactly as ClickHouse does, which PostgreSQL\'s to_timestamp() does not (it is lenient); use toDateTime() for ISO 8601 text.',
+    toDateTimeUS: 'It reads ambiguous dates month first, which PostgreSQL\'s parser does not do exactly as ClickHouse; use toDateTime() for ISO 8601 text.',
+    toTypeName: "It names ClickHouse's types (Nullable(String), DateTime64(6, 'UTC')…), which Hedgerow's values do not have.",
     cityHash64: 'ClickHouse defines this hash bit for bit, and PostgreSQL has no implementation that gives the same numbers.',
   },
 };

@@ -3,7 +3,7 @@
  */
 import type { Family } from './index.js';
 
-const H3 = "works on Uber's H3 grid, for which PostgreSQL has no library here.";
+const H3 = "It works on Uber's H3 grid, for which PostgreSQL has no library here.";
 const GEO_NAMES = [
   'h3IsValid', 'h3GetResolution', 'h3GetBaseCell', 'h3EdgeAngle', 'h3EdgeLengthM', 'h3EdgeLengthKm', 'geoToH3', 'h3ToGeo', 'h3ToGeoBoundary',
   'h3kRing', 'h3HexAreaM2', 'h3HexAreaKm2', 'h3IndexesAreNeighbors', 'h3ToChildren', 'h3ToParent', 'h3ToString', 'stringToH3', 'h3IsResClassIII',
@@ -13,8 +13,8 @@ const GEO_NAMES = [
   'h3GetDestinationIndexFromUnidirectionalEdge', 'h3GetIndexesFromUnidirectionalEdge', 'h3GetUnidirectionalEdgesFromHexagon',
   'h3GetUnidirectionalEdgeBoundary',
 ];
-const DISTANCE = "uses ClickHouse's own approximation of the Earth's geometry, whose digits PostgreSQL's functions do not reproduce.";
-const GEOHASH = 'has no PostgreSQL function here (PostGIS is not installed).';
+const DISTANCE = "It uses ClickHouse's own approximation of the Earth's geometry, whose digits PostgreSQL's functions do not reproduce.";
+const GEOHASH = 'It has no PostgreSQL function here (PostGIS is not installed).';
 
 export const GEO: Family = {
   title: 'Geo',
@@ -23,8 +23,8 @@ export const GEO: Family = {
     greatCircleDistance: DISTANCE,
     geoDistance: DISTANCE,
     greatCircleAngle: DISTANCE,
-    pointInEllipses: "works on ClickHouse's planar ellipses of coordinates; Hedgerow has no geometry functions (PostGIS is not installed).",
-    pointInPolygon: "works on ClickHouse's polygons of tuples; Hedgerow has no geometry functions (PostGIS is not installed).",
+    pointInEllipses: "It works on ClickHouse's planar ellipses of coordinates; Hedgerow has no geometry functions (PostGIS is not installed).",
+    pointInPolygon: "It works on ClickHouse's polygons of tuples; Hedgerow has no geometry functions (PostGIS is not installed).",
     geohashEncode: GEOHASH,
     geohashDecode: GEOHASH,
     geohashesInBox: GEOHASH,

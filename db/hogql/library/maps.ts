@@ -5,7 +5,7 @@
 import type { Family } from './index.js';
 
 const NO_MAPS =
-  "works on ClickHouse's Map type, which Hedgerow does not have; read a property holding an object with properties.name.key or JSONExtract…(), and its keys with JSONExtractKeys().";
+  "It works on ClickHouse's Map type, which Hedgerow does not have; read a property holding an object with properties.name.key or JSONExtract…(), and its keys with JSONExtractKeys().";
 
 export const MAPS: Family = {
   title: 'Maps',

@@ -450,8 +450,8 @@ export const MATH_CORRECTIONS = {
 };
 
 const WIDTH =
-  "depends on the width of ClickHouse's integer type (UInt8 for a literal such as 1, Int64 for a property), which Hedgerow's 64-bit integers do not keep.";
-const BITMAP = "works on ClickHouse's roaring bitmaps (groupBitmapState), a type PostgreSQL does not have.";
+  "It depends on the width of ClickHouse's integer type (UInt8 for a literal such as 1, Int64 for a property), which Hedgerow's 64-bit integers do not keep.";
+const BITMAP = "It works on ClickHouse's roaring bitmaps (groupBitmapState), a type PostgreSQL does not have.";
 
 export const MATH: Family = {
   title: 'Numbers',
@@ -461,8 +461,8 @@ export const MATH: Family = {
     erfc: 'PostgreSQL 15 has no error function, and an approximation would not give ClickHouse\'s digits.',
     lgamma: 'PostgreSQL 15 has no gamma function, and an approximation would not give ClickHouse\'s digits.',
     tgamma: 'PostgreSQL 15 has no gamma function, and an approximation would not give ClickHouse\'s digits.',
-    multiplyDecimal: "works on ClickHouse's Decimal types; Hedgerow's numbers are exact already, so write a * b.",
-    divideDecimal: "works on ClickHouse's Decimal types; Hedgerow's numbers are exact already, so write a / b.",
+    multiplyDecimal: "It works on ClickHouse's Decimal types; Hedgerow's numbers are exact already, so write a * b.",
+    divideDecimal: "It works on ClickHouse's Decimal types; Hedgerow's numbers are exact already, so write a / b.",
     bitNot: WIDTH,
     bitRotateLeft: WIDTH,
     bitRotateRight: WIDTH,
@@ -474,8 +474,8 @@ export const MATH: Family = {
         'bitmapAndCardinality', 'bitmapOrCardinality', 'bitmapXorCardinality', 'bitmapAndnotCardinality',
       ].map((name) => [name, BITMAP]),
     ),
-    bar: "draws with ClickHouse's Unicode bar renderer, whose partial blocks Hedgerow does not reproduce.",
-    indexHint: "steers ClickHouse's primary-key index; PostgreSQL chooses its own indexes, so write the condition itself.",
-    extractIPv4Substrings: "returns ClickHouse's token-index substrings of IPv4 addresses, which only its text index uses.",
+    bar: "It draws with ClickHouse's Unicode bar renderer, whose partial blocks Hedgerow does not reproduce.",
+    indexHint: "It steers ClickHouse's primary-key index; PostgreSQL chooses its own indexes, so write the condition itself.",
+    extractIPv4Substrings: "It returns ClickHouse's token-index substrings of IPv4 addresses, which only its text index uses.",
   },
 };

@@ -571,8 +571,8 @@ export const STRING_CORRECTIONS = {
   splitByChar: splitBy('splitByChar', 'char'),
 };
 
-const NO_HYPERSCAN = "runs many patterns at once through ClickHouse's Hyperscan engine, which PostgreSQL does not have; use match() with the patterns joined by |.";
-const NO_NGRAM = "measures text by ClickHouse's own hashed 4-gram counts, whose values PostgreSQL cannot reproduce.";
+const NO_HYPERSCAN = "It runs many patterns at once through ClickHouse's Hyperscan engine, which PostgreSQL does not have; use match() with the patterns joined by |.";
+const NO_NGRAM = "It measures text by ClickHouse's own hashed 4-gram counts, whose values PostgreSQL cannot reproduce.";
 
 export const STRINGS: Family = {
   title: 'Strings',
@@ -582,7 +582,7 @@ export const STRINGS: Family = {
     base58Encode: 'Base58 has no PostgreSQL function; base64Encode() and hex() encode text.',
     base58Decode: 'Base58 has no PostgreSQL function; base64Decode() and unhex() decode text.',
     tryBase58Decode: 'Base58 has no PostgreSQL function; tryBase64Decode() and unhex() decode text.',
-    extractTextFromHTML: "follows ClickHouse's own HTML scanner, whose handling of every tag, entity and whitespace rule PostgreSQL cannot reproduce exactly.",
+    extractTextFromHTML: "It follows ClickHouse's own HTML scanner, whose handling of every tag, entity and whitespace rule PostgreSQL cannot reproduce exactly.",
     multiMatchAny: NO_HYPERSCAN,
     multiMatchAnyIndex: NO_HYPERSCAN,
     multiMatchAllIndices: NO_HYPERSCAN,
@@ -597,7 +597,7 @@ export const STRINGS: Family = {
     ngramSearchCaseInsensitive: NO_NGRAM,
     ngramSearchUTF8: NO_NGRAM,
     ngramSearchCaseInsensitiveUTF8: NO_NGRAM,
-    hasAllTokens: "splits text by ClickHouse's text-index tokenizers, which PostgreSQL does not have; use hasToken() for each token.",
-    hasAnyTokens: "splits text by ClickHouse's text-index tokenizers, which PostgreSQL does not have; use hasToken() for each token.",
+    hasAllTokens: "It splits text by ClickHouse's text-index tokenizers, which PostgreSQL does not have; use hasToken() for each token.",
+    hasAnyTokens: "It splits text by ClickHouse's text-index tokenizers, which PostgreSQL does not have; use hasToken() for each token.",
   },
 };
