@@ -2767,8 +2767,11 @@ export interface components {
          *     `avg`, `min`, `max` take `OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE BETWEEN ... AND ...])`
          *     in SELECT and ORDER BY, or `OVER w` / `OVER (w ORDER BY ...)` naming a window of the WINDOW clause; so
          *     does any other aggregate function PostgreSQL can compute over a window (`groupArray`, `countIf`, ...;
-         *     not `uniq`, `argMax`, `argMin`, `any` or the quantiles, a 400). Any other table, field or function is a
-         *     400 naming it.
+         *     not `uniq`, `argMax`, `argMin`, `any` or the quantiles, a 400). The string, number, conversion, JSON and
+         *     URL functions of PostHog's HogQL run as well, with ClickHouse's semantics (`lower` changes ASCII letters
+         *     only, `length` counts bytes, `toInt('1.5')` is null, floats round half to even);
+         *     `generated/hogql-functions.md` of the repository lists every function that runs and why each refused one
+         *     does not. Any other table, field or function is a 400 naming it.
          *
          *     **Arrays, tuples and lambdas.** `[a, b]` and `array(a, b)`, tuples `(a, b)` and `tuple(a)`, `x[i]` on
          *     any array (from 1, negative from the end; a missing element is its type's default, 0 or '', or null

@@ -6,6 +6,8 @@ import { commonShape } from './arrays.js';
 import type { Expr } from './ast.js';
 import type { Compiler } from './compiler.js';
 import { HogQLError } from './errors.js';
+import { CONVERSION_CORRECTIONS } from './library/conversions.js';
+import { STRING_CORRECTIONS } from './library/strings.js';
 import { postgresRegex } from './regex.js';
 import { join, keyword, param, sql, type Fragment } from './sql.js';
 import { weekMode, weekStart } from './library/dates.js';
@@ -268,8 +270,9 @@ const DEFINITIONS: FunctionDef[] = [
   aggregateOf('max', 'max'),
 
   conversion('toString', 'string'),
-  conversion('toInt', 'int'),
-  conversion('toFloat', 'float'),
+  // Text converts to an integer only when it is one: toInt('1.5') is NULL, as PostHog's accurateCastOrNull.
+  CONVERSION_CORRECTIONS.toInt,
+  CONVERSION_CORRECTIONS.toFloat,
   conversion('toDate', 'date'),
   {
     name: 'toDateTime',
@@ -282,7 +285,7 @@ const DEFINITIONS: FunctionDef[] = [
       return { ...coerce(c.compile(arg(args, 0)), 'datetime', { timezone: zone }), zone };
     },
   },
-  conversion('toUUID', 'uuid'),
+  CONVERSION_CORRECTIONS.toUUID,
   startOf('toStartOfHour', 'hour', 1),
   startOf('toStartOfDay', 'day', 2),
   {
@@ -321,24 +324,9 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c) => typed(sql`(now() at time zone ${timezoneParam(c.scope)})::date`, 'date', false),
   },
   { name: 'dateDiff', minArgs: 3, maxArgs: 3, compile: dateDiff },
-  {
-    name: 'lower',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return { ...text, sql: sql`lower(${text.sql})`, constant: undefined, jsonPath: undefined };
-    },
-  },
-  {
-    name: 'upper',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return { ...text, sql: sql`upper(${text.sql})`, constant: undefined, jsonPath: undefined };
-    },
-  },
+  // ClickHouse's lower() and upper() change ASCII letters only (lowerUTF8() and upperUTF8() change all).
+  STRING_CORRECTIONS.lower,
+  STRING_CORRECTIONS.upper,
   {
     name: 'concat',
     minArgs: 1,
@@ -355,8 +343,9 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => {
       const value = c.compile(arg(args, 0));
       if (value.type === 'json' || value.type === 'array') return typed(sql`hogql_json_length(${value.sql})`, 'int', true, value.aggregate);
+      // A String's length is its bytes in ClickHouse (lengthUTF8() counts characters).
       const text = coerce(value, 'string', c.scope);
-      return typed(sql`char_length(${text.sql})::bigint`, 'int', text.nullable, text.aggregate);
+      return typed(sql`octet_length(${text.sql})::bigint`, 'int', text.nullable, text.aggregate);
     },
   },
   {

@@ -180,8 +180,11 @@ export function coerce(value: Typed, target: HogQLType, scope: Scope): Typed {
       switch (value.type) {
         case 'json':
           return keep(jsonText(value), true);
-        case 'int':
         case 'float':
+          // Without the zeros an exact number keeps after its last digit (10 / 4 is 2.5000000000000000 in
+          // PostgreSQL's numeric): ClickHouse writes a Float64 as 2.5.
+          return keep(sql`trim_scale((${value.sql})::numeric)::text`);
+        case 'int':
         case 'boolean':
         case 'uuid':
           return keep(sql`(${value.sql})::text`);

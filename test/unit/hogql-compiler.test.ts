@@ -101,11 +101,18 @@ describe('unit: HogQL compiler', () => {
       ['toString(timestamp)', { sql: 'hogql_format_datetime(e.timestamp)', params: [], type: 'string' }],
       ['toDate(timestamp)', { sql: '((e.timestamp) at time zone ?::text)::date', params: ['Europe/Paris'], type: 'date' }],
       ['toStartOfHour(timestamp)', { sql: "date_trunc('hour', e.timestamp, ?::text)", params: ['Europe/Paris'], type: 'datetime' }],
-      ['toInt(properties.n)', { sql: 'hogql_trunc_int(hogql_to_number((e.properties -> ?::text)))', params: ['n'], type: 'int' }],
+      [
+        'toInt(properties.n)',
+        {
+          sql: '(case when (e.properties ->> ?::text) ~ ?::text and char_length((e.properties ->> ?::text)) <= 40 then hogql_trunc_int(((e.properties ->> ?::text))::numeric) end)',
+          params: ['n', '^[-+]{0,1}[0-9]+$', 'n', 'n'],
+          type: 'int',
+        },
+      ],
       ["toFloat('1.25')", { sql: '?::numeric', params: ['1.25'], type: 'float' }],
-      ['lower(event)', { sql: 'lower(e.event)', params: [], type: 'string' }],
+      ['lower(event)', { sql: "translate(e.event, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')", params: [], type: 'string' }],
       ["concat(event, '-', 1)", { sql: 'concat(e.event, ?::text, (?::bigint)::text)', params: ['-', 1], type: 'string' }],
-      ['length(event)', { sql: 'char_length(e.event)::bigint', params: [], type: 'int' }],
+      ['length(event)', { sql: 'octet_length(e.event)::bigint', params: [], type: 'int' }],
       [
         "coalesce(properties.a, 'none')",
         { sql: "coalesce(nullif((e.properties -> ?::text), 'null'::jsonb), to_jsonb(?::text))", params: ['a', 'none'], type: 'json' },
@@ -223,7 +230,8 @@ describe('unit: HogQL compiler', () => {
       ["dateDiff('fortnight', timestamp, now())", /unit must be one of/],
       ['dateDiff(event, timestamp, now())', /must be a string constant/],
       ["timestamp > 'yesterday'", /Cannot convert 'yesterday' to DateTime/],
-      ["toFloat('abc')", /Cannot convert 'abc' to Float/],
+      // toFloat('abc') is NULL, as PostHog's accurateCastOrNull; arithmetic on such text is still refused.
+      ["1 + 'abc'", /Cannot convert 'abc' to Float/],
       ["event > 1 and event", /A String is not a condition/],
       ['timestamp = 1.5', /Cannot compare a DateTime with a Float/],
       ["match(event, '(')", /not a valid regular expression/],

@@ -10,7 +10,7 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { ownEntry } from '../lookup.js';
-import { join, keyword, param, sql, type Fragment } from '../sql.js';
+import { join, keyword, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, constant, shapeOf, TYPE_NAMES, typed, type ArrayShape, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 
@@ -344,23 +344,6 @@ function emptiness(name: string, empty: boolean): FunctionDef {
   };
 }
 
-/** JSONExtractArrayRaw, JSONExtractKeys: the document is JSON text, or a property holding the value itself. */
-function jsonDocument(c: Compiler, args: readonly Expr[], fn: string): { value: Fragment; aggregate: boolean } {
-  const source = c.compile(arg(args, 0));
-  let value =
-    source.type === 'json'
-      ? sql`(case when jsonb_typeof(${source.sql}) = 'string' then hogql_json_parse(${source.sql} #>> '{}') else ${source.sql} end)`
-      : sql`hogql_json_parse(${coerce(source, 'string', c.scope).sql})`;
-  for (const key of args.slice(1)) {
-    if (key.kind !== 'constant' || (typeof key.value !== 'string' && !Number.isInteger(key.value))) {
-      throw new HogQLError(`The keys of ${fn}() must be string or integer constants.`);
-    }
-    const position = key.value as string | number;
-    value = sql`(${value} -> ${typeof position === 'string' ? param(position, 'text') : param(position > 0 ? position - 1 : position === 0 ? 2 ** 31 - 1 : position, 'int')})`;
-  }
-  return { value, aggregate: source.aggregate };
-}
-
 /** The aggregates arrayReduce() names, each as the array function that computes it over an array. */
 const REDUCERS: Readonly<Record<string, string>> = {
   sum: 'arraySum',
@@ -643,29 +626,6 @@ const DEFINITIONS: FunctionDef[] = [
     const equal = elementEquals(c, elements, array, c.compile(arg(args, 1)), 'countEqual');
     return typed(sql`(select count(*) from ${elements.from} where ${equal})`, 'int', false);
   }),
-  {
-    name: 'JSONExtractArrayRaw',
-    minArgs: 1,
-    maxArgs: Infinity,
-    compile: (c, args) => {
-      // Each element's JSON text; not an array, an empty array (as ClickHouse).
-      const { value, aggregate } = jsonDocument(c, args, 'JSONExtractArrayRaw');
-      const list = sql`(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end)`;
-      const fragment = sql`(select coalesce(jsonb_agg(to_jsonb(hogql_j.v::text) order by hogql_j.n), '[]'::jsonb) from jsonb_array_elements(${list}) with ordinality hogql_j(v, n))`;
-      return arrayOf(fragment, 'string', false, aggregate);
-    },
-  },
-  {
-    name: 'JSONExtractKeys',
-    minArgs: 1,
-    maxArgs: Infinity,
-    compile: (c, args) => {
-      const { value, aggregate } = jsonDocument(c, args, 'JSONExtractKeys');
-      const object = sql`(case when jsonb_typeof(${value}) = 'object' then ${value} else '{}'::jsonb end)`;
-      const fragment = sql`(select coalesce(jsonb_agg(to_jsonb(hogql_k.k) order by hogql_k.n), '[]'::jsonb) from jsonb_object_keys(${object}) with ordinality hogql_k(k, n))`;
-      return arrayOf(fragment, 'string', false, aggregate);
-    },
-  },
 ];
 
 const NO_FOLD = 'it runs a lambda over an accumulator element after element, which a query over the elements as a set of rows cannot do exactly.';

@@ -6,9 +6,16 @@
 import type { FunctionDef } from '../functions.js';
 import { AGGREGATES } from './aggregates.js';
 import { ARRAYS } from './arrays.js';
+import { CONVERSIONS } from './conversions.js';
 import { DATES } from './dates.js';
+import { GEO } from './geo.js';
+import { JSON_FAMILY } from './json.js';
+import { MAPS } from './maps.js';
+import { MATH } from './math.js';
 import { OPERATOR_FUNCTIONS } from './operators.js';
 import { POSTHOG } from './posthog.js';
+import { STRINGS } from './strings.js';
+import { URLS } from './urls.js';
 
 export interface Family {
   /** What the functions are, as the generated list heads them. */
@@ -18,7 +25,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES, AGGREGATES, POSTHOG];
+export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES, AGGREGATES, POSTHOG, STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, MAPS, GEO];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

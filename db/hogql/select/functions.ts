@@ -8,6 +8,9 @@ import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { FUNCTIONS, type FunctionDef } from '../functions.js';
 import { LIBRARY_FUNCTIONS } from '../library/index.js';
+import { forDocument, JSON_CORRECTIONS } from '../library/json.js';
+import { MATH_CORRECTIONS } from '../library/math.js';
+import { STRING_CORRECTIONS } from '../library/strings.js';
 import { ownEntry } from '../lookup.js';
 import { postgresRegex } from '../regex.js';
 import { join, keyword, param, sql, type Fragment } from '../sql.js';
@@ -159,8 +162,10 @@ function jsonExtract(name: string, type: HogQLType, read: (value: Fragment) => F
     minArgs: 1,
     maxArgs: Infinity,
     compile: (c, args) => {
+      // A NULL document (a missing property) gives NULL, as ClickHouse's functions of a Nullable argument do.
       const { value, source } = jsonExtractPath(c, args, name);
-      return typed(read(value), type, false, source.aggregate);
+      const result = forDocument(source, read(value));
+      return typed(result.sql, type, result.nullable, source.aggregate);
     },
   };
 }
@@ -411,7 +416,8 @@ const DEFINITIONS: FunctionDef[] = [
   jsonExtract('JSONExtractFloat', 'float', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'number' then (${v})::numeric when 'boolean' then (${v})::boolean::int::numeric end), 0)`),
   jsonExtract('JSONExtractBool', 'boolean', (v) => sql`coalesce((case jsonb_typeof(${v}) when 'boolean' then (${v})::boolean when 'number' then (${v})::numeric <> 0 end), false)`),
   jsonExtract('JSONExtractString', 'string', (v) => sql`hogql_json_string(${v})`),
-  jsonExtract('JSONExtractRaw', 'string', (v) => sql`coalesce((${v})::text, '')`),
+  // The value's text as the document has it, without whitespace between tokens, as ClickHouse writes it.
+  JSON_CORRECTIONS.JSONExtractRaw,
   conditionalAggregate('sumIf', 'sum'),
   conditionalAggregate('avgIf', 'avg'),
   conditionalAggregate('minIf', 'min'),
@@ -438,32 +444,15 @@ const DEFINITIONS: FunctionDef[] = [
   },
   dateShift('dateAdd', '+'),
   dateShift('dateSub', '-'),
-  {
-    name: 'round',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const value = numberOf(c, arg(args, 0));
-      const places = args.length > 1 ? to(c, arg(args, 1), 'int') : null;
-      const body = places ? sql`round(${value.sql}, (${places.sql})::int)` : sql`round(${value.sql})`;
-      return typed(body, 'float', value.nullable || (places?.nullable ?? false), value.aggregate || (places?.aggregate ?? false));
-    },
-  },
-  mathOf('floor', 'floor'),
-  mathOf('ceil', 'ceil'),
+  // Floats round half to even, as ClickHouse's Float64 does; a second argument gives the decimal places.
+  MATH_CORRECTIONS.round,
+  MATH_CORRECTIONS.floor,
+  MATH_CORRECTIONS.ceil,
   mathOf('abs', 'abs'),
   textTest('startsWith', (text, part) => sql`starts_with(${text}, ${part})`),
   textTest('endsWith', (text, part) => sql`(right(${text}, char_length(${part})) = ${part})`),
-  {
-    name: 'position',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      const part = to(c, arg(args, 1), 'string');
-      return typed(sql`strpos(${text.sql}, ${part.sql})::bigint`, 'int', text.nullable || part.nullable, text.aggregate || part.aggregate);
-    },
-  },
+  // position(haystack, needle[, start]) counts UTF-8 bytes, as ClickHouse does.
+  STRING_CORRECTIONS.position,
   {
     name: 'replaceAll',
     minArgs: 3,
@@ -474,43 +463,11 @@ const DEFINITIONS: FunctionDef[] = [
       return typed(sql`replace(${text.sql}, ${from.sql}, ${into.sql})`, 'string', parts.some((p) => p.nullable), parts.some((p) => p.aggregate));
     },
   },
-  {
-    name: 'splitByChar',
-    minArgs: 2,
-    maxArgs: 2,
-    compile: (c, args) => {
-      const separator = arg(args, 0);
-      if (separator.kind !== 'constant' || typeof separator.value !== 'string' || [...separator.value].length !== 1) {
-        throw new HogQLError('The separator of splitByChar() must be a constant of one character.');
-      }
-      const text = to(c, arg(args, 1), 'string');
-      return arrayOf(sql`to_jsonb(string_to_array(${text.sql}, ${param(separator.value, 'text')}))`, 'string', text.nullable, text.aggregate);
-    },
-  },
-  {
-    name: 'trim',
-    minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      return typed(sql`btrim(${text.sql})`, 'string', text.nullable, text.aggregate);
-    },
-  },
-  {
-    name: 'substring',
-    minArgs: 2,
-    maxArgs: 3,
-    compile: (c, args) => {
-      const text = to(c, arg(args, 0), 'string');
-      const start = to(c, arg(args, 1), 'int');
-      const length = args.length > 2 ? to(c, arg(args, 2), 'int') : null;
-      const body = length
-        ? sql`substr(${text.sql}, (${start.sql})::int, greatest((${length.sql})::int, 0))`
-        : sql`substr(${text.sql}, (${start.sql})::int)`;
-      const parts = [text, start, ...(length ? [length] : [])];
-      return typed(body, 'string', parts.some((p) => p.nullable), parts.some((p) => p.aggregate));
-    },
-  },
+  // splitByChar(separator, text[, max]): an empty text is one empty part, as in ClickHouse.
+  STRING_CORRECTIONS.splitByChar,
+  STRING_CORRECTIONS.trim,
+  // substring(text, offset[, length]): a negative offset counts from the end, a negative length ends before it.
+  STRING_CORRECTIONS.substring,
 ];
 
 /** The added functions, by lower-case name. */
