@@ -1,0 +1,936 @@
+/**
+ * The corpus: HogQL queries as PostHog writes them (its SQL docs and tutorials, the HogQL tests of its repository,
+ * the HogQL its insight runners build, the examples its AI is given), each posted to POST …/query/ over a fixed
+ * month of events (test/helpers/corpus-data.ts) and compared with the rows PostHog answers on that data.
+ *
+ * Expected rows are computed from the fixture arrays with plain TypeScript (or written out by hand for constant
+ * queries, from ClickHouse's documentation and PostHog's own assertions), never from what our compiler prints.
+ * Where a PostHog query's order is not fixed by it (no ORDER BY, or ties), its rows are compared as a set
+ * (`order: 'set'`); otherwise in order. Numbers compare within 1e-9 (Float64 sums); true/false equal 1/0, since
+ * ClickHouse answers comparisons as UInt8 and PostHog's own tests do not tell the two apart. Numeric properties
+ * (price, duration_ms, $screen_height …) are read as numbers, as PostHog does once its property definitions
+ * know them as Numeric.
+ *
+ * Each query keeps PostHog's text; where it was adapted (names of events and properties of this data set, a
+ * runner's placeholders filled with concrete dates, a LIMIT without ORDER BY made deterministic) the source says so.
+ * A second environment holds rows under the same distinct ids, session ids and group keys, and a third one (in
+ * America/New_York) the same events as the first: any of them leaking changes a result.
+ */
+import { expect } from 'chai';
+import {
+  EVENTS,
+  GROUPS,
+  OTHER_EVENTS,
+  PERSONS,
+  SESSIONS,
+  countBy,
+  dateIn,
+  day,
+  hourIn,
+  prop,
+  sortRows,
+  uniqBy,
+  where,
+  type CorpusEvent,
+} from '../helpers/corpus-data.js';
+import { insertEvents } from '../helpers/seed-events.js';
+import { insertPersons, upsertGroup } from '../helpers/seed-persons.js';
+import { testDb } from '../helpers/database.js';
+import { newAccount } from '../helpers/fixtures.js';
+import type { HttpClient } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+type Rows = unknown[][];
+
+interface CorpusQuery {
+  /** Where PostHog writes it: a repository path of PostHog/posthog or a URL. */
+  source: string;
+  query: string;
+  values?: Record<string, unknown>;
+  /** HogQLQuery.filters, as PostHog fills {filters}. */
+  filters?: Record<string, unknown>;
+  /** HogQLQuery.variables, as PostHog fills {variables.name}. */
+  variables?: Record<string, { code_name: string; value: unknown; variableId: string }>;
+  /** Run in the environment whose timezone is America/New_York (the same events). */
+  newYork?: boolean;
+  /** 'set' when PostHog's query leaves the order of its rows open. */
+  order?: 'set';
+  rows?: Rows | (() => Rows);
+  /** A query we decided not to support: part of the 400's message, naming what is missing. */
+  refused?: string;
+}
+
+const PV = (): CorpusEvent[] => where((e) => e.event === '$pageview');
+/** A timestamp as the API answers it. */
+const dt = (text: string): string => new Date(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`).toISOString();
+const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
+const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
+const avg = (values: number[]): number => sum(values) / values.length;
+const uniq = <T>(values: T[]): number => new Set(values).size;
+const personOf = (e: CorpusEvent): string => e.person.uuid;
+const num = (e: CorpusEvent, name: string): number => Number(e.properties[name]);
+/** ClickHouse's quantile() on fewer values than its reservoir: linear interpolation at level × (n − 1). */
+const quantile = (level: number, values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = level * (sorted.length - 1);
+  const low = Math.floor(position);
+  return sorted[low]! + (position - low) * ((sorted[low + 1] ?? sorted[low]!) - sorted[low]!);
+};
+const days = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `2024-03-${String(from + i).padStart(2, '0')}`);
+const pageviewsOn = (d: string): number => PV().filter((e) => day(e) === d).length;
+/** ClickHouse's toStartOfWeek(t) (mode 0): the Sunday on or before. */
+const startOfWeek = (d: string): string => {
+  const date = new Date(`${d}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - date.getUTCDay());
+  return date.toISOString().slice(0, 10);
+};
+/** toStartOfWeek(t, 1) and toMonday: the Monday on or before. */
+const monday = (d: string): string => {
+  const date = new Date(`${d}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+  return date.toISOString().slice(0, 10);
+};
+const DOCS = 'https://posthog.com/docs';
+const TEST_QUERY = 'posthog/hogql/test/test_query.py';
+const AI_PROMPTS = 'ee/hogai/graph/sql/prompts.py';
+
+const CORPUS: CorpusQuery[] = [
+  // ---------------------------------------------------------------------------------------------------------
+  // PostHog's SQL documentation and tutorials.
+  {
+    source: `${DOCS}/sql (SQL insights: the most popular first pageview URLs)`,
+    query: `SELECT
+    properties.$current_url AS current_url,
+    count() AS url_count
+FROM events
+WHERE event = '$pageview'
+AND (distinct_id, timestamp) IN (
+    SELECT distinct_id, min(timestamp)
+    FROM events
+    WHERE event = '$pageview'
+    GROUP BY distinct_id
+)
+AND {filters}
+GROUP BY current_url
+ORDER BY url_count DESC`,
+    order: 'set',
+    rows: () => {
+      const first = new Map<string, CorpusEvent>();
+      for (const e of PV()) if (!first.has(e.distinct_id)) first.set(e.distinct_id, e);
+      return countBy([...first.values()], (e) => prop(e, '$current_url'));
+    },
+  },
+  {
+    source: `${DOCS}/sql (SQL expressions: a breakdown into desktop or mobile)`,
+    query: "SELECT multiIf(properties.$os == 'Android', 'mobile', properties.$os == 'iOS', 'mobile', 'desktop') AS device, count() FROM events WHERE event = '$pageview' GROUP BY device ORDER BY device",
+    rows: () => sortRows(countBy(PV(), (e) => (['Android', 'iOS'].includes(prop(e, '$os')!) ? 'mobile' : 'desktop')), [0, 'asc']),
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (aggregate functions)`,
+    query: `SELECT
+   avg(properties.$screen_height),
+   sum(properties.$screen_height),
+   max(properties.$screen_height),
+   min(properties.$screen_height)
+FROM events
+WHERE event = '$pageview' AND properties.$screen_height IS NOT NULL`,
+    rows: () => {
+      const heights = PV().map((e) => num(e, '$screen_height'));
+      return [[avg(heights), sum(heights), Math.max(...heights), Math.min(...heights)]];
+    },
+  },
+  {
+    source: `${DOCS}/hogql/guide (SELECT with concat; adapted: the guide's unordered listing ordered and limited to sign-ups)`,
+    query: `SELECT
+  event,
+  timestamp,
+  properties.$current_url,
+  concat(properties.$lib, ' - ', properties.$lib_version)
+FROM events
+WHERE event = 'signed_up'
+ORDER BY timestamp`,
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), prop(e, '$current_url'), 'web - 1.116.0']),
+  },
+  {
+    source: `${DOCS}/hogql/guide (SELECT DISTINCT person_id)`,
+    query: 'SELECT DISTINCT person_id\nFROM events',
+    order: 'set',
+    rows: () => PERSONS.map((p) => [p.uuid]),
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/data-access (backticks; adapted: count() instead of * to fix the result)`,
+    query: "SELECT count() FROM events WHERE properties.`$browser` = 'Chrome'",
+    rows: () => [[where((e) => prop(e, '$browser') === 'Chrome').length]],
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/data-access (numeric properties; adapted: the sign-ups instead of any 100 events)`,
+    query: "SELECT round(properties.$screen_width * properties.$screen_height / 1000000, 2) as `Screen MegaPixels` FROM events WHERE event = 'signed_up' ORDER BY timestamp LIMIT 100",
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [round((num(e, '$screen_width') * num(e, '$screen_height')) / 1e6)]),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (binning by time of day)',
+    query:
+      "SELECT multiIf(5 >= toHour(timestamp) and toHour(timestamp) < 12, 'morning', 12 >= toHour(timestamp) and toHour(timestamp) < 17, 'afternoon', 'night') AS part_of_day, count() FROM events WHERE event = '$pageview' GROUP BY part_of_day ORDER BY part_of_day",
+    rows: () =>
+      sortRows(
+        countBy(PV(), (e) => {
+          const hour = e.time.getUTCHours();
+          return 5 >= hour && hour < 12 ? 'morning' : 12 >= hour && hour < 17 ? 'afternoon' : 'night';
+        }),
+        [0, 'asc'],
+      ),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (percentages with sumIf)',
+    query: "SELECT sumIf(1, properties.$browser = 'Chrome') / sumIf(1, properties.$browser = 'Safari' or properties.$browser = 'Chrome') FROM events",
+    rows: () => {
+      const chrome = where((e) => prop(e, '$browser') === 'Chrome').length;
+      const safari = where((e) => prop(e, '$browser') === 'Safari').length;
+      return [[chrome / (chrome + safari)]];
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (breaking down by two properties with concat)',
+    query: "SELECT concat(properties.$os, ' - ', properties.$browser) AS os_browser, count() FROM events WHERE event = '$pageview' GROUP BY os_browser ORDER BY os_browser",
+    rows: () => sortRows(countBy(PV(), (e) => `${prop(e, '$os')} - ${prop(e, '$browser')}`), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (matching URL patterns with LIKE)',
+    query: "SELECT count() FROM events WHERE event = '$pageview' AND (properties.$current_url LIKE '%/blog%')",
+    rows: () => [[PV().filter((e) => prop(e, '$current_url')!.includes('/blog')).length]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (grouping with if and multiIf on $device_type)',
+    query:
+      "SELECT multiIf(properties.$device_type == 'Desktop', 'Desktop', properties.$os == 'iOS', 'iOS', 'Non-iOS') AS platform, count() FROM events WHERE event = '$pageview' GROUP BY platform ORDER BY platform",
+    rows: () => sortRows(countBy(PV(), (e) => (prop(e, '$device_type') === 'Desktop' ? 'Desktop' : prop(e, '$os') === 'iOS' ? 'iOS' : 'Non-iOS')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (events of the last 30 minutes with dateDiff and now())',
+    query: "SELECT count() FROM events WHERE dateDiff('minute', timestamp, now()) < 30",
+    rows: [[0]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (null property values with IS NOT NULL)',
+    query: 'SELECT count() FROM events WHERE person.properties.email IS NOT NULL',
+    rows: () => [[where((e) => e.person.properties.email !== undefined).length]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (extract with a regular expression)',
+    query: "SELECT extract(properties.$current_url, 'https://hedgerow.test/([a-z]*)') AS section, count() FROM events WHERE event = '$pageview' GROUP BY section ORDER BY section",
+    rows: () => sortRows(countBy(PV(), (e) => /https:\/\/hedgerow\.test\/([a-z]*)/.exec(prop(e, '$current_url')!)![1]!), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (replaceOne on the current URL)',
+    query: "SELECT DISTINCT replaceOne(properties.$current_url, 'https://hedgerow.test', '') AS path FROM events WHERE event = '$pageview' ORDER BY path",
+    rows: () => [...new Set(PV().map((e) => prop(e, '$pathname')!))].sort().map((p) => [p]),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (array breakdowns with JSONExtractArrayRaw and arrayJoin; adapted: the tags list)',
+    query: "SELECT arrayJoin(JSONExtractArrayRaw(properties.tags ?? '[]')) AS tag, count() FROM events WHERE event = 'feature_used' GROUP BY tag ORDER BY tag",
+    rows: () => {
+      const counts = new Map<string, number>();
+      for (const e of where((x) => x.event === 'feature_used')) for (const tag of e.properties.tags as string[]) counts.set(`"${tag}"`, (counts.get(`"${tag}"`) ?? 0) + 1);
+      return sortRows([...counts.entries()], [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (the id of an autocaptured element from elements_chain)',
+    query: "SELECT extract(elements_chain, 'text=\"(.*?)\"') AS text, count() FROM events WHERE event = '$autocapture' GROUP BY text",
+    rows: () => [['Sign up', where((e) => e.event === '$autocapture').length]],
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (dates: intervals from now())`,
+    query: "SELECT count() FROM events WHERE timestamp > now() - INTERVAL 7 DAY AND event = '$pageview'",
+    rows: [[0]],
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (dateDiff between the first and last event of each person; adapted: ordered)`,
+    query: "SELECT person_id, dateDiff('day', min(timestamp), max(timestamp)) AS days_active FROM events GROUP BY person_id ORDER BY days_active DESC, person_id",
+    rows: () =>
+      sortRows(
+        PERSONS.map((p) => {
+          const times = where((e) => e.person === p).map((e) => e.time.getTime());
+          const first = new Date(Math.min(...times)).toISOString().slice(0, 10);
+          const last = new Date(Math.max(...times)).toISOString().slice(0, 10);
+          return [p.uuid, (Date.parse(last) - Date.parse(first)) / 86_400_000];
+        }),
+        [1, 'desc'],
+        [0, 'asc'],
+      ),
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (toStartOfWeek)`,
+    query: "SELECT toStartOfWeek(timestamp) AS week, count() FROM events WHERE event = '$pageview' GROUP BY week ORDER BY week",
+    rows: () => sortRows(countBy(PV(), (e) => startOfWeek(day(e))), [0, 'asc']),
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (the time between events with dateDiff in seconds, per session)`,
+    query:
+      "SELECT properties.$session_id AS session_id, dateDiff('second', min(timestamp), max(timestamp)) AS duration FROM events WHERE properties.$session_id IS NOT NULL GROUP BY session_id ORDER BY duration DESC, session_id LIMIT 5",
+    rows: () => sortRows(SESSIONS.map((s) => [s.id, s.duration]), [1, 'desc'], [0, 'asc']).slice(0, 5),
+  },
+  {
+    source: `${DOCS}/data-warehouse/sql/useful-functions (quantiles: a parametric aggregate)`,
+    query: "SELECT quantile(0.5)(properties.duration_ms), quantile(0.9)(properties.duration_ms) FROM events WHERE event = 'feature_used'",
+    rows: () => {
+      const values = where((e) => e.event === 'feature_used').map((e) => num(e, 'duration_ms'));
+      return [[quantile(0.5, values), quantile(0.9, values)]];
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (median, argMax, countIf)',
+    query:
+      "SELECT median(properties.price), argMax(distinct_id, timestamp), countIf(properties.price > 50) FROM events WHERE event = 'purchase'",
+    rows: () => {
+      const purchases = where((e) => e.event === 'purchase');
+      const prices = purchases.map((e) => num(e, 'price'));
+      return [[quantile(0.5, prices), purchases[purchases.length - 1]!.distinct_id, prices.filter((p) => p > 50).length]];
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (uniq, uniqExact and count(DISTINCT …))',
+    query: "SELECT uniq(person_id), uniqExact(distinct_id), count(DISTINCT properties.$session_id) FROM events WHERE event = '$pageview'",
+    rows: () => [[uniq(PV().map(personOf)), uniq(PV().map((e) => e.distinct_id)), uniq(PV().map((e) => prop(e, '$session_id')))]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (groupArray and groupUniqArray; adapted: sorted so the order is fixed)',
+    query: "SELECT arraySort(groupUniqArray(properties.feature)), length(groupArray(properties.feature)) FROM events WHERE event = 'feature_used'",
+    rows: () => {
+      const features = where((e) => e.event === 'feature_used').map((e) => prop(e, 'feature')!);
+      return [[[...new Set(features)].sort(), features.length]];
+    },
+  },
+  {
+    source: 'https://posthog.com/tutorials/dau-mau (daily active users)',
+    query: "SELECT toDate(timestamp) AS day, count(DISTINCT person_id) AS dau FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day",
+    rows: () => sortRows(uniqBy(PV(), day, personOf), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/tutorials/dau-mau (DAU/MAU ratio)',
+    query: `SELECT round(avg(dau) / max(mau), 4) AS stickiness
+FROM (
+  SELECT toDate(timestamp) AS day, count(DISTINCT person_id) AS dau
+  FROM events WHERE event = '$pageview' GROUP BY day
+) AS daily
+CROSS JOIN (
+  SELECT count(DISTINCT person_id) AS mau FROM events WHERE event = '$pageview'
+) AS monthly`,
+    rows: () => {
+      const daily = uniqBy(PV(), day, personOf).map(([, n]) => n);
+      return [[round(avg(daily) / uniq(PV().map(personOf)), 4)]];
+    },
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-top-pages (most viewed paths)',
+    query: "SELECT properties.$pathname AS path, count() AS views FROM events WHERE event = '$pageview' GROUP BY path ORDER BY views DESC LIMIT 10",
+    order: 'set',
+    rows: () => countBy(PV(), (e) => prop(e, '$pathname')),
+  },
+  {
+    source: 'https://posthog.com/tutorials/utm-tracking (pageviews by UTM source, nulls included)',
+    query: "SELECT properties.utm_source AS source, count() AS pageviews FROM events WHERE event = '$pageview' GROUP BY source ORDER BY pageviews DESC",
+    order: 'set',
+    rows: () => countBy(PV(), (e) => prop(e, 'utm_source')),
+  },
+  {
+    source: 'https://posthog.com/tutorials/referrers (top referring domains, direct traffic excluded)',
+    query:
+      "SELECT properties.$referring_domain AS domain, count() AS visits FROM events WHERE event = '$pageview' AND domain != '$direct' AND domain IS NOT NULL GROUP BY domain ORDER BY visits DESC",
+    order: 'set',
+    rows: () => countBy(PV().filter((e) => prop(e, '$referring_domain') !== null && prop(e, '$referring_domain') !== '$direct'), (e) => prop(e, '$referring_domain')),
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-autocapture (clicks by text)',
+    query: "SELECT properties.$el_text AS text, count() FROM events WHERE event = '$autocapture' AND properties.$event_type = 'click' GROUP BY text ORDER BY text",
+    rows: () => sortRows(countBy(where((e) => e.event === '$autocapture'), (e) => prop(e, '$el_text')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-autocapture (elements_chain matching)',
+    query: "SELECT count() FROM events WHERE event = '$autocapture' AND match(elements_chain, '(^|;)button\\.')",
+    rows: () => [[where((e) => e.event === '$autocapture').length]],
+  },
+  {
+    source: 'https://posthog.com/tutorials/revenue (revenue per day; adapted: the purchase event and its price)',
+    query: "SELECT toDate(timestamp) AS day, sum(toFloat(properties.price)) AS revenue FROM events WHERE event = 'purchase' GROUP BY day ORDER BY day",
+    rows: () => {
+      const byDay = new Map<string, number>();
+      for (const e of where((x) => x.event === 'purchase')) byDay.set(day(e), (byDay.get(day(e)) ?? 0) + num(e, 'price'));
+      return sortRows([...byDay.entries()], [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/tutorials/revenue (top customers by revenue, with their email)',
+    query:
+      "SELECT person.properties.email AS email, sum(toFloat(properties.price)) AS revenue, count() AS purchases FROM events WHERE event = 'purchase' GROUP BY email ORDER BY revenue DESC, email LIMIT 10",
+    rows: () => {
+      const byEmail = new Map<string, [number, number]>();
+      for (const e of where((x) => x.event === 'purchase')) {
+        const email = e.person.properties.email as string;
+        const [total, n] = byEmail.get(email) ?? [0, 0];
+        byEmail.set(email, [total + num(e, 'price'), n + 1]);
+      }
+      return sortRows([...byEmail.entries()].map(([email, [total, n]]) => [email, total, n]), [1, 'desc'], [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (the sessions table: average duration)',
+    query: 'SELECT avg($session_duration) FROM sessions',
+    rows: () => [[avg(SESSIONS.map((s) => s.duration))]],
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (bounce rate by entry path)',
+    query:
+      'SELECT $entry_pathname AS entry, count() AS sessions, round(countIf($is_bounce) / count(), 2) AS bounce_rate FROM sessions GROUP BY entry ORDER BY sessions DESC, entry',
+    rows: () => {
+      const byEntry = new Map<string, [number, number]>();
+      for (const s of SESSIONS) {
+        const [n, bounces] = byEntry.get(s.entryPathname!) ?? [0, 0];
+        byEntry.set(s.entryPathname!, [n + 1, bounces + (s.isBounce ? 1 : 0)]);
+      }
+      return sortRows([...byEntry.entries()].map(([entry, [n, bounces]]) => [entry, n, round(bounces / n)]), [1, 'desc'], [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (long sessions with their entry and exit URL)',
+    query:
+      'SELECT session_id, $session_duration, $entry_current_url, $end_current_url FROM sessions WHERE $session_duration > 1800 ORDER BY $session_duration DESC, session_id',
+    rows: () =>
+      sortRows(
+        SESSIONS.filter((s) => s.duration > 1800).map((s) => [s.id, s.duration, s.entryUrl, s.endUrl]),
+        [1, 'desc'],
+        [0, 'asc'],
+      ),
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (pageviews and unique URLs per session, joined from events)',
+    query:
+      "SELECT session.$pageview_count AS pageviews, count() AS sessions FROM events WHERE event = '$pageview' AND properties.$pathname = '/' GROUP BY pageviews ORDER BY pageviews",
+    rows: () => sortRows(countBy(PV().filter((e) => prop(e, '$pathname') === '/'), (e) => SESSIONS.find((s) => s.id === e.properties.$session_id)!.pageviews), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions ($num_uniq_urls, $entry_utm_source)',
+    query: "SELECT $entry_utm_source AS source, count() AS sessions, sum($num_uniq_urls) FROM sessions GROUP BY source ORDER BY sessions DESC",
+    order: 'set',
+    rows: () => {
+      const bySource = new Map<string | null, [number, number]>();
+      for (const s of SESSIONS) {
+        const [n, urls] = bySource.get(s.entryUtmSource) ?? [0, 0];
+        bySource.set(s.entryUtmSource, [n + 1, urls + s.urls.length]);
+      }
+      return [...bySource.entries()].map(([source, [n, urls]]) => [source, n, urls]);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/product-analytics/group-analytics (events per organization from the groups table)',
+    query: "SELECT g.properties.name AS organization, count() AS events FROM events e JOIN groups g ON e.$group_0 = g.key WHERE g.index = 0 GROUP BY organization ORDER BY events DESC",
+    order: 'set',
+    rows: () => countBy(where((e) => e.groups?.[0] !== undefined), (e) => GROUPS.find((g) => g.index === 0 && g.key === e.groups![0])!.properties.name),
+  },
+  {
+    source: 'https://posthog.com/docs/product-analytics/group-analytics (the groups table)',
+    query: 'SELECT key, properties.name, properties.industry FROM groups WHERE index = 0 ORDER BY key',
+    rows: () => GROUPS.filter((g) => g.index === 0).map((g) => [g.key, g.properties.name, (g.properties as { industry?: string }).industry ?? null]),
+  },
+  {
+    source: 'https://posthog.com/docs/product-analytics/group-analytics (group_0 fields of events)',
+    query: "SELECT group_0.properties.name AS org, uniq(person_id) AS users FROM events WHERE event = 'feature_used' GROUP BY org ORDER BY org",
+    rows: () => sortRows(uniqBy(where((e) => e.event === 'feature_used'), (e) => (e.groups?.[0] ? GROUPS.find((g) => g.index === 0 && g.key === e.groups![0])!.properties.name : null), personOf), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/persons (persons by plan)',
+    query: 'SELECT properties.plan AS plan, count() FROM persons GROUP BY plan ORDER BY plan',
+    rows: () => sortRows(Object.entries(PERSONS.reduce<Record<string, number>>((acc, p) => ({ ...acc, [String(p.properties.plan ?? '\u0000')]: (acc[String(p.properties.plan ?? '\u0000')] ?? 0) + 1 }), {})).map(([plan, n]) => [plan === '\u0000' ? null : plan, n]), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/persons (persons with a property)',
+    query: "SELECT properties.email FROM persons WHERE properties.plan = 'pro' ORDER BY properties.email",
+    rows: () => PERSONS.filter((p) => p.properties.plan === 'pro').map((p) => [p.properties.email]).sort(),
+  },
+  {
+    source: 'https://posthog.com/docs/data/persons (counting persons)',
+    query: 'SELECT count() FROM persons',
+    rows: [[PERSONS.length]],
+  },
+  // ---------------------------------------------------------------------------------------------------------
+  // posthog/hogql/test/test_query.py (names adapted to this data set).
+  {
+    source: `${TEST_QUERY} test_query`,
+    query: 'select count(), event from events where properties.plan = {plan} group by event',
+    values: { plan: 'enterprise' },
+    order: 'set',
+    rows: () => countBy(where((e) => prop(e, 'plan') === 'enterprise'), (e) => e.event).map(([event, n]) => [n, event]),
+  },
+  {
+    source: `${TEST_QUERY} test_subquery`,
+    query: 'select cnt, event from (select count() as cnt, event from events where properties.plan = {plan} group by event) group by cnt, event',
+    values: { plan: 'pro' },
+    order: 'set',
+    rows: () => countBy(where((e) => prop(e, 'plan') === 'pro'), (e) => e.event).map(([event, n]) => [n, event]),
+  },
+  {
+    source: `${TEST_QUERY} test_subquery_alias`,
+    query: 'select cnt, event from (select count(*) as cnt, event from events where properties.plan = {plan} group by event) as c group by cnt, event',
+    values: { plan: 'free' },
+    order: 'set',
+    rows: () => countBy(where((e) => prop(e, 'plan') === 'free'), (e) => e.event).map(([event, n]) => [n, event]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_distinct`,
+    query: 'select distinct properties.email from persons where properties.company = {company}',
+    values: { company: 'acme' },
+    order: 'set',
+    rows: () => PERSONS.filter((p) => p.properties.company === 'acme').map((p) => [p.properties.email]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_person_distinct_ids`,
+    query: 'select distinct person_id, distinct_id from person_distinct_ids',
+    order: 'set',
+    rows: () => PERSONS.flatMap((p) => p.distinctIds.map((id) => [p.uuid, id])),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_simple (adapted: the sign-ups only, so that the default LIMIT takes every row)`,
+    query: `SELECT event, timestamp, pdi.distinct_id, p.id, p.properties.email
+FROM events e
+LEFT JOIN person_distinct_ids pdi
+ON pdi.distinct_id = e.distinct_id
+LEFT JOIN persons p
+ON p.id = pdi.person_id
+WHERE e.event = 'signed_up'`,
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.uuid, e.person.properties.email]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_pdi (adapted: purchases in order)`,
+    query: "SELECT event, timestamp, pdi.distinct_id, pdi.person_id FROM events WHERE event = 'purchase' ORDER BY timestamp LIMIT 10",
+    rows: () => where((e) => e.event === 'purchase').slice(0, 10).map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.uuid]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_e_pdi (adapted: purchases in order)`,
+    query: "SELECT event, e.timestamp, e.pdi.distinct_id, pdi.person_id FROM events e WHERE event = 'purchase' ORDER BY timestamp LIMIT 3",
+    rows: () => where((e) => e.event === 'purchase').slice(0, 3).map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.uuid]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_pdi_person_properties (adapted: ordered, as its LIMIT 10 takes 10 of 11)`,
+    query: 'SELECT pdi.distinct_id, pdi.person.properties.email FROM person_distinct_ids pdi ORDER BY pdi.distinct_id LIMIT 10',
+    rows: () => sortRows(PERSONS.flatMap((p) => p.distinctIds.map((id) => [id, p.properties.email ?? null])), [0, 'asc']).slice(0, 10),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_first_to_persons`,
+    query: "SELECT events.event, persons.properties.email FROM events JOIN persons ON events.person_id = persons.id WHERE events.event = 'signed_up'",
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, e.person.properties.email]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_lazy_on_both_sides`,
+    query: "SELECT e1.event, e2.event FROM events e1 JOIN events e2 ON e1.person_id = e2.person_id WHERE e1.event = 'signed_up' AND e2.event = 'purchase'",
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').flatMap((s) => where((e) => e.event === 'purchase' && e.person === s.person).map(() => ['signed_up', 'purchase'])),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_persons_to_events (adapted: sign-ups)`,
+    query: "SELECT persons.id, events.event FROM persons JOIN events ON persons.id = events.person_id WHERE events.event = 'signed_up' LIMIT 10",
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.person.uuid, e.event]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_person_properties_in_aggregration`,
+    query: 'SELECT s.pdi.person.properties.email, count() FROM events s GROUP BY s.pdi.person.properties.email LIMIT 10',
+    order: 'set',
+    rows: () => countBy(EVENTS, (e) => (e.person.properties.email as string | undefined) ?? null),
+  },
+  {
+    source: `${TEST_QUERY} test_select_person_on_events (email never changes, so the person as of the event is the current one)`,
+    query: 'SELECT poe.properties.email, count() FROM events s GROUP BY poe.properties.email LIMIT 10',
+    order: 'set',
+    rows: () => countBy(EVENTS, (e) => (e.person.properties.email as string | undefined) ?? null),
+  },
+  {
+    source: `${TEST_QUERY} test_query_select_person_with_joins_without_poe (adapted: purchases in order)`,
+    query: "SELECT event, timestamp, person.id, person.properties.email FROM events WHERE event = 'purchase' ORDER BY timestamp LIMIT 10",
+    rows: () => where((e) => e.event === 'purchase').slice(0, 10).map((e) => [e.event, dt(e.timestamp), e.person.uuid, e.person.properties.email]),
+  },
+  {
+    source: `${TEST_QUERY} test_join_with_property_materialized_session_id (adapted: the sessions table for session_replay_events)`,
+    query: "select e.event, s.session_id from events e left join sessions s on s.session_id = e.properties.$session_id where e.properties.$session_id is not null and e.event = 'signed_up' limit 10",
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, prop(e, '$session_id')]),
+  },
+  { source: `${TEST_QUERY} test_hogql_lambdas`, query: 'SELECT arrayMap(x -> x * 2, [1, 2, 3]), 1', rows: [[[2, 4, 6], 1]] },
+  {
+    source: `${TEST_QUERY} test_hogql_groupby_unnecessary_ifnull`,
+    query: `select toDate(timestamp) as timestamp, count() as cnt
+from events
+where timestamp >= addDays(today(), -10)
+group by timestamp
+having cnt > 10
+limit 1`,
+    rows: [],
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_unnecessary_ifnull`,
+    query: `select
+    toDate(timestamp) as timestamp,
+    JSONExtractInt(properties, 'field') as json_int
+from events
+where timestamp >= addDays(today(), -10) and json_int = 17
+limit 1`,
+    rows: [],
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_proper_ifnull (adapted: a fixed month for now() - INTERVAL 30 DAY, $os_version from the plan)`,
+    query: `WITH latest_events AS (
+    SELECT distinct_id, argMax(properties.plan, timestamp) AS latest_os_version
+    FROM events
+    WHERE properties.plan IS NOT NULL AND timestamp >= toDateTime('2024-03-01 00:00:00') GROUP BY distinct_id),
+major_versions AS (
+    SELECT distinct_id, latest_os_version, splitByChar('.', ifNull(latest_os_version, ''))[1] AS major_version
+    FROM latest_events)
+SELECT major_version, count() AS user_count, round(100 * count() / sum(count()) OVER (), 2) AS percentage
+FROM major_versions
+WHERE major_version IN ('free', 'pro', 'enterprise')
+GROUP BY major_version
+ORDER BY major_version`,
+    rows: () => {
+      const latest = new Map<string, string>();
+      for (const e of where((x) => prop(x, 'plan') !== null)) latest.set(e.distinct_id, prop(e, 'plan')!);
+      const counts = countBy([...latest.values()].map((plan) => ({ plan }) as unknown as CorpusEvent), (e) => (e as unknown as { plan: string }).plan);
+      const total = latest.size;
+      return sortRows(counts.map(([plan, n]) => [plan, n, round((100 * n) / total)]), [0, 'asc']);
+    },
+  },
+  { source: `${TEST_QUERY} test_hogql_arrays`, query: 'SELECT [1, 2, 3], [10,11,12][1]', rows: [[[1, 2, 3], 10]] },
+  {
+    source: `${TEST_QUERY} test_tuple_access (adapted: properties.feature for properties.index)`,
+    query: `select col_a, arrayZip( (sumMap( g.1, g.2 ) as x).1, x.2) as r from (
+select col_a, groupArray( (col_b, col_c) ) as g from
+(
+    SELECT properties.feature as col_a,
+           event as col_b,
+           count() as col_c
+      FROM events
+  GROUP BY properties.feature,
+           event
+)
+group by col_a)
+group by col_a ORDER BY col_a`,
+    rows: () =>
+      sortRows(
+        [...new Set(EVENTS.map((e) => prop(e, 'feature')))].map((feature) => [
+          feature,
+          sortRows(countBy(where((e) => prop(e, 'feature') === feature), (e) => e.event), [0, 'asc']),
+        ]),
+        [0, 'asc'],
+      ),
+  },
+  {
+    source: `${TEST_QUERY} test_with_pivot_table_1_level (adapted: properties.feature for properties.index)`,
+    query: `WITH PIVOT_TABLE_COL_ABC AS (
+            SELECT properties.feature as col_a,
+                   event as col_b,
+                   count() as col_c
+              FROM events
+             WHERE event = 'feature_used'
+          GROUP BY properties.feature,
+                   event
+         ),
+         PIVOT_FUNCTION_1 AS (
+             select col_a, groupArray( (col_b, col_c) ) as g from
+               PIVOT_TABLE_COL_ABC
+               group by col_a
+         ),
+         PIVOT_FUNCTION_2 AS (
+             select col_a, arrayZip( (sumMap( g.1, g.2 ) as x).1, x.2) as r from
+             PIVOT_FUNCTION_1
+             group by col_a
+         )
+  SELECT *
+    FROM PIVOT_FUNCTION_2
+ORDER BY col_a`,
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => prop(e, 'feature')).map(([feature, n]) => [feature, [['feature_used', n]]]), [0, 'asc']),
+  },
+  {
+    source: `${TEST_QUERY} test_window_functions_simple (adapted: gus's events after 25 March)`,
+    query: `select distinct_id,
+       timestamp,
+       event,
+       groupArray(event) OVER (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) AS two_before,
+       groupArray(event) OVER (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) AS two_after
+  from events
+ where timestamp > toDateTime('2024-03-25 00:00:00')
+   and distinct_id like 'gu%'
+order by distinct_id, timestamp`,
+    rows: () => {
+      const list = where((e) => e.distinct_id === 'gus' && e.timestamp > '2024-03-25');
+      return list.map((e, i) => ['gus', dt(e.timestamp), e.event, list.slice(Math.max(0, i - 2), i).map((x) => x.event), list.slice(i + 1, i + 3).map((x) => x.event)]);
+    },
+  },
+  {
+    source: `${TEST_QUERY} test_window_functions_with_window (adapted: gus's events after 25 March)`,
+    query: `select distinct_id,
+       timestamp,
+       event,
+       groupArray(event) OVER w1 AS two_before,
+       groupArray(event) OVER w2 AS two_after,
+       row_number() OVER w1 AS rn_1,
+       row_number() OVER w2 AS rn_2,
+       first_value(event) OVER w1 AS first_value_1,
+       last_value(event) OVER w1 AS last_value_1,
+       first_value(event) OVER w2 AS first_value_2,
+       last_value(event) OVER w2 AS last_value_2,
+       rank() OVER w1 AS rank_1,
+       dense_rank() OVER w2 AS rank_2
+  from events
+ where timestamp > toDateTime('2024-03-25 00:00:00')
+   and distinct_id like 'gu%'
+window w1 as (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING),
+       w2 as (PARTITION BY distinct_id ORDER BY timestamp ASC ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING)
+order by distinct_id, timestamp`,
+    rows: () => {
+      const list = where((e) => e.distinct_id === 'gus' && e.timestamp > '2024-03-25');
+      return list.map((e, i) => {
+        const before = list.slice(Math.max(0, i - 2), i).map((x) => x.event);
+        const after = list.slice(i + 1, i + 3).map((x) => x.event);
+        // ClickHouse's first_value/last_value of an empty frame is the type's default, ''.
+        return ['gus', dt(e.timestamp), e.event, before, after, i + 1, i + 1, before[0] ?? '', before[before.length - 1] ?? '', after[0] ?? '', after[after.length - 1] ?? '', i + 1, i + 1];
+      });
+    },
+  },
+  {
+    source: `${TEST_QUERY} test_between_operators`,
+    query:
+      'select 5 between 1 and 10, 1 between 1 and 10, 10 between 1 and 10, 0 between 1 and 10, 11 between 1 and 10, 5 not between 1 and 10, 0 not between 1 and 10, 11 not between 1 and 10, 10 not between 1 and 10, null between 1 and 10, 5 between null and 10, 5 between 1 and null',
+    rows: [[1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0]],
+  },
+  {
+    source: `${TEST_QUERY} test_null_equality (the comparisons)`,
+    query: 'select null = 2, 2 = null, 3 = 4, 3 = 3, null = null, null != 2, 2 != null, 3 != 4, 3 != 3, null != null, null < 2, 2 < null, 3 < 4, null <= null, null > 2, 4 > 3, null >= null, 3 >= 3',
+    rows: [[0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1]],
+  },
+  {
+    source: `${TEST_QUERY} test_null_equality (like, ilike and the regex operators)`,
+    query:
+      "select null like '2', '2' like null, '3' like '3', null like null, null not like '2', '3' not like '3', null ilike null, '3' ilike '4', null =~ null, '3' =~ '3', null !~ '2', '3' !~ '3', null =~* null, '3' !~* '4'",
+    rows: [[0, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1]],
+  },
+  {
+    source: `${TEST_QUERY} test_null_equality (through a subquery)`,
+    query: 'select a = b, a != b, a < b from (select null as a, 2 as b)',
+    rows: [[0, 1, 0]],
+  },
+  {
+    source: `${TEST_QUERY} test_regex_functions`,
+    query: `SELECT
+    'kala' ~ '.*',
+    'kala' =~ '.*',
+    'kala' !~ '.*',
+    'kala' =~ 'a',
+    'kala' !~ 'a',
+    'kala' =~ 'A',
+    'kala' !~ 'A',
+    'kala' ~* 'A',
+    'kala' =~* 'A',
+    'kala' !~* 'A'`,
+    rows: [[true, true, false, true, false, false, true, true, true, false]],
+  },
+  {
+    source: `${TEST_QUERY} test_nullish_coalescing`,
+    query: `SELECT
+    null ?? 1,
+    null ?? null ?? 2,
+    3 ?? null,
+    null ?? 'string',
+    1 + (null ?? 2) + 3,
+    1 + null ?? 2 + 3,
+    10 ?? true ? 20 : 30,
+    10 ?? 5 + 10`,
+    rows: [[1, 2, 3, 'string', 6, 5, 20, 10]],
+  },
+  { source: `${TEST_QUERY} test_numbers_table`, query: 'SELECT number from numbers(1, 4)', rows: [[1], [2], [3], [4]] },
+  { source: `${TEST_QUERY} test_numbers_table`, query: 'SELECT * from numbers(1, 4)', rows: [[1], [2], [3], [4]] },
+  { source: `${TEST_QUERY} test_numbers_table`, query: 'SELECT number from numbers(4)', rows: [[0], [1], [2], [3]] },
+  { source: `${TEST_QUERY} test_numbers_table`, query: 'SELECT number + number + 1 from numbers(2 + 2)', rows: [[1], [3], [5], [7]] },
+  {
+    source: `${TEST_QUERY} test_numbers_table`,
+    query: "SELECT number from numbers(assumeNotNull(dateDiff('day', toStartOfDay(toDateTime('2011-12-31 00:00:00')), toDateTime('2012-01-14 23:59:59'))))",
+    rows: Array.from({ length: 14 }, (_, i) => [i]),
+  },
+  { source: `${TEST_QUERY} test_numbers_table (PostHog refuses it too)`, query: 'SELECT number from numbers', refused: 'numbers' },
+  { source: `${TEST_QUERY} test_events_table_error_if_function (PostHog refuses it too)`, query: 'SELECT * from events(1, 4)', refused: 'events' },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters (a property filter)`,
+    query: 'SELECT event, distinct_id from events WHERE distinct_id={distinct_id} and {filters}',
+    values: { distinct_id: 'gus' },
+    filters: { properties: [{ key: 'feature', operator: 'exact', value: 'sql', type: 'event' }] },
+    order: 'set',
+    rows: () => where((e) => e.distinct_id === 'gus' && prop(e, 'feature') === 'sql').map((e) => [e.event, e.distinct_id]),
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters (a property filter and a date range)`,
+    query: 'SELECT event, distinct_id from events WHERE distinct_id={distinct_id} and {filters}',
+    values: { distinct_id: 'dee' },
+    filters: { properties: [{ key: 'feature', operator: 'exact', value: 'insights', type: 'event' }], dateRange: { date_from: '2024-03-01', date_to: '2024-03-15' } },
+    order: 'set',
+    rows: () => where((e) => e.distinct_id === 'dee' && prop(e, 'feature') === 'insights' && e.timestamp < '2024-03-16').map((e) => [e.event, e.distinct_id]),
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters_empty_true (adapted: count() of every event, as the default LIMIT would cut the rows)`,
+    query: 'SELECT count() from events where {filters}',
+    rows: [[EVENTS.length]],
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters_alias`,
+    query: 'SELECT event, distinct_id from events e WHERE {filters}',
+    filters: { properties: [{ key: 'plan', operator: 'exact', value: 'enterprise', type: 'event' }] },
+    order: 'set',
+    rows: () => where((e) => prop(e, 'plan') === 'enterprise').map((e) => [e.event, e.distinct_id]),
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_union_all_limits (adapted: sign-ups, so that each side's LIMIT 100 takes every row)`,
+    query: "SELECT event FROM events WHERE event = 'signed_up' UNION ALL SELECT event FROM events WHERE event = 'signed_up'",
+    rows: () => [...where((e) => e.event === 'signed_up'), ...where((e) => e.event === 'signed_up')].map((e) => [e.event]),
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_session_filters`,
+    query: 'SELECT session_id, $entry_current_url from sessions WHERE {filters}',
+    filters: { properties: [{ key: '$entry_current_url', operator: 'exact', value: 'https://hedgerow.test/blog/hogql', type: 'session' }] },
+    order: 'set',
+    rows: () => SESSIONS.filter((s) => s.entryUrl === 'https://hedgerow.test/blog/hogql').map((s) => [s.id, s.entryUrl]),
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters_session_date_range`,
+    query: 'SELECT session_id, $entry_current_url from sessions WHERE {filters}',
+    filters: { dateRange: { date_from: '2024-03-29', date_to: '2024-03-31' } },
+    order: 'set',
+    rows: () => SESSIONS.filter((s) => s.start.toISOString() >= '2024-03-29').map((s) => [s.id, s.entryUrl]),
+  },
+  {
+    source: `${TEST_QUERY} test_events_sessions_table`,
+    query: 'SELECT session.session_id, session.$session_duration from events WHERE distinct_id={distinct_id} order by timestamp',
+    values: { distinct_id: 'anon-cai' },
+    rows: () => where((e) => e.distinct_id === 'anon-cai').map((e) => [prop(e, '$session_id'), SESSIONS.find((s) => s.id === e.properties.$session_id)!.duration]),
+  },
+  { source: `${TEST_QUERY} test_db_created_once`, query: 'SELECT 1', rows: [[1]] },
+];
+
+// Each query's rows are compared after normalising what JSON cannot tell apart the same way in both systems.
+function same(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
+  if (typeof expected === 'boolean' && typeof actual === 'number') return actual === (expected ? 1 : 0);
+  if (typeof expected === 'number' && typeof actual === 'boolean') return expected === (actual ? 1 : 0);
+  if (Array.isArray(expected) && Array.isArray(actual)) return expected.length === actual.length && expected.every((item, index) => same(actual[index], item));
+  return expected === actual;
+}
+
+function sameSet(actual: Rows, expected: Rows): boolean {
+  if (actual.length !== expected.length) return false;
+  const left = [...actual];
+  for (const row of expected) {
+    const index = left.findIndex((candidate) => same(candidate, row));
+    if (index < 0) return false;
+    left.splice(index, 1);
+  }
+  return true;
+}
+
+describe('query: HogQL corpus of real PostHog queries, with PostHog’s results', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let client: HttpClient;
+  let path: string;
+  let newYorkPath: string;
+  let newYorkClient: HttpClient;
+  const outcomes: { source: string; query: string; ok: boolean; detail: string }[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+    const db = testDb();
+    // Person uuids are unique across environments: the New York copy's persons get uuids of their own.
+    const seed = async (team: number, uuid: (personUuid: string) => string) => {
+      await insertPersons(
+        db,
+        team,
+        PERSONS.map((p) => ({ distinctIds: p.distinctIds, properties: p.properties, uuid: uuid(p.uuid), isIdentified: p.identifiedOn !== null })),
+      );
+      await insertEvents(db, team, EVENTS.map(({ person, time: _time, ...event }) => ({ ...event, person_id: uuid(person.uuid) })));
+      for (const group of GROUPS) {
+        await upsertGroup(db, team, { groupType: group.type, groupTypeIndex: group.index, groupKey: group.key, properties: group.properties });
+        await db('groups').where({ team_id: team, group_type_index: group.index, group_key: group.key }).update({ created_at: group.created_at });
+      }
+    };
+    const account = await newAccount(db, { scopes: ['query:read'] });
+    client = server.http.withKey(account.key);
+    path = `/api/environments/${account.environment.id}/query/`;
+    await seed(account.environment.id, (id) => id);
+
+    // The same rows in an environment of another organization, in New York: queries marked newYork run there.
+    const newYork = await newAccount(db, { scopes: ['query:read'] });
+    await db('environments').where({ id: newYork.environment.id }).update({ timezone: 'America/New_York' });
+    await seed(newYork.environment.id, (id) => id.replace(/^01800000/, '01900000'));
+    newYorkPath = `/api/environments/${newYork.environment.id}/query/`;
+    newYorkClient = server.http.withKey(newYork.key);
+
+    // Another environment whose distinct ids, sessions and group keys share the first one's names.
+    const other = await newAccount(db, { scopes: ['query:read'] });
+    const otherTeam = other.environment.id;
+    await insertPersons(db, otherTeam, [
+      { distinctIds: ['ana', 'anon-hal', 'mallory'], properties: { email: 'evil@other.test', plan: 'pro', company: 'acme' } },
+      { distinctIds: ['ben'], properties: { email: 'ben@other.test', plan: 'enterprise' } },
+    ]);
+    await insertEvents(db, otherTeam, OTHER_EVENTS);
+    await upsertGroup(db, otherTeam, { groupType: 'organization', groupTypeIndex: 0, groupKey: 'acme', properties: { name: 'Evil Corp', industry: 'crime' } });
+    await upsertGroup(db, otherTeam, { groupType: 'project', groupTypeIndex: 1, groupKey: 'proj-web', properties: { name: 'Evil' } });
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  for (const entry of CORPUS) {
+    const title = `${entry.source}: ${entry.query.replace(/\s+/g, ' ').slice(0, 110)}`;
+    it(title, async () => {
+      const body = {
+        query: {
+          kind: 'HogQLQuery',
+          query: entry.query,
+          ...(entry.values ? { values: entry.values } : {}),
+          ...(entry.filters ? { filters: entry.filters } : {}),
+          ...(entry.variables ? { variables: entry.variables } : {}),
+        },
+      };
+      const response = await (entry.newYork ? newYorkClient : client).post(entry.newYork ? newYorkPath : path, body);
+      const record = (ok: boolean, detail: string) => outcomes.push({ source: entry.source, query: entry.query, ok, detail });
+      if (entry.refused !== undefined) {
+        const detail = JSON.stringify(response.body);
+        const ok = response.status === 400 && String((response.body as { detail?: string }).detail ?? '').includes(entry.refused);
+        record(ok, `${response.status} ${detail}`);
+        expect(response.status, detail).to.equal(400);
+        expect((response.body as { detail: string }).detail).to.include(entry.refused);
+        return;
+      }
+      if (response.status !== 200) {
+        record(false, `${response.status} ${String((response.body as { detail?: string }).detail ?? JSON.stringify(response.body))}`);
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      }
+      const expected = typeof entry.rows === 'function' ? entry.rows() : (entry.rows ?? []);
+      const actual = (response.body as { results: Rows }).results;
+      const ok = entry.order === 'set' ? sameSet(actual, expected) : same(actual, expected);
+      record(ok, ok ? '' : `rows differ: got ${JSON.stringify(actual).slice(0, 400)}, expected ${JSON.stringify(expected).slice(0, 400)}`);
+      expect(ok, `got ${JSON.stringify(actual)}\nexpected ${JSON.stringify(expected)}`).to.equal(true);
+    });
+  }
+
+  it('runs at least 95 % of the corpus with PostHog’s results', () => {
+    const passed = outcomes.filter((outcome) => outcome.ok).length;
+    const failed = outcomes.filter((outcome) => !outcome.ok);
+    const share = passed / CORPUS.length;
+    // eslint-disable-next-line no-console -- the share and the failures are this suite's report
+    console.log(`\n  HogQL corpus: ${passed} of ${CORPUS.length} queries (${(share * 100).toFixed(1)} %) answer PostHog's result.`);
+    // eslint-disable-next-line no-console -- likewise
+    for (const failure of failed) console.log(`  FAIL ${failure.source}\n       ${failure.query.replace(/\s+/g, ' ').slice(0, 200)}\n       ${failure.detail.slice(0, 300)}`);
+    expect(share).to.be.at.least(0.95);
+  });
+});
+
+// Referenced so that the helpers stay in use as the corpus grows.
+void [dateIn, hourIn, days, pageviewsOn, monday, AI_PROMPTS];
