@@ -811,6 +811,458 @@ order by distinct_id, timestamp`,
     rows: () => where((e) => e.distinct_id === 'anon-cai').map((e) => [prop(e, '$session_id'), SESSIONS.find((s) => s.id === e.properties.$session_id)!.duration]),
   },
   { source: `${TEST_QUERY} test_db_created_once`, query: 'SELECT 1', rows: [[1]] },
+  // ---------------------------------------------------------------------------------------------------------
+  // HogQL's operators, functions and clauses as PostHog's tests and docs use them, on constants.
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arithmetic as functions)',
+    query: 'SELECT plus(1, 2), minus(5, 3), multiply(2, 3), divide(7, 2), modulo(7, 3), intDiv(7, 2), negate(4)',
+    rows: [[3, 2, 6, 3.5, 1, 3, -4]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (comparisons as functions)',
+    query: 'SELECT equals(1, 1), notEquals(1, 2), less(1, 2), greater(1, 2), lessOrEquals(2, 2), greaterOrEquals(1, 2)',
+    rows: [[1, 1, 1, 0, 1, 0]],
+  },
+  { source: 'https://posthog.com/docs/sql/clickhouse-functions (logical functions)', query: 'SELECT and(1, 0), or(1, 0), not(0), xor(1, 1)', rows: [[0, 1, 1, 0]] },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (rounding: ClickHouse rounds a Float64 half to even)',
+    query: 'SELECT round(2.5), round(3.5), round(-2.5), round(3.14159, 2), floor(-1.5), ceil(1.2)',
+    rows: [[2, 4, -2, 3.14, -2, 2]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (integer division and modulo of negatives, as ClickHouse truncates)',
+    query: 'SELECT intDiv(-7, 2), -7 % 3, 7 % -3, moduloOrZero(5, 0), intDivOrZero(5, 0)',
+    rows: [[-3, -1, 1, 0, 0]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrays: sorting and reversing)',
+    query: 'SELECT arraySort([3, 1, 2]), arrayReverseSort([3, 1, 2]), arrayReverse([1, 2, 3])',
+    rows: [[[1, 2, 3], [3, 2, 1], [3, 2, 1]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (higher-order array functions with lambdas)',
+    query: 'SELECT arrayFilter(x -> x > 2, [1, 2, 3, 4]), arrayExists(x -> x = 2, [1, 2]), arrayAll(x -> x > 0, [1, 2]), arrayMap((x, y) -> x + y, [1, 2], [10, 20])',
+    rows: [[[3, 4], 1, 1, [11, 22]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayFirst, arrayLast, arrayFirstIndex, arrayCount)',
+    query: 'SELECT arrayFirst(x -> x > 1, [1, 2, 3]), arrayLast(x -> x > 1, [1, 2, 3]), arrayFirstIndex(x -> x > 1, [1, 2, 3]), arrayCount(x -> x > 1, [1, 2, 3])',
+    rows: [[2, 3, 2, 2]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (has, indexOf, length, empty, notEmpty)',
+    query: "SELECT has([1, 2, 3], 2), indexOf(['a', 'b'], 'b'), indexOf(['a', 'b'], 'z'), length([1, 2]), empty([]), notEmpty([1])",
+    rows: [[1, 2, 0, 2, 1, 1]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arraySlice, with a negative offset)',
+    query: 'SELECT arraySlice([1, 2, 3, 4, 5], 2, 3), arraySlice([1, 2, 3, 4, 5], -2), arraySlice([1, 2, 3], 5)',
+    rows: [[[2, 3, 4], [4, 5], []]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayConcat, arrayDistinct, arrayUniq, arrayCompact)',
+    query: 'SELECT arrayConcat([1, 2], [3]), arrayDistinct([1, 1, 2]), arrayUniq([1, 1, 2]), arrayCompact([1, 1, 2, 2, 1])',
+    rows: [[[1, 2, 3], [1, 2], 2, [1, 2, 1]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayEnumerate and range)',
+    query: "SELECT arrayEnumerate(['a', 'b']), range(3), range(1, 7, 2)",
+    rows: [[[1, 2], [0, 1, 2], [1, 3, 5]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arraySum, arrayMin, arrayMax, arrayAvg, arrayCumSum, arrayDifference)',
+    query: 'SELECT arraySum([1, 2, 3]), arrayMin([3, 1]), arrayMax([3, 1]), arrayAvg([1, 2]), arrayCumSum([1, 2, 3]), arrayDifference([1, 4, 9])',
+    rows: [[6, 1, 3, 1.5, [1, 3, 6], [0, 3, 5]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayPushBack, arrayPushFront, arrayPopBack, arrayPopFront)',
+    query: 'SELECT arrayPushBack([1], 2), arrayPushFront([1], 0), arrayPopBack([1, 2]), arrayPopFront([1, 2])',
+    rows: [[[1, 2], [0, 1], [1], [2]]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (countEqual, hasAny, hasAll)',
+    query: 'SELECT countEqual([1, 2, 1], 1), hasAny([1, 2], [2, 3]), hasAll([1, 2], [1, 3])',
+    rows: [[2, 1, 0]],
+  },
+  { source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayZip)', query: "SELECT arrayZip(['a', 'b'], [1, 2])", rows: [[[['a', 1], ['b', 2]]]] },
+  {
+    source: 'posthog/hogql/test/test_printer.py (array access: negative and out-of-range indexes)',
+    query: 'SELECT [10, 20, 30][-1], [10, 20][5], arrayElement([10, 20], 2)',
+    rows: [[30, 0, 20]],
+  },
+  { source: 'posthog/hogql/test/test_printer.py (tuple element access)', query: "SELECT tuple(1, 'a').2, (1, 'b').1", rows: [['a', 1]] },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (splitting and joining strings)',
+    query: "SELECT splitByChar(',', 'a,b,c')[2], splitByString('::', 'a::b'), arrayStringConcat(['a', 'b'], '-')",
+    rows: [['b', ['a', 'b'], 'a-b']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (strings)',
+    query: "SELECT lower('ABC'), upper('abc'), length('hello'), substring('hello', 2, 3), concat('a', 'b', 'c'), trim('  x  ')",
+    rows: [['abc', 'ABC', 5, 'ell', 'abc', 'x']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (searching and replacing in strings)',
+    query: "SELECT replaceAll('a-b-c', '-', '+'), replaceRegexpAll('a1b22', '[0-9]+', '#'), position('hello', 'l'), startsWith('hello', 'he'), endsWith('hello', 'lo')",
+    rows: [['a+b+c', 'a#b#', 3, 1, 1]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (type conversions: HogQL converts OrNull)',
+    query: "SELECT toInt('12'), toInt('abc'), toFloat('1.5'), toString(12), toDate('2024-03-15')",
+    rows: [[12, null, 1.5, '12', '2024-03-15']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (nulls)',
+    query: "SELECT coalesce(null, 1), ifNull(null, 'x'), nullIf(1, 1), isNull(null), isNotNull(1)",
+    rows: [[1, 'x', null, 1, 1]],
+  },
+  { source: 'https://posthog.com/docs/sql/expressions (if and multiIf)', query: "SELECT if(1 > 2, 'a', 'b'), multiIf(1 = 2, 'x', 2 = 2, 'y', 'z')", rows: [['b', 'y']] },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (JSON)',
+    query: `SELECT JSONExtractString('{"a": "b"}', 'a'), JSONExtractInt('{"n": 42}', 'n'), JSONHas('{"a": 1}', 'a'), JSONLength('[1, 2, 3]'), JSONExtractArrayRaw('["a", "b"]')`,
+    rows: [['b', 42, 1, 3, ['"a"', '"b"']]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: parts of a date)',
+    query: "SELECT toYYYYMM(toDate('2024-03-15')), toYear(toDate('2024-03-15')), toMonth(toDate('2024-03-15')), toDayOfMonth(toDate('2024-03-15')), toDayOfWeek(toDate('2024-03-17')), toQuarter(toDate('2024-03-15'))",
+    rows: [[202403, 2024, 3, 15, 7, 1]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: starts of periods)',
+    query: "SELECT toStartOfQuarter(toDate('2024-05-20')), toStartOfYear(toDate('2024-05-20')), toMonday(toDate('2024-03-17')), toStartOfWeek(toDate('2024-03-17')), toStartOfWeek(toDate('2024-03-17'), 1)",
+    rows: [['2024-04-01', '2024-01-01', '2024-03-11', '2024-03-17', '2024-03-11']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: starts of minutes and intervals)',
+    query:
+      "SELECT toStartOfMinute(toDateTime('2024-03-15 10:37:45')), toStartOfFiveMinutes(toDateTime('2024-03-15 10:37:45')), toStartOfFifteenMinutes(toDateTime('2024-03-15 10:37:45')), toStartOfInterval(toDateTime('2024-03-15 10:37:45'), toIntervalMinute(15)), toStartOfHour(toDateTime('2024-03-15 10:37:45'))",
+    rows: [[dt('2024-03-15 10:37:00'), dt('2024-03-15 10:35:00'), dt('2024-03-15 10:30:00'), dt('2024-03-15 10:30:00'), dt('2024-03-15 10:00:00')]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: adding days and months; a month later clamps to its last day)',
+    query: "SELECT addDays(toDate('2024-03-30'), 3), addMonths(toDate('2024-01-31'), 1), subtractDays(toDate('2024-03-01'), 1), toDate('2024-03-15') - INTERVAL 1 MONTH",
+    rows: [['2024-04-02', '2024-02-29', '2024-02-29', '2024-02-15']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: interval arithmetic on a datetime)',
+    query: "SELECT toDateTime('2024-03-31 12:00:00') + INTERVAL 1 MONTH, toDateTime('2024-03-01 00:00:00') - toIntervalHour(1), toDateTime('2024-03-01 00:00:00') + toIntervalDay(2)",
+    rows: [[dt('2024-04-30 12:00:00'), dt('2024-02-29 23:00:00'), dt('2024-03-03 00:00:00')]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (dateDiff counts the boundaries crossed)',
+    query: "SELECT dateDiff('day', toDate('2024-03-01'), toDate('2024-03-31')), dateDiff('month', toDate('2024-01-31'), toDate('2024-02-01')), dateDiff('hour', toDateTime('2024-03-01 10:59:00'), toDateTime('2024-03-01 11:00:00')), dateDiff('year', toDate('2023-12-31'), toDate('2024-01-01'))",
+    rows: [[30, 1, 1, 1]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (unix timestamps)',
+    query: "SELECT toUnixTimestamp(toDateTime('2024-03-01 00:00:00')), fromUnixTimestamp(1709251200)",
+    rows: [[1709251200, dt('2024-03-01 00:00:00')]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (formatDateTime and dateName)',
+    query: "SELECT formatDateTime(toDateTime('2024-03-05 07:08:09'), '%Y-%m-%d %H:%i:%S'), dateName('month', toDate('2024-03-15')), dateName('weekday', toDate('2024-03-15'))",
+    rows: [['2024-03-05 07:08:09', 'March', 'Friday']],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (time zones: the same instant read in New York, after the DST change)',
+    query: "SELECT toHour(toTimeZone(toDateTime('2024-03-10 12:00:00'), 'America/New_York')), toHour(toTimeZone(toDateTime('2024-03-09 12:00:00'), 'America/New_York')), toUnixTimestamp(toDateTime('2024-03-10 12:00:00', 'America/New_York'))",
+    rows: [[8, 7, 1710086400]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (parseDateTimeBestEffort)',
+    query: "SELECT parseDateTimeBestEffort('2024-03-15T10:00:00Z'), parseDateTimeBestEffortOrNull('not a date')",
+    rows: [[dt('2024-03-15 10:00:00'), null]],
+  },
+  { source: 'https://posthog.com/docs/sql/clickhouse-functions (greatest, least, abs, sign)', query: 'SELECT greatest(1, 3, 2), least(1, 3, 2), abs(-3), sign(-2)', rows: [[3, 1, 3, -1]] },
+  {
+    source: `${TEST_QUERY} test_null_equality (IN with tuples and a subquery)`,
+    query: "SELECT 1 IN (1, 2), 3 NOT IN (1, 2), (1, 'a') IN (SELECT 1, 'a'), (1, 2) = (1, 2)",
+    rows: [[1, 1, 1, 1]],
+  },
+  { source: `${TEST_QUERY} test_numbers_table (a WHERE over numbers)`, query: 'SELECT number, number * 2 FROM numbers(3) WHERE number > 0', rows: [[1, 2], [2, 4]] },
+  { source: `${TEST_QUERY} test_numbers_table (an aggregate over numbers)`, query: 'SELECT sum(number) FROM numbers(101)', rows: [[5050]] },
+  {
+    source: `${TEST_QUERY} test_numbers_table (grouped by an expression, positional ORDER BY)`,
+    query: 'SELECT number % 3 AS r, count() FROM numbers(10) GROUP BY r ORDER BY 1',
+    rows: [[0, 4], [1, 3], [2, 3]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql (GROUP BY and ORDER BY positions)',
+    query: 'SELECT event, count() FROM events GROUP BY 1 ORDER BY 2 DESC, 1',
+    rows: () => sortRows(countBy(EVENTS, (e) => e.event), [1, 'desc'], [0, 'asc']),
+  },
+  {
+    source: 'posthog/hogql/test/_test_parser.py (comments: a line comment ends at the newline)',
+    query: 'SELECT count() -- 1\nFROM events',
+    rows: [[EVENTS.length]],
+  },
+  {
+    source: 'posthog/hogql/test/_test_parser.py (comments: a line comment at the end of the query)',
+    query: "SELECT count() FROM events WHERE event = 'signed_up' -- 10 events",
+    rows: () => [[where((e) => e.event === 'signed_up').length]],
+  },
+  {
+    source: 'posthog/hogql/test/_test_parser.py (comments: a block comment inside the query)',
+    query: "SELECT /* the sign-ups */ count() FROM events /* of every person */ WHERE event = 'signed_up'",
+    rows: () => [[where((e) => e.event === 'signed_up').length]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (array breakdowns with ARRAY JOIN)',
+    query: "SELECT tag, count() FROM events ARRAY JOIN JSONExtractArrayRaw(properties.tags) AS tag WHERE event = 'feature_used' GROUP BY tag ORDER BY tag",
+    rows: () => {
+      const counts = new Map<string, number>();
+      for (const e of where((x) => x.event === 'feature_used')) for (const tag of e.properties.tags as string[]) counts.set(`"${tag}"`, (counts.get(`"${tag}"`) ?? 0) + 1);
+      return sortRows([...counts.entries()], [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql (LEFT ARRAY JOIN keeps rows whose array is empty)',
+    query: "SELECT event, tag FROM events LEFT ARRAY JOIN JSONExtractArrayRaw(ifNull(properties.tags, '[]')) AS tag WHERE event IN ('feature_used', 'signed_up') AND distinct_id = 'eli' ORDER BY timestamp, tag",
+    rows: () =>
+      where((e) => ['feature_used', 'signed_up'].includes(e.event) && e.distinct_id === 'eli').flatMap((e) =>
+        e.event === 'feature_used' ? [...(e.properties.tags as string[])].sort().map((t) => [e.event, `"${t}"`]) : [[e.event, '']],
+      ),
+  },
+  {
+    source: 'https://posthog.com/docs/sql (FULL OUTER JOIN of two daily series)',
+    query: `SELECT p.day AS purchase_day, s.day AS signup_day
+FROM (SELECT DISTINCT toDate(timestamp) AS day FROM events WHERE event = 'purchase') AS p
+FULL OUTER JOIN (SELECT DISTINCT toDate(timestamp) AS day FROM events WHERE event = 'signed_up') AS s ON p.day = s.day
+ORDER BY purchase_day, signup_day`,
+    rows: () => {
+      const purchases = [...new Set(where((e) => e.event === 'purchase').map(day))];
+      const signups = [...new Set(where((e) => e.event === 'signed_up').map(day))];
+      // ClickHouse fills the missing side of an outer join with the type's default: 1970-01-01 for a Date.
+      const rows: Rows = [
+        ...purchases.map((d) => [d, signups.includes(d) ? d : '1970-01-01']),
+        ...signups.filter((d) => !purchases.includes(d)).map((d) => ['1970-01-01', d]),
+      ];
+      return sortRows(rows, [0, 'asc'], [1, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql (RIGHT JOIN)',
+    query: `SELECT g.key, e.n
+FROM (SELECT $group_0 AS org, count() AS n FROM events WHERE event = 'purchase' GROUP BY org) AS e
+RIGHT JOIN groups AS g ON e.org = g.key
+WHERE g.index = 0
+ORDER BY g.key`,
+    rows: () => GROUPS.filter((g) => g.index === 0).map((g) => [g.key, where((e) => e.event === 'purchase' && e.groups?.[0] === g.key).length]),
+  },
+  {
+    source: 'https://posthog.com/docs/data-warehouse/sql/variables (a variable in a SQL insight)',
+    query: 'SELECT count() FROM events WHERE properties.plan = {variables.plan}',
+    variables: { plan: { code_name: 'plan', value: 'pro', variableId: '00000000-0000-4000-8000-00000000aaaa' } },
+    rows: () => [[where((e) => prop(e, 'plan') === 'pro').length]],
+  },
+  {
+    source: 'https://posthog.com/docs/data-warehouse/sql/variables (variables and {filters} together)',
+    query: "SELECT event, count() AS c FROM events WHERE {filters} AND distinct_id = {variables.user} GROUP BY event ORDER BY c DESC, event",
+    variables: { user: { code_name: 'user', value: 'dee', variableId: '00000000-0000-4000-8000-00000000bbbb' } },
+    filters: { dateRange: { date_from: '2024-03-10', date_to: '2024-03-20' } },
+    rows: () => sortRows(countBy(where((e) => e.distinct_id === 'dee' && e.timestamp >= '2024-03-10' && e.timestamp < '2024-03-21'), (e) => e.event), [1, 'desc'], [0, 'asc']),
+  },
+  {
+    source: `${DOCS}/sql (SQL insights: {filters} with a property filter and a date range)`,
+    query: "SELECT properties.$browser AS browser, count() FROM events WHERE event = '$pageview' AND {filters} GROUP BY browser ORDER BY browser",
+    filters: { dateRange: { date_from: '2024-03-15', date_to: '2024-03-21' }, properties: [{ key: '$device_type', operator: 'exact', value: 'Desktop', type: 'event' }] },
+    rows: () => sortRows(countBy(PV().filter((e) => e.timestamp >= '2024-03-15' && e.timestamp < '2024-03-22' && prop(e, '$device_type') === 'Desktop'), (e) => prop(e, '$browser')), [0, 'asc']),
+  },
+  {
+    source: `${DOCS}/sql (SQL insights: {filters} with a person property filter)`,
+    query: 'SELECT count() FROM events WHERE {filters}',
+    filters: { properties: [{ key: 'plan', operator: 'exact', value: 'enterprise', type: 'person' }] },
+    rows: () => [[where((e) => e.person.properties.plan === 'enterprise').length]],
+  },
+  // ---------------------------------------------------------------------------------------------------------
+  // The examples PostHog's AI is given.
+  {
+    source: `${AI_PROMPTS} (weekly active users that did an activation event 3 times or more; adapted: a fixed month for now())`,
+    query: `SELECT week_of, countIf(weekly_event_count >= 3)
+FROM (
+   SELECT person.id AS person_id, toStartOfWeek(timestamp) AS week_of, count() AS weekly_event_count
+   FROM events
+   WHERE
+      event = '$pageview'
+      AND properties.$current_url = 'https://hedgerow.test/docs'
+      AND toStartOfWeek(toDateTime('2024-04-01 00:00:00')) - INTERVAL 8 WEEK <= timestamp
+      AND timestamp < toStartOfWeek(toDateTime('2024-04-01 00:00:00'))
+   GROUP BY person.id, week_of
+)
+GROUP BY week_of
+ORDER BY week_of DESC`,
+    rows: () => {
+      const end = startOfWeek('2024-04-01');
+      const perWeek = new Map<string, Map<string, number>>();
+      for (const e of PV().filter((x) => prop(x, '$current_url') === 'https://hedgerow.test/docs' && day(x) < end)) {
+        const week = startOfWeek(day(e));
+        const persons = perWeek.get(week) ?? new Map<string, number>();
+        persons.set(e.person.uuid, (persons.get(e.person.uuid) ?? 0) + 1);
+        perWeek.set(week, persons);
+      }
+      return sortRows([...perWeek.entries()].map(([week, persons]) => [week, [...persons.values()].filter((n) => n >= 3).length]), [0, 'desc']);
+    },
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (weekly active users, as written: the last 8 weeks hold none of March 2024)',
+    query: `SELECT toStartOfWeek(timestamp) AS week, count(DISTINCT person_id) AS users
+FROM events
+WHERE event = '$pageview'
+  AND timestamp > now() - INTERVAL 8 WEEK
+GROUP BY week
+ORDER BY week DESC`,
+    rows: [],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (weekly active users; adapted: a fixed month)',
+    query: `SELECT toStartOfWeek(timestamp) AS week, count(DISTINCT person_id) AS users
+FROM events
+WHERE event = '$pageview'
+  AND timestamp > toDateTime('2024-03-01 00:00:00')
+GROUP BY week
+ORDER BY week DESC`,
+    rows: () => sortRows(uniqBy(PV(), (e) => startOfWeek(day(e)), personOf), [0, 'desc']),
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (returning browsers, with bracket property access)',
+    query:
+      "SELECT event FROM events WHERE timestamp >= now() - INTERVAL 1 DAY and properties['$browser'] IN (SELECT properties['$browser'] FROM events WHERE timestamp >= now() - INTERVAL 2 DAY and timestamp < now() - INTERVAL 1 DAY)",
+    rows: [],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (a subquery instead of a JOIN; adapted: sessions with a click)',
+    query: `SELECT
+ g.properties.$session_id as session
+FROM events AS g
+WHERE
+  timestamp >= toDateTime('2024-03-01 00:00:00')
+  AND g.event = 'feature_used'
+  AND session IN (SELECT properties.$session_id FROM events WHERE event = '$autocapture' AND timestamp >= toDateTime('2024-03-01 00:00:00'))`,
+    order: 'set',
+    rows: () => {
+      const clicked = new Set(where((e) => e.event === '$autocapture').map((e) => prop(e, '$session_id')));
+      return where((e) => e.event === 'feature_used' && clicked.has(prop(e, '$session_id'))).map((e) => [prop(e, '$session_id')]);
+    },
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (the JOIN it advises against; adapted likewise)',
+    query: `SELECT
+ g.properties.$session_id
+FROM events AS g
+INNER JOIN (SELECT properties.$session_id as trace_id FROM events WHERE event = '$autocapture') AS f
+ON g.properties.$session_id = f.trace_id
+WHERE g.event = 'feature_used'`,
+    order: 'set',
+    rows: () => {
+      const clicks = where((e) => e.event === '$autocapture').map((e) => prop(e, '$session_id'));
+      return where((e) => e.event === 'feature_used').flatMap((e) => clicks.filter((s) => s === prop(e, '$session_id')).map((s) => [s]));
+    },
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (CROSS JOIN with WHERE instead of a relational JOIN)',
+    query: "SELECT count() FROM events e CROSS JOIN persons p WHERE e.person_id = p.id AND e.event = 'signed_up' AND p.properties.country = 'US'",
+    rows: () => [[where((e) => e.event === 'signed_up' && e.person.properties.country === 'US').length]],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (sparkline)',
+    query: 'SELECT sparkline(range(1, 10)) FROM (SELECT 1)',
+    rows: [[['__hx_tag', 'Sparkline', 'data', [1, 2, 3, 4, 5, 6, 7, 8, 9]]]],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (a 24-hour sparkline per URL, as written)',
+    query: `SELECT
+    pageview,
+    sparkline(arrayMap(h -> countEqual(groupArray(hour), h), range(0,23))),
+    count() as pageview_count
+FROM (
+    SELECT
+        properties.$current_url as pageview,
+        toHour(timestamp) AS hour
+    FROM events
+    WHERE timestamp > now() - interval 1 day AND event = '$pageview'
+) subquery
+GROUP BY pageview
+ORDER BY pageview_count desc`,
+    rows: [],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (sortableSemVer, as written)',
+    query: `SELECT DISTINCT properties.$lib_version
+FROM events
+WHERE event = '$pageview' AND timestamp >= now() - INTERVAL 1 DAY
+ORDER BY sortableSemVer(properties.$lib_version) DESC
+LIMIT 10`,
+    rows: [],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (sortableSemVer over constants)',
+    query: "SELECT v FROM (SELECT arrayJoin(['1.10.0', '1.9.2', '1.2.0', '0.9']) AS v) ORDER BY sortableSemVer(v) DESC",
+    rows: [['1.10.0'], ['1.9.2'], ['1.2.0'], ['0.9']],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (languageCodeToName)',
+    query: `SELECT
+    languageCodeToName('en') AS english,
+    languageCodeToName('fr') AS french,
+    languageCodeToName('pt') AS portuguese,
+    languageCodeToName('ru') AS russian,
+    languageCodeToName('zh') AS chinese`,
+    rows: [['English', 'French', 'Portuguese', 'Russian', 'Chinese']],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/hogql-extensions.md (actions by name: this data set has none)',
+    query: "SELECT count()\nFROM events\nWHERE matchesAction('clicked homepage button')",
+    refused: 'matchesAction',
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/example-trends-unique-users (rendered; placeholders: 1–7 March 2024, $pageview)',
+    query: `SELECT
+    arrayMap(number -> plus(toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1)), toIntervalDay(number)), range(0, plus(coalesce(dateDiff('day', toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1)), toStartOfInterval(assumeNotNull(toDateTime('2024-03-07 23:59:59')), toIntervalDay(1)))), 1))) AS date,
+    arrayMap(_match_date -> arraySum(arraySlice(groupArray(ifNull(count, 0)), indexOf(groupArray(day_start) AS _days_for_count, _match_date) AS _index, plus(minus(arrayLastIndex(x -> equals(x, _match_date), _days_for_count), _index), 1))), date) AS total
+FROM
+    (SELECT
+        sum(total) AS count,
+        day_start
+    FROM
+        (SELECT
+            count(DISTINCT e.person_id) AS total,
+            toStartOfDay(timestamp) AS day_start
+        FROM
+            events AS e
+        WHERE
+            and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-07 23:59:59'))), equals(event, '$pageview'))
+        GROUP BY
+            day_start)
+    GROUP BY
+        day_start
+    ORDER BY
+        day_start ASC)
+ORDER BY
+    arraySum(total) DESC
+LIMIT 50000`,
+    rows: () => [[days(1, 7).map((d) => dt(`${d} 00:00:00`)), days(1, 7).map((d) => uniq(PV().filter((e) => day(e) === d).map(personOf)))]],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/example-trends-unique-users (rendered, the inner series; placeholders: 1–7 March 2024, $pageview)',
+    query: `SELECT
+    sum(total) AS count,
+    day_start
+FROM
+    (SELECT
+        count(DISTINCT e.person_id) AS total,
+        toStartOfDay(timestamp) AS day_start
+    FROM
+        events AS e
+    WHERE
+        and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-07 23:59:59'))), equals(event, '$pageview'))
+    GROUP BY
+        day_start)
+GROUP BY
+    day_start
+ORDER BY
+    day_start ASC`,
+    rows: () => days(1, 7).map((d) => [uniq(PV().filter((e) => day(e) === d).map(personOf)), dt(`${d} 00:00:00`)]),
+  },
 ];
 
 // Each query's rows are compared after normalising what JSON cannot tell apart the same way in both systems.
