@@ -90,6 +90,204 @@ const monday = (d: string): string => {
   date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
   return date.toISOString().slice(0, 10);
 };
+/** The instant of midnight of a New York date (EST until 10 March 2024 02:00, EDT after). */
+const newYorkMidnight = (d: string): string => new Date(`${d}T0${d >= '2024-03-11' ? 4 : 5}:00:00Z`).toISOString();
+
+const LIFECYCLE_EVENTS_QUERY = `SELECT
+    min(events.person.created_at) AS created_at,
+    arraySort(groupUniqArray(toStartOfDay(events.timestamp))) AS all_activity,
+    arrayPopBack(arrayPushFront(all_activity, toStartOfDay(created_at))) as previous_activity,
+    arrayPopFront(arrayPushBack(all_activity, toStartOfDay(toDateTime('1970-01-01 00:00:00')))) as following_activity,
+    arrayMap((previous, current, index) -> (previous = current ? 'new' : ((toTimeZone(current, 'UTC') - toIntervalDay(1)) = previous AND index != 1) ? 'returning' : 'resurrecting'), previous_activity, all_activity, arrayEnumerate(all_activity)) as initial_status,
+    arrayMap((current, next) -> (toTimeZone(current, 'UTC') + toIntervalDay(1) = toTimeZone(next, 'UTC') ? '' : 'dormant'), all_activity, following_activity) as dormant_status,
+    arrayMap(x -> toTimeZone(x, 'UTC') + toIntervalDay(1), arrayFilter((current, is_dormant) -> is_dormant = 'dormant', all_activity, dormant_status)) as dormant_periods,
+    arrayMap(x -> 'dormant', dormant_periods) as dormant_label,
+    arrayConcat(arrayZip(all_activity, initial_status), arrayZip(dormant_periods, dormant_label)) as temp_concat,
+    arrayJoin(temp_concat) as period_status_pairs,
+    period_status_pairs.1 as start_of_period,
+    period_status_pairs.2 as status,
+    person_id AS actor_id
+FROM events
+WHERE and(properties.$process_person_profile != 'false', events.timestamp >= toStartOfDay(assumeNotNull(toDateTime('2024-03-01 00:00:00'))) - toIntervalDay(1), events.timestamp < toStartOfDay(assumeNotNull(toDateTime('2024-03-07 23:59:59'))) + toIntervalDay(1), event = '$pageview')
+GROUP BY actor_id`;
+
+const LIFECYCLE_QUERY = `SELECT groupArray(start_of_period) AS date,
+       groupArray(counts) AS total,
+       status
+FROM (
+    SELECT
+        status = 'dormant' ? negate(sum(counts)) : negate(negate(sum(counts))) as counts,
+        start_of_period,
+        status
+    FROM (
+        SELECT
+            periods.start_of_period as start_of_period,
+            0 AS counts,
+            status
+        FROM (
+            SELECT (toStartOfDay(assumeNotNull(toDateTime('2024-03-07 23:59:59'))) - toIntervalDay(numbers.number)) AS start_of_period
+            FROM numbers(dateDiff('day', toStartOfDay(assumeNotNull(toDateTime('2024-03-01 00:00:00'))), toStartOfDay(assumeNotNull(toDateTime('2024-03-07 23:59:59')) + toIntervalDay(1))))
+        ) as periods
+        CROSS JOIN (
+            SELECT status
+            FROM (SELECT 1)
+            ARRAY JOIN ['new', 'returning', 'resurrecting', 'dormant'] as status
+        ) as sec
+        ORDER BY status, start_of_period
+        UNION ALL
+        SELECT
+            start_of_period, count(DISTINCT actor_id) AS counts, status
+        FROM (${LIFECYCLE_EVENTS_QUERY})
+        GROUP BY start_of_period, status
+    )
+    WHERE start_of_period <= toStartOfDay(assumeNotNull(toDateTime('2024-03-07 23:59:59')))
+        AND start_of_period >= toStartOfDay(assumeNotNull(toDateTime('2024-03-01 00:00:00')))
+    GROUP BY start_of_period, status
+    ORDER BY start_of_period ASC
+)
+GROUP BY status`;
+
+/** The (period, status) pairs of the lifecycle's events query, with their distinct persons, as ClickHouse computes them. */
+function lifecyclePairs(): Rows {
+  const dayMs = 86_400_000;
+  const counts = new Map<string, Set<string>>();
+  for (const person of PERSONS) {
+    const active = [...new Set(PV().filter((e) => e.person === person && e.timestamp >= '2024-02-29' && e.timestamp < '2024-03-08').map(day))].sort();
+    if (active.length === 0) continue;
+    const created = day(where((e) => e.person === person)[0]!);
+    active.forEach((current, index) => {
+      const previous = index === 0 ? created : active[index - 1]!;
+      const status = previous === current ? 'new' : Date.parse(current) - dayMs === Date.parse(previous) && index !== 0 ? 'returning' : 'resurrecting';
+      const key = `${current}|${status}`;
+      counts.set(key, (counts.get(key) ?? new Set()).add(person.uuid));
+      const next = active[index + 1];
+      if (next === undefined || Date.parse(current) + dayMs !== Date.parse(next)) {
+        const dormant = `${new Date(Date.parse(current) + dayMs).toISOString().slice(0, 10)}|dormant`;
+        counts.set(dormant, (counts.get(dormant) ?? new Set()).add(person.uuid));
+      }
+    });
+  }
+  return [...counts.entries()].map(([key, set]) => [dt(`${key.split('|')[0]} 00:00:00`), set.size, key.split('|')[1]]);
+}
+
+function lifecycle(): Rows {
+  const pairs = lifecyclePairs();
+  return ['new', 'returning', 'resurrecting', 'dormant'].map((status) => {
+    const dates = days(1, 7).map((d) => dt(`${d} 00:00:00`));
+    const totals = dates.map((date) => {
+      const n = pairs.filter(([d, , s]) => d === date && s === status).reduce((acc, [, c]) => acc + (c as number), 0);
+      return status === 'dormant' ? -n : n;
+    });
+    return [dates, totals, status];
+  });
+}
+
+/** TrendsQuery as its runner writes it: a value per day of 1–7 March 2024, zero-filled. */
+const TRENDS_QUERY = (aggregate: string, interval: string, filters: string): string => `SELECT
+    arrayMap(number -> plus(toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1)), toIntervalDay(number)), range(0, plus(coalesce(dateDiff('day', toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1)), toStartOfInterval(assumeNotNull(toDateTime('2024-03-07 23:59:59')), toIntervalDay(1)))), 1))) AS date,
+    arrayMap(_match_date -> arraySum(arraySlice(groupArray(ifNull(count, 0)), indexOf(groupArray(day_start) AS _days_for_count, _match_date) AS _index, plus(minus(arrayLastIndex(x -> equals(x, _match_date), _days_for_count), _index), 1))), date) AS total
+FROM
+    (SELECT
+        sum(total) AS count,
+        day_start
+    FROM
+        (SELECT
+            ${aggregate} AS total,
+            ${interval} AS day_start
+        FROM
+            events AS e
+        WHERE
+            and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-07 23:59:59'))), ${filters})
+        GROUP BY
+            day_start)
+    GROUP BY
+        day_start
+    ORDER BY
+        day_start ASC)
+ORDER BY
+    arraySum(total) DESC
+LIMIT 50000`;
+
+const FUNNEL_QUERY = `SELECT
+    sum(step_1) AS step_1,
+    sum(step_2) AS step_2,
+    arrayMap(x -> if(isNaN(x), NULL, x), [avgArray(step_1_conversion_times)])[1] AS step_1_average_conversion_time,
+    arrayMap(x -> if(isNaN(x), NULL, x), [medianArray(step_1_conversion_times)])[1] AS step_1_median_conversion_time,
+    groupArray(row_number) AS row_number,
+    final_prop
+FROM
+    (SELECT
+        countIf(notEquals(bitAnd(steps_bitfield, 1), 0)) AS step_1,
+        countIf(notEquals(bitAnd(steps_bitfield, 2), 0)) AS step_2,
+        groupArrayIf(timings[1], greater(timings[1], 0)) AS step_1_conversion_times,
+        rowNumberInAllBlocks() AS row_number,
+        if(less(row_number, 25), breakdown, ['Other']) AS final_prop
+    FROM
+        (SELECT
+            arraySort(t -> t.1, groupArray(tuple(toFloat(timestamp), uuid, arrayMap(x -> ifNull(x, ''), prop_basic), arrayFilter(x -> notEquals(x, 0), [multiply(1, step_0), multiply(2, step_1)])))) AS events_array,
+            argMinIf(prop_basic, timestamp, notEmpty(arrayFilter(x -> notEmpty(x), prop_basic))) AS prop,
+            arrayJoin(aggregate_funnel_array(2, 1209600, 'first_touch', 'ordered', [if(empty(prop), [''], prop)], [], arrayFilter((x, x_before, x_after) -> not(and(lessOrEquals(length(x.4), 1), equals(x.4, x_before.4), equals(x.4, x_after.4), equals(x.3, x_before.3), equals(x.3, x_after.3), greater(x.1, x_before.1), less(x.1, x_after.1))), events_array, arrayRotateRight(events_array, 1), arrayRotateLeft(events_array, 1)))) AS af_tuple,
+            af_tuple.1 AS step_reached,
+            plus(af_tuple.1, 1) AS steps,
+            af_tuple.2 AS breakdown,
+            af_tuple.3 AS timings,
+            af_tuple.5 AS steps_bitfield,
+            aggregation_target
+        FROM
+            (SELECT
+                e.timestamp AS timestamp,
+                person_id AS aggregation_target,
+                e.uuid AS uuid,
+                e.$session_id AS $session_id,
+                e.$window_id AS $window_id,
+                if(equals(event, '$pageview'), 1, 0) AS step_0,
+                if(equals(event, 'signed_up'), 1, 0) AS step_1,
+                [ifNull(toString(person.properties.role), '')] AS prop_basic,
+                prop_basic AS prop
+            FROM
+                events AS e
+            WHERE
+                and(and(and(greaterOrEquals(e.timestamp, toDateTime('2024-03-01 00:00:00.000000')), lessOrEquals(e.timestamp, toDateTime('2024-03-07 23:59:59.999999'))), in(event, tuple('$pageview', 'signed_up'))), or(equals(step_0, 1), equals(step_1, 1))))
+        GROUP BY
+            aggregation_target
+        HAVING
+            greaterOrEquals(step_reached, 0))
+    GROUP BY
+        breakdown
+    ORDER BY
+        step_2 DESC,
+        step_1 DESC)
+GROUP BY
+    final_prop
+ORDER BY
+    step_2 DESC,
+    step_1 DESC
+LIMIT 26`;
+
+/**
+ * The two-step ordered funnel of 1–7 March: every person with a pageview enters; one converts when a sign-up
+ * follows a pageview within 14 days, timed from the latest pageview before it (the shortest conversion, as
+ * PostHog's funnel aggregation measures). No person has a role, so there is one breakdown value, [''].
+ */
+function funnel(): Rows {
+  const inWindow = where((e) => e.timestamp >= '2024-03-01' && e.timestamp < '2024-03-08' && ['$pageview', 'signed_up'].includes(e.event));
+  const persons = [...new Set(inWindow.map((e) => e.person))];
+  const times: number[] = [];
+  for (const person of persons) {
+    const list = inWindow.filter((e) => e.person === person);
+    let lastPageview: number | null = null;
+    for (const e of list) {
+      if (e.event === '$pageview') lastPageview = e.time.getTime();
+      else if (lastPageview !== null && e.time.getTime() - lastPageview <= 1_209_600_000) {
+        times.push((e.time.getTime() - lastPageview) / 1000);
+        break;
+      }
+    }
+  }
+  const entered = persons.filter((person) => inWindow.some((e) => e.person === person && e.event === '$pageview')).length;
+  return [[entered, times.length, times.length ? avg(times) : null, times.length ? quantile(0.5, times) : null, [0], ['']]];
+}
+
 const DOCS = 'https://posthog.com/docs';
 const TEST_QUERY = 'posthog/hogql/test/test_query.py';
 const AI_PROMPTS = 'ee/hogai/graph/sql/prompts.py';
@@ -1263,6 +1461,441 @@ ORDER BY
     day_start ASC`,
     rows: () => days(1, 7).map((d) => [uniq(PV().filter((e) => day(e) === d).map(personOf)), dt(`${d} 00:00:00`)]),
   },
+  // ---------------------------------------------------------------------------------------------------------
+  // The HogQL PostHog's insight runners build (posthog/hogql_queries/insights/), placeholders filled as the
+  // runner fills them for 1–7 March 2024 in UTC.
+  {
+    source: 'posthog/hogql_queries/insights/lifecycle/lifecycle_query_runner.py (to_query with events_query and periods_query; $pageview, days, 1–7 March 2024)',
+    query: LIFECYCLE_QUERY,
+    order: 'set',
+    rows: () => lifecycle(),
+  },
+  {
+    source: 'posthog/hogql_queries/insights/lifecycle/test/test_lifecycle_query_runner.py (_run_events_query: the events query grouped)',
+    query: `SELECT
+start_of_period, count(DISTINCT actor_id) AS counts, status
+FROM (${LIFECYCLE_EVENTS_QUERY})
+GROUP BY start_of_period, status`,
+    order: 'set',
+    rows: () => lifecyclePairs(),
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, total count per day, as rendered in products/posthog_ai/skills/query-examples; $pageview, 1–7 March 2024)',
+    query: TRENDS_QUERY('count()', 'toStartOfDay(timestamp)', "equals(event, '$pageview')"),
+    rows: () => [[days(1, 7).map((d) => dt(`${d} 00:00:00`)), days(1, 7).map(pageviewsOn)]],
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, sum of a property per day; purchase, 1–7 March 2024)',
+    query: TRENDS_QUERY('sum(toFloat(properties.price))', 'toStartOfDay(timestamp)', "equals(event, 'purchase')"),
+    rows: () => [[days(1, 7).map((d) => dt(`${d} 00:00:00`)), days(1, 7).map((d) => sum(where((e) => e.event === 'purchase' && day(e) === d).map((e) => num(e, 'price'))))]],
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, a property filter in function form; $pageview where $browser = Chrome, 1–7 March 2024)',
+    query: TRENDS_QUERY('count()', 'toStartOfDay(timestamp)', "equals(event, '$pageview'), equals(properties.$browser, 'Chrome')"),
+    rows: () => [[days(1, 7).map((d) => dt(`${d} 00:00:00`)), days(1, 7).map((d) => PV().filter((e) => day(e) === d && prop(e, '$browser') === 'Chrome').length)]],
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery with a breakdown: the inner series by $browser; $pageview, 1–7 March 2024)',
+    query: `SELECT
+    count() AS total,
+    toStartOfDay(timestamp) AS day_start,
+    ifNull(nullIf(toString(properties.$browser), ''), '$$_posthog_breakdown_null_$$') AS breakdown_value
+FROM
+    events AS e
+WHERE
+    and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-07 23:59:59'))), equals(event, '$pageview'))
+GROUP BY
+    day_start,
+    breakdown_value`,
+    order: 'set',
+    rows: () => {
+      const list = PV().filter((e) => day(e) <= '2024-03-07');
+      const counts = countBy(list, (e) => `${day(e)}|${prop(e, '$browser') ?? '$$_posthog_breakdown_null_$$'}`);
+      return counts.map(([key, n]) => [n, dt(`${key.split('|')[0]} 00:00:00`), key.split('|')[1]]);
+    },
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, weekly unique users; $pageview, March 2024)',
+    query: `SELECT
+    sum(total) AS count,
+    day_start
+FROM
+    (SELECT
+        count(DISTINCT e.person_id) AS total,
+        toStartOfWeek(timestamp, 0) AS day_start
+    FROM
+        events AS e
+    WHERE
+        and(greaterOrEquals(timestamp, toStartOfWeek(assumeNotNull(toDateTime('2024-03-01 00:00:00')), 0)), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-31 23:59:59'))), equals(event, '$pageview'))
+    GROUP BY
+        day_start)
+GROUP BY
+    day_start
+ORDER BY
+    day_start ASC`,
+    rows: () => sortRows(uniqBy(PV(), (e) => startOfWeek(day(e)), personOf), [0, 'asc']).map(([week, n]) => [n, week]),
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, hourly counts of one day; $pageview, 2 March 2024)',
+    query: `SELECT
+    count() AS total,
+    toStartOfHour(timestamp) AS day_start
+FROM
+    events AS e
+WHERE
+    and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-02 00:00:00')), toIntervalHour(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-02 23:59:59'))), equals(event, '$pageview'))
+GROUP BY
+    day_start
+ORDER BY
+    day_start ASC`,
+    rows: () => sortRows(countBy(PV().filter((e) => day(e) === '2024-03-02'), (e) => `${e.timestamp.slice(0, 13)}:00:00Z`), [0, 'asc']).map(([hour, n]) => [n, dt(hour)]),
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery as a single number: BoldNumber; feature_used, March 2024)',
+    query: `SELECT
+    count() AS total
+FROM
+    events AS e
+WHERE
+    and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-31 23:59:59'))), equals(event, 'feature_used'))
+ORDER BY
+    total DESC`,
+    rows: () => [[where((e) => e.event === 'feature_used').length]],
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery, monthly active groups: unique $group_0; feature_used, March 2024)',
+    query: `SELECT
+    count(DISTINCT e.$group_0) AS total,
+    toStartOfMonth(timestamp) AS day_start
+FROM
+    events AS e
+WHERE
+    and(greaterOrEquals(timestamp, toStartOfMonth(assumeNotNull(toDateTime('2024-03-01 00:00:00')))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-31 23:59:59'))), equals(event, 'feature_used'), notEquals(e.$group_0, ''))
+GROUP BY
+    day_start`,
+    rows: () => [[uniq(where((e) => e.event === 'feature_used' && e.groups?.[0] !== undefined).map((e) => e.groups![0])), '2024-03-01']],
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples (rendered example: Stickiness, counted by pageviews from unique users; 1–7 March 2024)',
+    query: `SELECT
+    groupArray(num_actors) AS counts,
+    groupArray(num_intervals) AS intervals
+FROM
+    (SELECT
+        sum(num_actors) AS num_actors,
+        num_intervals
+    FROM
+        (SELECT
+            0 AS num_actors,
+            plus(number, 1) AS num_intervals
+        FROM
+            numbers(ceil(divide(dateDiff('day', toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1)), plus(toStartOfInterval(assumeNotNull(toDateTime('2024-03-07 23:59:59')), toIntervalDay(1)), toIntervalDay(1))), 1))) AS numbers
+        UNION ALL
+        SELECT
+            count(DISTINCT aggregation_target) AS num_actors,
+            num_intervals
+        FROM
+            (SELECT
+                aggregation_target,
+                count() AS num_intervals
+            FROM
+                (SELECT
+                    e.person_id AS aggregation_target,
+                    toStartOfInterval(e.timestamp, toIntervalDay(1)) AS start_of_interval
+                FROM
+                    events AS e
+                WHERE
+                    and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-01 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-07 23:59:59'))), equals(event, '$pageview'))
+                GROUP BY
+                    aggregation_target,
+                    start_of_interval
+                HAVING
+                    greater(count(), 0))
+            GROUP BY
+                aggregation_target)
+        GROUP BY
+            num_intervals
+        ORDER BY
+            num_intervals ASC)
+    GROUP BY
+        num_intervals
+    ORDER BY
+        num_intervals ASC)
+LIMIT 50000`,
+    rows: () => {
+      const daysOf = uniqBy(PV().filter((e) => day(e) <= '2024-03-07'), personOf, day);
+      const counts = [1, 2, 3, 4, 5, 6, 7].map((n) => daysOf.filter(([, d]) => d === n).length);
+      return [[counts, [1, 2, 3, 4, 5, 6, 7]]];
+    },
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples (rendered example: Funnel, two steps, unique users, broken down by person.properties.role, 14-day window; adapted: signed_up for "user signed up", 1–7 March 2024)',
+    query: FUNNEL_QUERY,
+    rows: () => funnel(),
+  },
+  // ---------------------------------------------------------------------------------------------------------
+  // The project's timezone: the same events in an environment set to America/New_York (DST began 10 March).
+  {
+    source: `${DOCS}/sql (daily counts: toDate reads the project's timezone)`,
+    newYork: true,
+    query: "SELECT toDate(timestamp) AS day, count() FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day",
+    rows: () => sortRows(countBy(PV(), (e) => dateIn(e.time, 'America/New_York')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (toHour in the project timezone)',
+    newYork: true,
+    query: "SELECT toHour(timestamp) AS hour, count() FROM events WHERE event = 'feature_used' GROUP BY hour ORDER BY hour",
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => hourIn(e.time, 'America/New_York')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/timestamps (a date string compared with timestamp is read in the project timezone: 10 March has 23 hours in New York)',
+    newYork: true,
+    query: "SELECT count() FROM events WHERE timestamp >= '2024-03-10' AND timestamp < '2024-03-11'",
+    rows: () => [[where((e) => e.timestamp >= '2024-03-10T05:00:00Z' && e.timestamp < '2024-03-11T04:00:00Z').length]],
+  },
+  {
+    source: `${TEST_QUERY} test_hogql_query_filters (a date range in the project timezone)`,
+    newYork: true,
+    query: "SELECT count() FROM events WHERE event = '$pageview' AND {filters}",
+    filters: { dateRange: { date_from: '2024-03-10', date_to: '2024-03-16' } },
+    rows: () => [[PV().filter((e) => e.timestamp >= '2024-03-10T05:00:00Z' && e.timestamp < '2024-03-17T04:00:00Z').length]],
+  },
+  {
+    source: 'posthog/hogql_queries/insights/trends (TrendsQuery inner series in a project in New York; $pageview, 8–12 March 2024)',
+    newYork: true,
+    query: `SELECT
+    count() AS total,
+    toStartOfDay(timestamp) AS day_start
+FROM
+    events AS e
+WHERE
+    and(greaterOrEquals(timestamp, toStartOfInterval(assumeNotNull(toDateTime('2024-03-08 00:00:00')), toIntervalDay(1))), lessOrEquals(timestamp, assumeNotNull(toDateTime('2024-03-12 23:59:59'))), equals(event, '$pageview'))
+GROUP BY
+    day_start
+ORDER BY
+    day_start ASC`,
+    rows: () => {
+      const local = PV().map((e) => dateIn(e.time, 'America/New_York')).filter((d) => d >= '2024-03-08' && d <= '2024-03-12');
+      return sortRows(countBy(local.map((d) => ({ d }) as unknown as CorpusEvent), (e) => (e as unknown as { d: string }).d), [0, 'asc']).map(([d, n]) => [n, newYorkMidnight(d as string)]);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (toStartOfWeek and toDayOfWeek in the project timezone)',
+    newYork: true,
+    query: "SELECT toStartOfWeek(timestamp) AS week, toDayOfWeek(min(timestamp)), count() FROM events WHERE event = 'purchase' GROUP BY week ORDER BY week",
+    rows: () => {
+      const byWeek = new Map<string, CorpusEvent[]>();
+      for (const e of where((x) => x.event === 'purchase')) {
+        const week = startOfWeek(dateIn(e.time, 'America/New_York'));
+        byWeek.set(week, [...(byWeek.get(week) ?? []), e]);
+      }
+      return sortRows(
+        [...byWeek.entries()].map(([week, list]) => [week, ((new Date(`${dateIn(list[0]!.time, 'America/New_York')}T00:00:00Z`).getUTCDay() + 6) % 7) + 1, list.length]),
+        [0, 'asc'],
+      );
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/clickhouse-functions (toTimeZone back to UTC inside a New York project)',
+    newYork: true,
+    query: "SELECT toHour(toTimeZone(timestamp, 'UTC')), toHour(timestamp) FROM events WHERE event = 'signed_up' ORDER BY timestamp",
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.time.getUTCHours(), hourIn(e.time, 'America/New_York')]),
+  },
+  // ---------------------------------------------------------------------------------------------------------
+  // More of posthog/hogql/test and PostHog's docs over the data set.
+  {
+    source: `${TEST_QUERY} test_query_joins_pdi (a subquery over person_distinct_ids joined to events; adapted: the pdi table for raw_person_distinct_ids)`,
+    query: `SELECT event, timestamp, pdi.person_id from events e
+INNER JOIN (
+    SELECT distinct_id, person_id
+      FROM person_distinct_ids
+   ) AS pdi
+ON e.distinct_id = pdi.distinct_id
+WHERE event = 'signed_up'`,
+    order: 'set',
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), e.person.uuid]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_pdi_person (pdi.person.id)`,
+    query: "SELECT event, timestamp, pdi.distinct_id, pdi.person.id FROM events WHERE event = 'signed_up' ORDER BY timestamp LIMIT 10",
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.uuid]),
+  },
+  {
+    source: `${TEST_QUERY} test_query_joins_events_pdi_e_person_properties (e.pdi.person.properties)`,
+    query: "SELECT event, e.timestamp, pdi.distinct_id, e.pdi.person.properties.email FROM events e WHERE event = 'signed_up' ORDER BY timestamp LIMIT 10",
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.properties.email]),
+  },
+  {
+    source: 'https://posthog.com/docs/data/persons (distinct ids per person, from person_distinct_ids)',
+    query: 'SELECT person_id, count() AS ids FROM person_distinct_ids GROUP BY person_id ORDER BY ids DESC, person_id',
+    rows: () => sortRows(PERSONS.map((p) => [p.uuid, p.distinctIds.length]), [1, 'desc'], [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/persons (the person of each distinct id, and persons seen under several)',
+    query: 'SELECT pdi.person.properties.name AS name, arraySort(groupArray(distinct_id)) FROM person_distinct_ids AS pdi WHERE name IS NOT NULL GROUP BY name HAVING count() > 1 ORDER BY name',
+    rows: () => sortRows(PERSONS.filter((p) => p.properties.name && p.distinctIds.length > 1).map((p) => [p.properties.name, [...p.distinctIds].sort()]), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (person properties: the plan now, and on the purchase event)',
+    query: "SELECT person.properties.plan AS plan_now, properties.plan AS plan_then, count() FROM events WHERE event = 'purchase' GROUP BY plan_now, plan_then ORDER BY plan_now, plan_then",
+    rows: () => sortRows(countBy(where((e) => e.event === 'purchase'), (e) => `${String(e.person.properties.plan)}|${prop(e, 'plan')}`).map(([key, n]) => [key.split('|')[0], key.split('|')[1], n]), [0, 'asc'], [1, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (nested properties: $set on the event)',
+    query: "SELECT properties.$set.plan AS plan, count() FROM events WHERE event = '$pageview' AND properties.$set.email = 'dee@initech.test' GROUP BY plan ORDER BY plan",
+    rows: () => sortRows(countBy(PV().filter((e) => (e.properties.$set as { email?: string } | undefined)?.email === 'dee@initech.test'), (e) => String((e.properties.$set as { plan: string }).plan)), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (bracket notation for a property)',
+    query: "SELECT properties['$device_type'] AS device, uniq(person_id) FROM events WHERE event = '$pageview' GROUP BY device ORDER BY device",
+    rows: () => sortRows(uniqBy(PV(), (e) => prop(e, '$device_type'), personOf), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (a boolean property)',
+    query: "SELECT properties.enabled AS enabled, count() FROM events WHERE event = 'feature_used' GROUP BY enabled ORDER BY enabled",
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => prop(e, 'enabled')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (list properties by position: properties.tags[1] and properties.tags.1)',
+    query: "SELECT properties.tags[1] AS first_tag, properties.tags.2 AS second_tag, count() FROM events WHERE event = 'feature_used' GROUP BY first_tag, second_tag ORDER BY first_tag, second_tag",
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => JSON.stringify([(e.properties.tags as string[])[0] ?? null, (e.properties.tags as string[])[1] ?? null])).map(([key, n]) => [...(JSON.parse(key) as unknown[]), n]), [0, 'asc'], [1, 'asc']),
+  },
+  {
+    source: `${TEST_QUERY} test_property_access_with_arrays (index zero is refused, as PostHog refuses it)`,
+    query: 'SELECT properties.tags[0] FROM events',
+    refused: 'one',
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (sumIf, avgIf, countIf, uniqIf by plan)',
+    query:
+      "SELECT person.properties.plan AS plan, countIf(event = 'purchase') AS purchases, sumIf(toFloat(properties.price), event = 'purchase') AS revenue, uniqIf(person_id, event = 'feature_used') AS feature_users FROM events GROUP BY plan ORDER BY plan",
+    rows: () => {
+      const plans = [...new Set(EVENTS.map((e) => (e.person.properties.plan as string | undefined) ?? null))];
+      return sortRows(
+        plans.map((plan) => {
+          const list = where((e) => ((e.person.properties.plan as string | undefined) ?? null) === plan);
+          const purchases = list.filter((e) => e.event === 'purchase');
+          return [plan, purchases.length, sum(purchases.map((e) => num(e, 'price'))), uniq(list.filter((e) => e.event === 'feature_used').map(personOf))];
+        }),
+        [0, 'asc'],
+      );
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (argMin and argMax: first and last URL of each session)',
+    query: "SELECT properties.$session_id AS session, argMin(properties.$pathname, timestamp), argMax(properties.$pathname, timestamp) FROM events WHERE properties.$session_id IN ('s-001', 's-002', 's-003') AND event = '$pageview' GROUP BY session ORDER BY session",
+    rows: () =>
+      ['s-001', 's-002', 's-003'].map((id) => {
+        const list = PV().filter((e) => e.properties.$session_id === id);
+        return [id, prop(list[0]!, '$pathname'), prop(list[list.length - 1]!, '$pathname')];
+      }),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (min, max and avg of numeric properties)',
+    query: "SELECT min(toFloat(properties.price)), max(toFloat(properties.price)), round(avg(toFloat(properties.price)), 2), count(properties.price) FROM events WHERE event = 'purchase'",
+    rows: () => {
+      const prices = where((e) => e.event === 'purchase').map((e) => num(e, 'price'));
+      return [[Math.min(...prices), Math.max(...prices), round(avg(prices)), prices.length]];
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql/aggregations (count(column) counts non-null values)',
+    query: 'SELECT count(), count(properties.utm_source), count(DISTINCT properties.utm_source) FROM events',
+    rows: () => [[EVENTS.length, where((e) => prop(e, 'utm_source') !== null).length, uniq(where((e) => prop(e, 'utm_source') !== null).map((e) => prop(e, 'utm_source')))]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql (subqueries in FROM: events per user, then the distribution)',
+    query: `SELECT events_per_user, count() AS users
+FROM (
+    SELECT person_id, count() AS events_per_user
+    FROM events
+    WHERE event = 'feature_used'
+    GROUP BY person_id
+)
+GROUP BY events_per_user
+ORDER BY events_per_user`,
+    rows: () => sortRows(countBy(countBy(where((e) => e.event === 'feature_used'), personOf).map(([, n]) => ({ n }) as unknown as CorpusEvent), (x) => (x as unknown as { n: number }).n), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql (WITH: a common table expression)',
+    query: `WITH buyers AS (
+    SELECT DISTINCT person_id FROM events WHERE event = 'purchase'
+)
+SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT person_id FROM buyers)`,
+    rows: () => {
+      const buyers = new Set(where((e) => e.event === 'purchase').map(personOf));
+      return [[where((e) => e.event === 'feature_used' && buyers.has(personOf(e))).length]];
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/sql (HAVING)',
+    query: "SELECT distinct_id, count() AS purchases FROM events WHERE event = 'purchase' GROUP BY distinct_id HAVING purchases >= 3 ORDER BY distinct_id",
+    rows: () => sortRows(countBy(where((e) => e.event === 'purchase'), (e) => e.distinct_id).filter(([, n]) => n >= 3), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql (LIMIT with OFFSET)',
+    query: "SELECT distinct_id, timestamp FROM events WHERE event = 'purchase' ORDER BY timestamp DESC LIMIT 3 OFFSET 2",
+    rows: () => [...where((e) => e.event === 'purchase')].reverse().slice(2, 5).map((e) => [e.distinct_id, dt(e.timestamp)]),
+  },
+  {
+    source: 'https://posthog.com/docs/sql (UNION ALL of two event counts)',
+    query: "SELECT 'pageviews' AS kind, count() FROM events WHERE event = '$pageview' UNION ALL SELECT 'clicks' AS kind, count() FROM events WHERE event = '$autocapture'",
+    order: 'set',
+    rows: () => [['pageviews', PV().length], ['clicks', where((e) => e.event === '$autocapture').length]],
+  },
+  {
+    source: 'https://posthog.com/docs/sql (a window over an aggregate: each day and its running total)',
+    query: "SELECT toDate(timestamp) AS day, count() AS c, sum(count()) OVER (ORDER BY day) AS running FROM events WHERE event = 'purchase' GROUP BY day ORDER BY day",
+    rows: () => {
+      let running = 0;
+      return sortRows(countBy(where((e) => e.event === 'purchase'), day), [0, 'asc']).map(([d, n]) => [d, n, (running += n)]);
+    },
+  },
+  {
+    source: 'products/posthog_ai/skills/query-examples/references/guidelines.md (lagInFrame with a whole-partition frame instead of LAG)',
+    query:
+      "SELECT distinct_id, timestamp, lagInFrame(timestamp) OVER (PARTITION BY distinct_id ORDER BY timestamp ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS previous FROM events WHERE event = 'purchase' AND distinct_id = 'dee' ORDER BY timestamp",
+    rows: () => {
+      const list = where((e) => e.event === 'purchase' && e.distinct_id === 'dee');
+      // lagInFrame of the first row is the type's default: the epoch for a DateTime.
+      return list.map((e, i) => ['dee', dt(e.timestamp), i === 0 ? dt('1970-01-01 00:00:00') : dt(list[i - 1]!.timestamp)]);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (sessions per day with their average duration and bounce rate)',
+    query:
+      "SELECT toDate($start_timestamp) AS day, count() AS sessions, round(avg($session_duration)) AS avg_duration, countIf($is_bounce) AS bounces FROM sessions WHERE $start_timestamp < '2024-03-04' GROUP BY day ORDER BY day",
+    rows: () => {
+      const list = SESSIONS.filter((s) => s.start.toISOString() < '2024-03-04');
+      const byDay = new Map<string, typeof list>();
+      for (const s of list) byDay.set(s.start.toISOString().slice(0, 10), [...(byDay.get(s.start.toISOString().slice(0, 10)) ?? []), s]);
+      return sortRows([...byDay.entries()].map(([d, group]) => [d, group.length, Math.round(avg(group.map((s) => s.duration))), group.filter((s) => s.isBounce).length]), [0, 'asc']);
+    },
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (exit pages: $end_pathname)',
+    query: 'SELECT $end_pathname AS exit, count() AS sessions FROM sessions GROUP BY exit ORDER BY sessions DESC, exit',
+    rows: () => sortRows(countBy(SESSIONS.map((s) => ({ s }) as unknown as CorpusEvent), (x) => (x as unknown as { s: (typeof SESSIONS)[number] }).s.endPathname), [1, 'desc'], [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (session.* fields from events: $entry_pathname of each purchase-free session)',
+    query: "SELECT session.$entry_pathname AS entry, count(DISTINCT session.session_id) FROM events WHERE event = 'feature_used' GROUP BY entry ORDER BY entry",
+    rows: () => sortRows(uniqBy(where((e) => e.event === 'feature_used'), (e) => SESSIONS.find((s) => s.id === e.properties.$session_id)!.entryPathname, (e) => prop(e, '$session_id')), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (the session of an event by $session_id)',
+    query: "SELECT $session_id, session.$start_timestamp, session.$end_timestamp FROM events WHERE event = 'signed_up' ORDER BY timestamp",
+    rows: () =>
+      where((e) => e.event === 'signed_up').map((e) => {
+        const s = SESSIONS.find((x) => x.id === e.properties.$session_id)!;
+        return [s.id, s.start.toISOString(), s.end.toISOString()];
+      }),
+  },
+  {
+    source: 'https://posthog.com/docs/data/sessions (sessions joined to persons: sessions per plan)',
+    query: 'SELECT p.properties.plan AS plan, count() AS sessions FROM sessions s JOIN person_distinct_ids pdi ON s.distinct_id = pdi.distinct_id JOIN persons p ON p.id = pdi.person_id GROUP BY plan ORDER BY plan',
+    rows: () => sortRows(countBy(SESSIONS.map((s) => ({ person: s.person }) as unknown as CorpusEvent), (e) => (e.person.properties.plan as string | undefined) ?? null), [0, 'asc']),
+  },
 ];
 
 // Each query's rows are compared after normalising what JSON cannot tell apart the same way in both systems.
@@ -1305,6 +1938,11 @@ describe('query: HogQL corpus of real PostHog queries, with PostHog’s results'
         PERSONS.map((p) => ({ distinctIds: p.distinctIds, properties: p.properties, uuid: uuid(p.uuid), isIdentified: p.identifiedOn !== null })),
       );
       await insertEvents(db, team, EVENTS.map(({ person, time: _time, ...event }) => ({ ...event, person_id: uuid(person.uuid) })));
+      // A person is created when its first event arrives (the lifecycle's "new" reads it).
+      for (const person of PERSONS) {
+        const first = EVENTS.find((e) => e.person === person)!;
+        await db('persons').where({ team_id: team, uuid: uuid(person.uuid) }).update({ created_at: first.timestamp });
+      }
       for (const group of GROUPS) {
         await upsertGroup(db, team, { groupType: group.type, groupTypeIndex: group.index, groupKey: group.key, properties: group.properties });
         await db('groups').where({ team_id: team, group_type_index: group.index, group_key: group.key }).update({ created_at: group.created_at });
@@ -1385,4 +2023,4 @@ describe('query: HogQL corpus of real PostHog queries, with PostHog’s results'
 });
 
 // Referenced so that the helpers stay in use as the corpus grows.
-void [dateIn, hourIn, days, pageviewsOn, monday, AI_PROMPTS];
+void monday;
