@@ -226,7 +226,7 @@ function buildEvents(): CorpusEvent[] {
         ms += 30_000;
       }
       if (identified && day === person.identifiedOn) {
-        push(person, 'signed_up', distinctId, ms, { ...web('/signup'), $set: person.properties, plan: changed.plan ?? person.properties.plan }, { groups });
+        push(person, 'signed_up', distinctId, ms, { ...web(path), $set: person.properties, plan: changed.plan ?? person.properties.plan }, { groups });
         ms += 10_000;
       }
       if (pageviews > 1) push(person, '$pageleave', distinctId, ms, web(path), { groups });

@@ -64,6 +64,13 @@ const PV = (): CorpusEvent[] => where((e) => e.event === '$pageview');
 /** A timestamp as the API answers it. */
 const dt = (text: string): string => new Date(text.includes('T') ? text : `${text.replace(' ', 'T')}Z`).toISOString();
 const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
+/** ClickHouse's round(x) of a Float64: halves go to the even neighbour. */
+const roundHalfEven = (value: number): number => {
+  const floor = Math.floor(value);
+  const fraction = value - floor;
+  if (fraction !== 0.5) return Math.round(value);
+  return floor % 2 === 0 ? floor : floor + 1;
+};
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
 const avg = (values: number[]): number => sum(values) / values.length;
 const uniq = <T>(values: T[]): number => new Set(values).size;
@@ -1869,7 +1876,7 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
       const list = SESSIONS.filter((s) => s.start.toISOString() < '2024-03-04');
       const byDay = new Map<string, typeof list>();
       for (const s of list) byDay.set(s.start.toISOString().slice(0, 10), [...(byDay.get(s.start.toISOString().slice(0, 10)) ?? []), s]);
-      return sortRows([...byDay.entries()].map(([d, group]) => [d, group.length, Math.round(avg(group.map((s) => s.duration))), group.filter((s) => s.isBounce).length]), [0, 'asc']);
+      return sortRows([...byDay.entries()].map(([d, group]) => [d, group.length, roundHalfEven(avg(group.map((s) => s.duration))), group.filter((s) => s.isBounce).length]), [0, 'asc']);
     },
   },
   {
