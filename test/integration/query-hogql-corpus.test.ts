@@ -1903,6 +1903,91 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
     query: 'SELECT p.properties.plan AS plan, count() AS sessions FROM sessions s JOIN person_distinct_ids pdi ON s.distinct_id = pdi.distinct_id JOIN persons p ON p.id = pdi.person_id GROUP BY plan ORDER BY plan',
     rows: () => sortRows(countBy(SESSIONS.map((s) => ({ person: s.person }) as unknown as CorpusEvent), (e) => (e.person.properties.plan as string | undefined) ?? null), [0, 'asc']),
   },
+  // ---------------------------------------------------------------------------------------------------------
+  // HogQL's own functions and operators (posthog/hogql/functions/test/, posthog/hogql/test/) on the data set.
+  {
+    source: 'posthog/hogql/functions/test/test_sparkline.py test_sparkline',
+    query: 'select sparkline([1,2,3])',
+    rows: [[['__hx_tag', 'Sparkline', 'data', [1, 2, 3]]]],
+  },
+  { source: 'posthog/hogql/functions/test/test_sparkline.py test_sparkline_error (PostHog refuses it too)', query: 'SELECT sparkline()', refused: 'sparkline' },
+  {
+    source: 'posthog/hogql/functions/test/test_ip_functions.py (IPv4 conversions)',
+    query: "SELECT IPv4NumToString(IPv4StringToNum('66.249.84.5')), IPv4StringToNumOrDefault('nope'), isNull(IPv4StringToNumOrNull('nope')), isIPv4String('1.2.3.4'), isIPv6String('::1')",
+    rows: [['66.249.84.5', 0, 1, 1, 1]],
+  },
+  {
+    source: 'posthog/hogql/functions/test/test_ip_functions.py (ranges and IP types)',
+    query: "SELECT isIPAddressInRange('66.249.84.5', '66.249.80.0/20'), isIPAddressInRange('0', '10.0.0.0/8'), toString(toIPv4('1.2.3.4')), toString(toIPv6('::1'))",
+    rows: [[1, 0, '1.2.3.4', '::1']],
+  },
+  {
+    source: `${TEST_QUERY} test_between_operators (over a numeric property)`,
+    query: "SELECT count() FROM events WHERE event = 'purchase' AND toFloat(properties.price) BETWEEN 40 AND 100",
+    rows: () => [[where((e) => e.event === 'purchase' && num(e, 'price') >= 40 && num(e, 'price') <= 100).length]],
+  },
+  {
+    source: `${TEST_QUERY} test_null_equality (ILIKE and NOT LIKE over URLs)`,
+    query: "SELECT countIf(properties.$current_url ILIKE '%/BLOG/%'), countIf(properties.$current_url NOT LIKE '%/docs%') FROM events WHERE event = '$pageview'",
+    rows: () => [[PV().filter((e) => prop(e, '$current_url')!.toLowerCase().includes('/blog/')).length, PV().filter((e) => !prop(e, '$current_url')!.includes('/docs')).length]],
+  },
+  {
+    source: `${TEST_QUERY} test_regex_functions (the regex operators over a property)`,
+    query: "SELECT countIf(properties.$pathname =~ '^/(docs|blog)'), countIf(properties.$pathname !~ 'p'), countIf(properties.$pathname =~* '^/PRICING') FROM events WHERE event = '$pageview'",
+    rows: () => [[PV().filter((e) => /^\/(docs|blog)/.test(prop(e, '$pathname')!)).length, PV().filter((e) => !/p/.test(prop(e, '$pathname')!)).length, PV().filter((e) => /^\/pricing/i.test(prop(e, '$pathname')!)).length]],
+  },
+  {
+    source: `${TEST_QUERY} test_nullish_coalescing (over a property that is often missing)`,
+    query: "SELECT properties.utm_source ?? 'none' AS source, count() FROM events WHERE event = '$pageview' GROUP BY source ORDER BY source",
+    rows: () => sortRows(countBy(PV(), (e) => prop(e, 'utm_source') ?? 'none'), [0, 'asc']),
+  },
+  {
+    source: `${TEST_QUERY} test_nullish_coalescing (the ternary operator over events)`,
+    query: "SELECT event = '$pageview' ? 'view' : 'other' AS kind, count() FROM events GROUP BY kind ORDER BY kind",
+    rows: () => sortRows(countBy(EVENTS, (e) => (e.event === '$pageview' ? 'view' : 'other')), [0, 'asc']),
+  },
+  { source: 'https://posthog.com/docs/hogql/guide (DISTINCT)', query: 'SELECT DISTINCT event FROM events ORDER BY event', rows: () => [...new Set(EVENTS.map((e) => e.event))].sort().map((e) => [e]) },
+  {
+    source: 'https://posthog.com/docs/hogql/guide (an event by its uuid, as a placeholder)',
+    query: 'SELECT event, distinct_id, timestamp FROM events WHERE uuid = {id}',
+    values: { id: EVENTS[100]!.uuid },
+    rows: () => [[EVENTS[100]!.event, EVENTS[100]!.distinct_id, dt(EVENTS[100]!.timestamp)]],
+  },
+  {
+    source: 'https://posthog.com/docs/hogql/guide (uuid and properties of the sign-ups)',
+    query: "SELECT uuid, properties.$browser, properties.$os FROM events WHERE event = 'signed_up' ORDER BY timestamp",
+    rows: () => where((e) => e.event === 'signed_up').map((e) => [e.uuid, prop(e, '$browser'), prop(e, '$os')]),
+  },
+  { source: 'https://posthog.com/docs/product-analytics/group-analytics (counting groups)', query: 'SELECT index, count() FROM groups GROUP BY index ORDER BY index', rows: [[0, 3], [1, 2]] },
+  {
+    source: 'https://posthog.com/docs/product-analytics/group-analytics (a LEFT JOIN from groups to events of group type 1)',
+    query: "SELECT g.key, count() FROM groups g LEFT JOIN events e ON e.$group_1 = g.key WHERE g.index = 1 GROUP BY g.key ORDER BY g.key",
+    rows: () => sortRows(GROUPS.filter((g) => g.index === 1).map((g) => [g.key, Math.max(1, where((e) => e.groups?.[1] === g.key).length)]), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/product-analytics/group-analytics (group_1 properties from events)',
+    query: "SELECT group_1.properties.name AS project, count() FROM events WHERE event = 'feature_used' GROUP BY project ORDER BY project",
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => GROUPS.find((g) => g.index === 1 && g.key === e.groups?.[1])?.properties.name ?? null), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/tutorials/dau-mau (monthly active users, every event)',
+    query: 'SELECT toStartOfMonth(timestamp) AS month, uniq(person_id) FROM events GROUP BY month ORDER BY month',
+    rows: () => sortRows(uniqBy(EVENTS, (e) => `${e.timestamp.slice(0, 7)}-01`, personOf), [0, 'asc']),
+  },
+  {
+    source: 'https://posthog.com/docs/sql/expressions (the time between a person’s first pageview and sign-up)',
+    query:
+      "SELECT person_id, dateDiff('minute', minIf(timestamp, event = '$pageview'), minIf(timestamp, event = 'signed_up')) AS minutes FROM events WHERE person_id IN (SELECT person_id FROM events WHERE event = 'signed_up') GROUP BY person_id ORDER BY person_id",
+    rows: () =>
+      sortRows(
+        where((e) => e.event === 'signed_up').map((s) => {
+          const first = where((e) => e.person === s.person && e.event === '$pageview')[0]!;
+          // dateDiff counts minute boundaries crossed between the two instants.
+          return [s.person.uuid, Math.floor(s.time.getTime() / 60_000) - Math.floor(first.time.getTime() / 60_000)];
+        }),
+        [0, 'asc'],
+      ),
+  },
 ];
 
 // Each query's rows are compared after normalising what JSON cannot tell apart the same way in both systems.
