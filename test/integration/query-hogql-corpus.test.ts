@@ -7,9 +7,9 @@
  * queries, from ClickHouse's documentation and PostHog's own assertions), never from what our compiler prints.
  * Where a PostHog query's order is not fixed by it (no ORDER BY, or ties), its rows are compared as a set
  * (`order: 'set'`); otherwise in order. Numbers compare within 1e-9 (Float64 sums); true/false equal 1/0, since
- * ClickHouse answers comparisons as UInt8 and PostHog's own tests do not tell the two apart. Numeric properties
- * (price, duration_ms, $screen_height …) are read as numbers, as PostHog does once its property definitions
- * know them as Numeric.
+ * ClickHouse answers comparisons as UInt8 and PostHog's own tests do not tell the two apart. Numeric and boolean
+ * properties (price, duration_ms, $screen_height, enabled …) are read as numbers and booleans, as PostHog reads
+ * them once ingestion has typed their property definitions Numeric and Boolean; other properties are text.
  *
  * Each query keeps PostHog's text; where it was adapted (names of events and properties of this data set, a
  * runner's placeholders filled with concrete dates, a LIMIT without ORDER BY made deterministic) the source says so.
@@ -1758,9 +1758,9 @@ WHERE event = 'signed_up'`,
     rows: () => sortRows(uniqBy(PV(), (e) => prop(e, '$device_type'), personOf), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (a boolean property)',
+    source: 'https://posthog.com/docs/sql/expressions (a boolean property: PostHog types it Boolean at ingestion and answers true/false)',
     query: "SELECT properties.enabled AS enabled, count() FROM events WHERE event = 'feature_used' GROUP BY enabled ORDER BY enabled",
-    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => prop(e, 'enabled')), [0, 'asc']),
+    rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => e.properties.enabled as boolean), [0, 'asc']),
   },
   {
     source: 'https://posthog.com/docs/sql/expressions (list properties by position: properties.tags[1] and properties.tags.1)',
