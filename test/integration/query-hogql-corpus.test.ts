@@ -11,8 +11,10 @@
  * properties (price, duration_ms, $screen_height, enabled …) are read as numbers and booleans, as PostHog reads
  * them once ingestion has typed their property definitions Numeric and Boolean; other properties are text.
  *
- * Each query keeps PostHog's text; where it was adapted (names of events and properties of this data set, a
- * runner's placeholders filled with concrete dates, a LIMIT without ORDER BY made deterministic) the source says so.
+ * A source "after <page>" marks a query we composed around an expression, function or clause that page documents
+ * (the docs give many as expressions only); the others are PostHog's own text, and where one was adapted (names of
+ * events and properties of this data set, a runner's placeholders filled with concrete dates, a LIMIT without
+ * ORDER BY made deterministic) its source says so.
  * A second environment holds rows under the same distinct ids, session ids and group keys, and a third one (in
  * America/New_York) the same events as the first: any of them leaking changes a result.
  */
@@ -373,7 +375,7 @@ ORDER BY timestamp`,
     rows: () => where((e) => e.event === 'signed_up').map((e) => [round((num(e, '$screen_width') * num(e, '$screen_height')) / 1e6)]),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (binning by time of day)',
+    source: 'after https://posthog.com/docs/sql/expressions (binning by time of day)',
     query:
       "SELECT multiIf(5 >= toHour(timestamp) and toHour(timestamp) < 12, 'morning', 12 >= toHour(timestamp) and toHour(timestamp) < 17, 'afternoon', 'night') AS part_of_day, count() FROM events WHERE event = '$pageview' GROUP BY part_of_day ORDER BY part_of_day",
     rows: () =>
@@ -386,7 +388,7 @@ ORDER BY timestamp`,
       ),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (percentages with sumIf)',
+    source: 'after https://posthog.com/docs/sql/expressions (percentages with sumIf)',
     query: "SELECT sumIf(1, properties.$browser = 'Chrome') / sumIf(1, properties.$browser = 'Safari' or properties.$browser = 'Chrome') FROM events",
     rows: () => {
       const chrome = where((e) => prop(e, '$browser') === 'Chrome').length;
@@ -395,43 +397,43 @@ ORDER BY timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (breaking down by two properties with concat)',
+    source: 'after https://posthog.com/docs/sql/expressions (breaking down by two properties with concat)',
     query: "SELECT concat(properties.$os, ' - ', properties.$browser) AS os_browser, count() FROM events WHERE event = '$pageview' GROUP BY os_browser ORDER BY os_browser",
     rows: () => sortRows(countBy(PV(), (e) => `${prop(e, '$os')} - ${prop(e, '$browser')}`), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (matching URL patterns with LIKE)',
+    source: 'after https://posthog.com/docs/sql/expressions (matching URL patterns with LIKE)',
     query: "SELECT count() FROM events WHERE event = '$pageview' AND (properties.$current_url LIKE '%/blog%')",
     rows: () => [[PV().filter((e) => prop(e, '$current_url')!.includes('/blog')).length]],
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (grouping with if and multiIf on $device_type)',
+    source: 'after https://posthog.com/docs/sql/expressions (grouping with if and multiIf on $device_type)',
     query:
       "SELECT multiIf(properties.$device_type == 'Desktop', 'Desktop', properties.$os == 'iOS', 'iOS', 'Non-iOS') AS platform, count() FROM events WHERE event = '$pageview' GROUP BY platform ORDER BY platform",
     rows: () => sortRows(countBy(PV(), (e) => (prop(e, '$device_type') === 'Desktop' ? 'Desktop' : prop(e, '$os') === 'iOS' ? 'iOS' : 'Non-iOS')), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (events of the last 30 minutes with dateDiff and now())',
+    source: 'after https://posthog.com/docs/sql/expressions (events of the last 30 minutes with dateDiff and now())',
     query: "SELECT count() FROM events WHERE dateDiff('minute', timestamp, now()) < 30",
     rows: [[0]],
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (null property values with IS NOT NULL)',
+    source: 'after https://posthog.com/docs/sql/expressions (null property values with IS NOT NULL)',
     query: 'SELECT count() FROM events WHERE person.properties.email IS NOT NULL',
     rows: () => [[where((e) => e.person.properties.email !== undefined).length]],
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (extract with a regular expression)',
+    source: 'after https://posthog.com/docs/sql/expressions (extract with a regular expression)',
     query: "SELECT extract(properties.$current_url, 'https://hedgerow.test/([a-z]*)') AS section, count() FROM events WHERE event = '$pageview' GROUP BY section ORDER BY section",
     rows: () => sortRows(countBy(PV(), (e) => /https:\/\/hedgerow\.test\/([a-z]*)/.exec(prop(e, '$current_url')!)![1]!), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (replaceOne on the current URL)',
+    source: 'after https://posthog.com/docs/sql/expressions (replaceOne on the current URL)',
     query: "SELECT DISTINCT replaceOne(properties.$current_url, 'https://hedgerow.test', '') AS path FROM events WHERE event = '$pageview' ORDER BY path",
     rows: () => [...new Set(PV().map((e) => prop(e, '$pathname')!))].sort().map((p) => [p]),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (array breakdowns with JSONExtractArrayRaw and arrayJoin; adapted: the tags list)',
+    source: 'after https://posthog.com/docs/sql/expressions (array breakdowns with JSONExtractArrayRaw and arrayJoin; adapted: the tags list)',
     query: "SELECT arrayJoin(JSONExtractArrayRaw(properties.tags ?? '[]')) AS tag, count() FROM events WHERE event = 'feature_used' GROUP BY tag ORDER BY tag",
     rows: () => {
       const counts = new Map<string, number>();
@@ -440,17 +442,17 @@ ORDER BY timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (the id of an autocaptured element from elements_chain)',
+    source: 'after https://posthog.com/docs/sql/expressions (the id of an autocaptured element from elements_chain)',
     query: "SELECT extract(elements_chain, 'text=\"(.*?)\"') AS text, count() FROM events WHERE event = '$autocapture' GROUP BY text",
     rows: () => [['Sign up', where((e) => e.event === '$autocapture').length]],
   },
   {
-    source: `${DOCS}/data-warehouse/sql/useful-functions (dates: intervals from now())`,
+    source: `after ${DOCS}/data-warehouse/sql/useful-functions (dates: intervals from now())`,
     query: "SELECT count() FROM events WHERE timestamp > now() - INTERVAL 7 DAY AND event = '$pageview'",
     rows: [[0]],
   },
   {
-    source: `${DOCS}/data-warehouse/sql/useful-functions (dateDiff between the first and last event of each person; adapted: ordered)`,
+    source: `after ${DOCS}/data-warehouse/sql/useful-functions (dateDiff between the first and last event of each person; adapted: ordered)`,
     query: "SELECT person_id, dateDiff('day', min(timestamp), max(timestamp)) AS days_active FROM events GROUP BY person_id ORDER BY days_active DESC, person_id",
     rows: () =>
       sortRows(
@@ -465,18 +467,18 @@ ORDER BY timestamp`,
       ),
   },
   {
-    source: `${DOCS}/data-warehouse/sql/useful-functions (toStartOfWeek)`,
+    source: `after ${DOCS}/data-warehouse/sql/useful-functions (toStartOfWeek)`,
     query: "SELECT toStartOfWeek(timestamp) AS week, count() FROM events WHERE event = '$pageview' GROUP BY week ORDER BY week",
     rows: () => sortRows(countBy(PV(), (e) => startOfWeek(day(e))), [0, 'asc']),
   },
   {
-    source: `${DOCS}/data-warehouse/sql/useful-functions (the time between events with dateDiff in seconds, per session)`,
+    source: `after ${DOCS}/data-warehouse/sql/useful-functions (the time between events with dateDiff in seconds, per session)`,
     query:
       "SELECT properties.$session_id AS session_id, dateDiff('second', min(timestamp), max(timestamp)) AS duration FROM events WHERE properties.$session_id IS NOT NULL GROUP BY session_id ORDER BY duration DESC, session_id LIMIT 5",
     rows: () => sortRows(SESSIONS.map((s) => [s.id, s.duration]), [1, 'desc'], [0, 'asc']).slice(0, 5),
   },
   {
-    source: `${DOCS}/data-warehouse/sql/useful-functions (quantiles: a parametric aggregate)`,
+    source: `after ${DOCS}/data-warehouse/sql/useful-functions (quantiles: a parametric aggregate)`,
     query: "SELECT quantile(0.5)(properties.duration_ms), quantile(0.9)(properties.duration_ms) FROM events WHERE event = 'feature_used'",
     rows: () => {
       const values = where((e) => e.event === 'feature_used').map((e) => num(e, 'duration_ms'));
@@ -484,7 +486,7 @@ ORDER BY timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (median, argMax, countIf)',
+    source: 'after https://posthog.com/docs/sql/aggregations (median, argMax, countIf)',
     query:
       "SELECT median(properties.price), argMax(distinct_id, timestamp), countIf(properties.price > 50) FROM events WHERE event = 'purchase'",
     rows: () => {
@@ -494,12 +496,12 @@ ORDER BY timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (uniq, uniqExact and count(DISTINCT …))',
+    source: 'after https://posthog.com/docs/sql/aggregations (uniq, uniqExact and count(DISTINCT …))',
     query: "SELECT uniq(person_id), uniqExact(distinct_id), count(DISTINCT properties.$session_id) FROM events WHERE event = '$pageview'",
     rows: () => [[uniq(PV().map(personOf)), uniq(PV().map((e) => e.distinct_id)), uniq(PV().map((e) => prop(e, '$session_id')))]],
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (groupArray and groupUniqArray; adapted: sorted so the order is fixed)',
+    source: 'after https://posthog.com/docs/sql/aggregations (groupArray and groupUniqArray; adapted: sorted so the order is fixed)',
     query: "SELECT arraySort(groupUniqArray(properties.feature)), length(groupArray(properties.feature)) FROM events WHERE event = 'feature_used'",
     rows: () => {
       const features = where((e) => e.event === 'feature_used').map((e) => prop(e, 'feature')!);
@@ -507,12 +509,12 @@ ORDER BY timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/tutorials/dau-mau (daily active users)',
+    source: 'after https://posthog.com/tutorials/dau-mau (daily active users)',
     query: "SELECT toDate(timestamp) AS day, count(DISTINCT person_id) AS dau FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day",
     rows: () => sortRows(uniqBy(PV(), day, personOf), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/tutorials/dau-mau (DAU/MAU ratio)',
+    source: 'after https://posthog.com/tutorials/dau-mau (DAU/MAU ratio)',
     query: `SELECT round(avg(dau) / max(mau), 4) AS stickiness
 FROM (
   SELECT toDate(timestamp) AS day, count(DISTINCT person_id) AS dau
@@ -527,36 +529,36 @@ CROSS JOIN (
     },
   },
   {
-    source: 'https://posthog.com/tutorials/hogql-top-pages (most viewed paths)',
+    source: 'after https://posthog.com/tutorials/hogql-top-pages (most viewed paths)',
     query: "SELECT properties.$pathname AS path, count() AS views FROM events WHERE event = '$pageview' GROUP BY path ORDER BY views DESC LIMIT 10",
     order: 'set',
     rows: () => countBy(PV(), (e) => prop(e, '$pathname')),
   },
   {
-    source: 'https://posthog.com/tutorials/utm-tracking (pageviews by UTM source, nulls included)',
+    source: 'after https://posthog.com/tutorials/utm-tracking (pageviews by UTM source, nulls included)',
     query: "SELECT properties.utm_source AS source, count() AS pageviews FROM events WHERE event = '$pageview' GROUP BY source ORDER BY pageviews DESC",
     order: 'set',
     rows: () => countBy(PV(), (e) => prop(e, 'utm_source')),
   },
   {
-    source: 'https://posthog.com/tutorials/referrers (top referring domains, direct traffic excluded)',
+    source: 'after https://posthog.com/tutorials/referrers (top referring domains, direct traffic excluded)',
     query:
       "SELECT properties.$referring_domain AS domain, count() AS visits FROM events WHERE event = '$pageview' AND domain != '$direct' AND domain IS NOT NULL GROUP BY domain ORDER BY visits DESC",
     order: 'set',
     rows: () => countBy(PV().filter((e) => prop(e, '$referring_domain') !== null && prop(e, '$referring_domain') !== '$direct'), (e) => prop(e, '$referring_domain')),
   },
   {
-    source: 'https://posthog.com/tutorials/hogql-autocapture (clicks by text)',
+    source: 'after https://posthog.com/tutorials/hogql-autocapture (clicks by text)',
     query: "SELECT properties.$el_text AS text, count() FROM events WHERE event = '$autocapture' AND properties.$event_type = 'click' GROUP BY text ORDER BY text",
     rows: () => sortRows(countBy(where((e) => e.event === '$autocapture'), (e) => prop(e, '$el_text')), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/tutorials/hogql-autocapture (elements_chain matching)',
+    source: 'after https://posthog.com/tutorials/hogql-autocapture (elements_chain matching)',
     query: "SELECT count() FROM events WHERE event = '$autocapture' AND match(elements_chain, '(^|;)button\\.')",
     rows: () => [[where((e) => e.event === '$autocapture').length]],
   },
   {
-    source: 'https://posthog.com/tutorials/revenue (revenue per day; adapted: the purchase event and its price)',
+    source: 'after https://posthog.com/tutorials/revenue (revenue per day; adapted: the purchase event and its price)',
     query: "SELECT toDate(timestamp) AS day, sum(toFloat(properties.price)) AS revenue FROM events WHERE event = 'purchase' GROUP BY day ORDER BY day",
     rows: () => {
       const byDay = new Map<string, number>();
@@ -565,7 +567,7 @@ CROSS JOIN (
     },
   },
   {
-    source: 'https://posthog.com/tutorials/revenue (top customers by revenue, with their email)',
+    source: 'after https://posthog.com/tutorials/revenue (top customers by revenue, with their email)',
     query:
       "SELECT person.properties.email AS email, sum(toFloat(properties.price)) AS revenue, count() AS purchases FROM events WHERE event = 'purchase' GROUP BY email ORDER BY revenue DESC, email LIMIT 10",
     rows: () => {
@@ -579,12 +581,12 @@ CROSS JOIN (
     },
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (the sessions table: average duration)',
+    source: 'after https://posthog.com/docs/data/sessions (the sessions table: average duration)',
     query: 'SELECT avg($session_duration) FROM sessions',
     rows: () => [[avg(SESSIONS.map((s) => s.duration))]],
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (bounce rate by entry path)',
+    source: 'after https://posthog.com/docs/data/sessions (bounce rate by entry path)',
     query:
       'SELECT $entry_pathname AS entry, count() AS sessions, round(countIf($is_bounce) / count(), 2) AS bounce_rate FROM sessions GROUP BY entry ORDER BY sessions DESC, entry',
     rows: () => {
@@ -597,7 +599,7 @@ CROSS JOIN (
     },
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (long sessions with their entry and exit URL)',
+    source: 'after https://posthog.com/docs/data/sessions (long sessions with their entry and exit URL)',
     query:
       'SELECT session_id, $session_duration, $entry_current_url, $end_current_url FROM sessions WHERE $session_duration > 1800 ORDER BY $session_duration DESC, session_id',
     rows: () =>
@@ -608,13 +610,13 @@ CROSS JOIN (
       ),
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (pageviews and unique URLs per session, joined from events)',
+    source: 'after https://posthog.com/docs/data/sessions (pageviews and unique URLs per session, joined from events)',
     query:
       "SELECT session.$pageview_count AS pageviews, count() AS sessions FROM events WHERE event = '$pageview' AND properties.$pathname = '/' GROUP BY pageviews ORDER BY pageviews",
     rows: () => sortRows(countBy(PV().filter((e) => prop(e, '$pathname') === '/'), (e) => SESSIONS.find((s) => s.id === e.properties.$session_id)!.pageviews), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/sessions ($num_uniq_urls, $entry_utm_source)',
+    source: 'after https://posthog.com/docs/data/sessions ($num_uniq_urls, $entry_utm_source)',
     query: "SELECT $entry_utm_source AS source, count() AS sessions, sum($num_uniq_urls) FROM sessions GROUP BY source ORDER BY sessions DESC",
     order: 'set',
     rows: () => {
@@ -627,33 +629,33 @@ CROSS JOIN (
     },
   },
   {
-    source: 'https://posthog.com/docs/product-analytics/group-analytics (events per organization from the groups table)',
+    source: 'after https://posthog.com/docs/product-analytics/group-analytics (events per organization from the groups table)',
     query: "SELECT g.properties.name AS organization, count() AS events FROM events e JOIN groups g ON e.$group_0 = g.key WHERE g.index = 0 GROUP BY organization ORDER BY events DESC",
     order: 'set',
     rows: () => countBy(where((e) => e.groups?.[0] !== undefined), (e) => GROUPS.find((g) => g.index === 0 && g.key === e.groups![0])!.properties.name),
   },
   {
-    source: 'https://posthog.com/docs/product-analytics/group-analytics (the groups table)',
+    source: 'after https://posthog.com/docs/product-analytics/group-analytics (the groups table)',
     query: 'SELECT key, properties.name, properties.industry FROM groups WHERE index = 0 ORDER BY key',
     rows: () => GROUPS.filter((g) => g.index === 0).map((g) => [g.key, g.properties.name, (g.properties as { industry?: string }).industry ?? null]),
   },
   {
-    source: 'https://posthog.com/docs/product-analytics/group-analytics (group_0 fields of events)',
+    source: 'after https://posthog.com/docs/product-analytics/group-analytics (group_0 fields of events)',
     query: "SELECT group_0.properties.name AS org, uniq(person_id) AS users FROM events WHERE event = 'feature_used' GROUP BY org ORDER BY org",
     rows: () => sortRows(uniqBy(where((e) => e.event === 'feature_used'), (e) => (e.groups?.[0] ? GROUPS.find((g) => g.index === 0 && g.key === e.groups![0])!.properties.name : null), personOf), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/persons (persons by plan)',
+    source: 'after https://posthog.com/docs/data/persons (persons by plan)',
     query: 'SELECT properties.plan AS plan, count() FROM persons GROUP BY plan ORDER BY plan',
     rows: () => sortRows(Object.entries(PERSONS.reduce<Record<string, number>>((acc, p) => ({ ...acc, [String(p.properties.plan ?? '\u0000')]: (acc[String(p.properties.plan ?? '\u0000')] ?? 0) + 1 }), {})).map(([plan, n]) => [plan === '\u0000' ? null : plan, n]), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/persons (persons with a property)',
+    source: 'after https://posthog.com/docs/data/persons (persons with a property)',
     query: "SELECT properties.email FROM persons WHERE properties.plan = 'pro' ORDER BY properties.email",
     rows: () => PERSONS.filter((p) => p.properties.plan === 'pro').map((p) => [p.properties.email]).sort(),
   },
   {
-    source: 'https://posthog.com/docs/data/persons (counting persons)',
+    source: 'after https://posthog.com/docs/data/persons (counting persons)',
     query: 'SELECT count() FROM persons',
     rows: [[PERSONS.length]],
   },
@@ -1019,77 +1021,77 @@ order by distinct_id, timestamp`,
   // ---------------------------------------------------------------------------------------------------------
   // HogQL's operators, functions and clauses as PostHog's tests and docs use them, on constants.
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arithmetic as functions)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arithmetic as functions)',
     query: 'SELECT plus(1, 2), minus(5, 3), multiply(2, 3), divide(7, 2), modulo(7, 3), intDiv(7, 2), negate(4)',
     rows: [[3, 2, 6, 3.5, 1, 3, -4]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (comparisons as functions)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (comparisons as functions)',
     query: 'SELECT equals(1, 1), notEquals(1, 2), less(1, 2), greater(1, 2), lessOrEquals(2, 2), greaterOrEquals(1, 2)',
     rows: [[1, 1, 1, 0, 1, 0]],
   },
-  { source: 'https://posthog.com/docs/sql/clickhouse-functions (logical functions)', query: 'SELECT and(1, 0), or(1, 0), not(0), xor(1, 1)', rows: [[0, 1, 1, 0]] },
+  { source: 'after https://posthog.com/docs/sql/clickhouse-functions (logical functions)', query: 'SELECT and(1, 0), or(1, 0), not(0), xor(1, 1)', rows: [[0, 1, 1, 0]] },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (rounding: ClickHouse rounds a Float64 half to even)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (rounding: ClickHouse rounds a Float64 half to even)',
     query: 'SELECT round(2.5), round(3.5), round(-2.5), round(3.14159, 2), floor(-1.5), ceil(1.2)',
     rows: [[2, 4, -2, 3.14, -2, 2]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (integer division and modulo of negatives, as ClickHouse truncates)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (integer division and modulo of negatives, as ClickHouse truncates)',
     query: 'SELECT intDiv(-7, 2), -7 % 3, 7 % -3, moduloOrZero(5, 0), intDivOrZero(5, 0)',
     rows: [[-3, -1, 1, 0, 0]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrays: sorting and reversing)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrays: sorting and reversing)',
     query: 'SELECT arraySort([3, 1, 2]), arrayReverseSort([3, 1, 2]), arrayReverse([1, 2, 3])',
     rows: [[[1, 2, 3], [3, 2, 1], [3, 2, 1]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (higher-order array functions with lambdas)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (higher-order array functions with lambdas)',
     query: 'SELECT arrayFilter(x -> x > 2, [1, 2, 3, 4]), arrayExists(x -> x = 2, [1, 2]), arrayAll(x -> x > 0, [1, 2]), arrayMap((x, y) -> x + y, [1, 2], [10, 20])',
     rows: [[[3, 4], 1, 1, [11, 22]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayFirst, arrayLast, arrayFirstIndex, arrayCount)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrayFirst, arrayLast, arrayFirstIndex, arrayCount)',
     query: 'SELECT arrayFirst(x -> x > 1, [1, 2, 3]), arrayLast(x -> x > 1, [1, 2, 3]), arrayFirstIndex(x -> x > 1, [1, 2, 3]), arrayCount(x -> x > 1, [1, 2, 3])',
     rows: [[2, 3, 2, 2]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (has, indexOf, length, empty, notEmpty)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (has, indexOf, length, empty, notEmpty)',
     query: "SELECT has([1, 2, 3], 2), indexOf(['a', 'b'], 'b'), indexOf(['a', 'b'], 'z'), length([1, 2]), empty([]), notEmpty([1])",
     rows: [[1, 2, 0, 2, 1, 1]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arraySlice, with a negative offset)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arraySlice, with a negative offset)',
     query: 'SELECT arraySlice([1, 2, 3, 4, 5], 2, 3), arraySlice([1, 2, 3, 4, 5], -2), arraySlice([1, 2, 3], 5)',
     rows: [[[2, 3, 4], [4, 5], []]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayConcat, arrayDistinct, arrayUniq, arrayCompact)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrayConcat, arrayDistinct, arrayUniq, arrayCompact)',
     query: 'SELECT arrayConcat([1, 2], [3]), arrayDistinct([1, 1, 2]), arrayUniq([1, 1, 2]), arrayCompact([1, 1, 2, 2, 1])',
     rows: [[[1, 2, 3], [1, 2], 2, [1, 2, 1]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayEnumerate and range)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrayEnumerate and range)',
     query: "SELECT arrayEnumerate(['a', 'b']), range(3), range(1, 7, 2)",
     rows: [[[1, 2], [0, 1, 2], [1, 3, 5]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arraySum, arrayMin, arrayMax, arrayAvg, arrayCumSum, arrayDifference)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arraySum, arrayMin, arrayMax, arrayAvg, arrayCumSum, arrayDifference)',
     query: 'SELECT arraySum([1, 2, 3]), arrayMin([3, 1]), arrayMax([3, 1]), arrayAvg([1, 2]), arrayCumSum([1, 2, 3]), arrayDifference([1, 4, 9])',
     rows: [[6, 1, 3, 1.5, [1, 3, 6], [0, 3, 5]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayPushBack, arrayPushFront, arrayPopBack, arrayPopFront)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrayPushBack, arrayPushFront, arrayPopBack, arrayPopFront)',
     query: 'SELECT arrayPushBack([1], 2), arrayPushFront([1], 0), arrayPopBack([1, 2]), arrayPopFront([1, 2])',
     rows: [[[1, 2], [0, 1], [1], [2]]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (countEqual, hasAny, hasAll)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (countEqual, hasAny, hasAll)',
     query: 'SELECT countEqual([1, 2, 1], 1), hasAny([1, 2], [2, 3]), hasAll([1, 2], [1, 3])',
     rows: [[2, 1, 0]],
   },
-  { source: 'https://posthog.com/docs/sql/clickhouse-functions (arrayZip)', query: "SELECT arrayZip(['a', 'b'], [1, 2])", rows: [[[['a', 1], ['b', 2]]]] },
+  { source: 'after https://posthog.com/docs/sql/clickhouse-functions (arrayZip)', query: "SELECT arrayZip(['a', 'b'], [1, 2])", rows: [[[['a', 1], ['b', 2]]]] },
   {
     source: `${TEST_QUERY} test_hogql_arrays (the same access with negative and out-of-range indexes)`,
     query: 'SELECT [10, 20, 30][-1], [10, 20][5], arrayElement([10, 20], 2)',
@@ -1097,88 +1099,88 @@ order by distinct_id, timestamp`,
   },
   { source: `${TEST_QUERY} test_tuple_access (element access on constant tuples)`, query: "SELECT tuple(1, 'a').2, (1, 'b').1", rows: [['a', 1]] },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (splitting and joining strings)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (splitting and joining strings)',
     query: "SELECT splitByChar(',', 'a,b,c')[2], splitByString('::', 'a::b'), arrayStringConcat(['a', 'b'], '-')",
     rows: [['b', ['a', 'b'], 'a-b']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (strings)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (strings)',
     query: "SELECT lower('ABC'), upper('abc'), length('hello'), substring('hello', 2, 3), concat('a', 'b', 'c'), trim('  x  ')",
     rows: [['abc', 'ABC', 5, 'ell', 'abc', 'x']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (searching and replacing in strings)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (searching and replacing in strings)',
     query: "SELECT replaceAll('a-b-c', '-', '+'), replaceRegexpAll('a1b22', '[0-9]+', '#'), position('hello', 'l'), startsWith('hello', 'he'), endsWith('hello', 'lo')",
     rows: [['a+b+c', 'a#b#', 3, 1, 1]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (type conversions: HogQL converts OrNull)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (type conversions: HogQL converts OrNull)',
     query: "SELECT toInt('12'), toInt('abc'), toFloat('1.5'), toString(12), toDate('2024-03-15')",
     rows: [[12, null, 1.5, '12', '2024-03-15']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (nulls)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (nulls)',
     query: "SELECT coalesce(null, 1), ifNull(null, 'x'), nullIf(1, 1), isNull(null), isNotNull(1)",
     rows: [[1, 'x', null, 1, 1]],
   },
-  { source: 'https://posthog.com/docs/sql/expressions (if and multiIf)', query: "SELECT if(1 > 2, 'a', 'b'), multiIf(1 = 2, 'x', 2 = 2, 'y', 'z')", rows: [['b', 'y']] },
+  { source: 'after https://posthog.com/docs/sql/expressions (if and multiIf)', query: "SELECT if(1 > 2, 'a', 'b'), multiIf(1 = 2, 'x', 2 = 2, 'y', 'z')", rows: [['b', 'y']] },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (JSON)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (JSON)',
     query: `SELECT JSONExtractString('{"a": "b"}', 'a'), JSONExtractInt('{"n": 42}', 'n'), JSONHas('{"a": 1}', 'a'), JSONLength('[1, 2, 3]'), JSONExtractArrayRaw('["a", "b"]')`,
     rows: [['b', 42, 1, 3, ['"a"', '"b"']]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: parts of a date)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dates: parts of a date)',
     query: "SELECT toYYYYMM(toDate('2024-03-15')), toYear(toDate('2024-03-15')), toMonth(toDate('2024-03-15')), toDayOfMonth(toDate('2024-03-15')), toDayOfWeek(toDate('2024-03-17')), toQuarter(toDate('2024-03-15'))",
     rows: [[202403, 2024, 3, 15, 7, 1]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: starts of periods)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dates: starts of periods)',
     query: "SELECT toStartOfQuarter(toDate('2024-05-20')), toStartOfYear(toDate('2024-05-20')), toMonday(toDate('2024-03-17')), toStartOfWeek(toDate('2024-03-17')), toStartOfWeek(toDate('2024-03-17'), 1)",
     rows: [['2024-04-01', '2024-01-01', '2024-03-11', '2024-03-17', '2024-03-11']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: starts of minutes and intervals)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dates: starts of minutes and intervals)',
     query:
       "SELECT toStartOfMinute(toDateTime('2024-03-15 10:37:45')), toStartOfFiveMinutes(toDateTime('2024-03-15 10:37:45')), toStartOfFifteenMinutes(toDateTime('2024-03-15 10:37:45')), toStartOfInterval(toDateTime('2024-03-15 10:37:45'), toIntervalMinute(15)), toStartOfHour(toDateTime('2024-03-15 10:37:45'))",
     rows: [[dt('2024-03-15 10:37:00'), dt('2024-03-15 10:35:00'), dt('2024-03-15 10:30:00'), dt('2024-03-15 10:30:00'), dt('2024-03-15 10:00:00')]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: adding days and months; a month later clamps to its last day)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dates: adding days and months; a month later clamps to its last day)',
     query: "SELECT addDays(toDate('2024-03-30'), 3), addMonths(toDate('2024-01-31'), 1), subtractDays(toDate('2024-03-01'), 1), toDate('2024-03-15') - INTERVAL 1 MONTH",
     rows: [['2024-04-02', '2024-02-29', '2024-02-29', '2024-02-15']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dates: interval arithmetic on a datetime)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dates: interval arithmetic on a datetime)',
     query: "SELECT toDateTime('2024-03-31 12:00:00') + INTERVAL 1 MONTH, toDateTime('2024-03-01 00:00:00') - toIntervalHour(1), toDateTime('2024-03-01 00:00:00') + toIntervalDay(2)",
     rows: [[dt('2024-04-30 12:00:00'), dt('2024-02-29 23:00:00'), dt('2024-03-03 00:00:00')]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (dateDiff counts the boundaries crossed)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (dateDiff counts the boundaries crossed)',
     query: "SELECT dateDiff('day', toDate('2024-03-01'), toDate('2024-03-31')), dateDiff('month', toDate('2024-01-31'), toDate('2024-02-01')), dateDiff('hour', toDateTime('2024-03-01 10:59:00'), toDateTime('2024-03-01 11:00:00')), dateDiff('year', toDate('2023-12-31'), toDate('2024-01-01'))",
     rows: [[30, 1, 1, 1]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (unix timestamps)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (unix timestamps)',
     query: "SELECT toUnixTimestamp(toDateTime('2024-03-01 00:00:00')), fromUnixTimestamp(1709251200)",
     rows: [[1709251200, dt('2024-03-01 00:00:00')]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (formatDateTime and dateName)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (formatDateTime and dateName)',
     query: "SELECT formatDateTime(toDateTime('2024-03-05 07:08:09'), '%Y-%m-%d %H:%i:%S'), dateName('month', toDate('2024-03-15')), dateName('weekday', toDate('2024-03-15'))",
     rows: [['2024-03-05 07:08:09', 'March', 'Friday']],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (time zones: the same instant read in New York, after the DST change)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (time zones: the same instant read in New York, after the DST change)',
     query: "SELECT toHour(toTimeZone(toDateTime('2024-03-10 12:00:00'), 'America/New_York')), toHour(toTimeZone(toDateTime('2024-03-09 12:00:00'), 'America/New_York')), toUnixTimestamp(toDateTime('2024-03-10 12:00:00', 'America/New_York'))",
     rows: [[8, 7, 1710086400]],
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (parseDateTimeBestEffort)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (parseDateTimeBestEffort)',
     query: "SELECT parseDateTimeBestEffort('2024-03-15T10:00:00Z'), parseDateTimeBestEffortOrNull('not a date')",
     rows: [[dt('2024-03-15 10:00:00'), null]],
   },
-  { source: 'https://posthog.com/docs/sql/clickhouse-functions (greatest, least, abs, sign)', query: 'SELECT greatest(1, 3, 2), least(1, 3, 2), abs(-3), sign(-2)', rows: [[3, 1, 3, -1]] },
+  { source: 'after https://posthog.com/docs/sql/clickhouse-functions (greatest, least, abs, sign)', query: 'SELECT greatest(1, 3, 2), least(1, 3, 2), abs(-3), sign(-2)', rows: [[3, 1, 3, -1]] },
   {
     source: `${TEST_QUERY} test_null_equality (IN with tuples and a subquery)`,
     query: "SELECT 1 IN (1, 2), 3 NOT IN (1, 2), (1, 'a') IN (SELECT 1, 'a'), (1, 2) = (1, 2)",
@@ -1192,7 +1194,7 @@ order by distinct_id, timestamp`,
     rows: [[0, 4], [1, 3], [2, 3]],
   },
   {
-    source: 'https://posthog.com/docs/sql (GROUP BY and ORDER BY positions)',
+    source: 'after https://posthog.com/docs/sql (GROUP BY and ORDER BY positions)',
     query: 'SELECT event, count() FROM events GROUP BY 1 ORDER BY 2 DESC, 1',
     rows: () => sortRows(countBy(EVENTS, (e) => e.event), [1, 'desc'], [0, 'asc']),
   },
@@ -1212,7 +1214,7 @@ order by distinct_id, timestamp`,
     rows: () => [[where((e) => e.event === 'signed_up').length]],
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (array breakdowns with ARRAY JOIN)',
+    source: 'after https://posthog.com/docs/sql/expressions (array breakdowns with ARRAY JOIN)',
     query: "SELECT tag, count() FROM events ARRAY JOIN JSONExtractArrayRaw(properties.tags) AS tag WHERE event = 'feature_used' GROUP BY tag ORDER BY tag",
     rows: () => {
       const counts = new Map<string, number>();
@@ -1221,7 +1223,7 @@ order by distinct_id, timestamp`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql (LEFT ARRAY JOIN keeps rows whose array is empty)',
+    source: 'after https://posthog.com/docs/sql (LEFT ARRAY JOIN keeps rows whose array is empty)',
     query: "SELECT event, tag FROM events LEFT ARRAY JOIN JSONExtractArrayRaw(ifNull(properties.tags, '[]')) AS tag WHERE event IN ('feature_used', 'signed_up') AND distinct_id = 'eli' ORDER BY timestamp, tag",
     rows: () =>
       where((e) => ['feature_used', 'signed_up'].includes(e.event) && e.distinct_id === 'eli').flatMap((e) =>
@@ -1229,7 +1231,7 @@ order by distinct_id, timestamp`,
       ),
   },
   {
-    source: 'https://posthog.com/docs/sql (FULL OUTER JOIN of two daily series)',
+    source: 'after https://posthog.com/docs/sql (FULL OUTER JOIN of two daily series)',
     query: `SELECT p.day AS purchase_day, s.day AS signup_day
 FROM (SELECT DISTINCT toDate(timestamp) AS day FROM events WHERE event = 'purchase') AS p
 FULL OUTER JOIN (SELECT DISTINCT toDate(timestamp) AS day FROM events WHERE event = 'signed_up') AS s ON p.day = s.day
@@ -1246,7 +1248,7 @@ ORDER BY purchase_day, signup_day`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql (RIGHT JOIN)',
+    source: 'after https://posthog.com/docs/sql (RIGHT JOIN)',
     query: `SELECT g.key, e.n
 FROM (SELECT $group_0 AS org, count() AS n FROM events WHERE event = 'purchase' GROUP BY org) AS e
 RIGHT JOIN groups AS g ON e.org = g.key
@@ -1255,13 +1257,13 @@ ORDER BY g.key`,
     rows: () => GROUPS.filter((g) => g.index === 0).map((g) => [g.key, where((e) => e.event === 'purchase' && e.groups?.[0] === g.key).length]),
   },
   {
-    source: 'https://posthog.com/docs/data-warehouse/sql/variables (a variable in a SQL insight)',
+    source: 'after https://posthog.com/docs/data-warehouse/sql/variables (a variable in a SQL insight)',
     query: 'SELECT count() FROM events WHERE properties.plan = {variables.plan}',
     variables: { plan: { code_name: 'plan', value: 'pro', variableId: '00000000-0000-4000-8000-00000000aaaa' } },
     rows: () => [[where((e) => prop(e, 'plan') === 'pro').length]],
   },
   {
-    source: 'https://posthog.com/docs/data-warehouse/sql/variables (variables and {filters} together)',
+    source: 'after https://posthog.com/docs/data-warehouse/sql/variables (variables and {filters} together)',
     query: "SELECT event, count() AS c FROM events WHERE {filters} AND distinct_id = {variables.user} GROUP BY event ORDER BY c DESC, event",
     variables: { user: { code_name: 'user', value: 'dee', variableId: '00000000-0000-4000-8000-00000000bbbb' } },
     filters: { dateRange: { date_from: '2024-03-10', date_to: '2024-03-20' } },
@@ -1643,19 +1645,19 @@ LIMIT 50000`,
   // ---------------------------------------------------------------------------------------------------------
   // The project's timezone: the same events in an environment set to America/New_York (DST began 10 March).
   {
-    source: `${DOCS}/sql (daily counts: toDate reads the project's timezone)`,
+    source: `after ${DOCS}/sql (daily counts: toDate reads the project's timezone)`,
     newYork: true,
     query: "SELECT toDate(timestamp) AS day, count() FROM events WHERE event = '$pageview' GROUP BY day ORDER BY day",
     rows: () => sortRows(countBy(PV(), (e) => dateIn(e.time, 'America/New_York')), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (toHour in the project timezone)',
+    source: 'after https://posthog.com/docs/sql/expressions (toHour in the project timezone)',
     newYork: true,
     query: "SELECT toHour(timestamp) AS hour, count() FROM events WHERE event = 'feature_used' GROUP BY hour ORDER BY hour",
     rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => hourIn(e.time, 'America/New_York')), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/timestamps (a date string compared with timestamp is read in the project timezone: 10 March has 23 hours in New York)',
+    source: 'after https://posthog.com/docs/data/timestamps (a date string compared with timestamp is read in the project timezone: 10 March has 23 hours in New York)',
     newYork: true,
     query: "SELECT count() FROM events WHERE timestamp >= '2024-03-10' AND timestamp < '2024-03-11'",
     rows: () => [[where((e) => e.timestamp >= '2024-03-10T05:00:00Z' && e.timestamp < '2024-03-11T04:00:00Z').length]],
@@ -1687,7 +1689,7 @@ ORDER BY
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (toStartOfWeek and toDayOfWeek in the project timezone)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (toStartOfWeek and toDayOfWeek in the project timezone)',
     newYork: true,
     query: "SELECT toStartOfWeek(timestamp) AS week, toDayOfWeek(min(timestamp)), count() FROM events WHERE event = 'purchase' GROUP BY week ORDER BY week",
     rows: () => {
@@ -1703,7 +1705,7 @@ ORDER BY
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/clickhouse-functions (toTimeZone back to UTC inside a New York project)',
+    source: 'after https://posthog.com/docs/sql/clickhouse-functions (toTimeZone back to UTC inside a New York project)',
     newYork: true,
     query: "SELECT toHour(toTimeZone(timestamp, 'UTC')), toHour(timestamp) FROM events WHERE event = 'signed_up' ORDER BY timestamp",
     rows: () => where((e) => e.event === 'signed_up').map((e) => [e.time.getUTCHours(), hourIn(e.time, 'America/New_York')]),
@@ -1733,37 +1735,37 @@ WHERE event = 'signed_up'`,
     rows: () => where((e) => e.event === 'signed_up').map((e) => [e.event, dt(e.timestamp), e.distinct_id, e.person.properties.email]),
   },
   {
-    source: 'https://posthog.com/docs/data/persons (distinct ids per person, from person_distinct_ids)',
+    source: 'after https://posthog.com/docs/data/persons (distinct ids per person, from person_distinct_ids)',
     query: 'SELECT person_id, count() AS ids FROM person_distinct_ids GROUP BY person_id ORDER BY ids DESC, person_id',
     rows: () => sortRows(PERSONS.map((p) => [p.uuid, p.distinctIds.length]), [1, 'desc'], [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/persons (the person of each distinct id, and persons seen under several)',
+    source: 'after https://posthog.com/docs/data/persons (the person of each distinct id, and persons seen under several)',
     query: 'SELECT pdi.person.properties.name AS name, arraySort(groupArray(distinct_id)) FROM person_distinct_ids AS pdi WHERE name IS NOT NULL GROUP BY name HAVING count() > 1 ORDER BY name',
     rows: () => sortRows(PERSONS.filter((p) => p.properties.name && p.distinctIds.length > 1).map((p) => [p.properties.name, [...p.distinctIds].sort()]), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (person properties: the plan now, and on the purchase event)',
+    source: 'after https://posthog.com/docs/sql/expressions (person properties: the plan now, and on the purchase event)',
     query: "SELECT person.properties.plan AS plan_now, properties.plan AS plan_then, count() FROM events WHERE event = 'purchase' GROUP BY plan_now, plan_then ORDER BY plan_now, plan_then",
     rows: () => sortRows(countBy(where((e) => e.event === 'purchase'), (e) => `${String(e.person.properties.plan)}|${prop(e, 'plan')}`).map(([key, n]) => [key.split('|')[0], key.split('|')[1], n]), [0, 'asc'], [1, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (nested properties: $set on the event)',
+    source: 'after https://posthog.com/docs/sql/expressions (nested properties: $set on the event)',
     query: "SELECT properties.$set.plan AS plan, count() FROM events WHERE event = '$pageview' AND properties.$set.email = 'dee@initech.test' GROUP BY plan ORDER BY plan",
     rows: () => sortRows(countBy(PV().filter((e) => (e.properties.$set as { email?: string } | undefined)?.email === 'dee@initech.test'), (e) => String((e.properties.$set as { plan: string }).plan)), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (bracket notation for a property)',
+    source: 'after https://posthog.com/docs/sql/expressions (bracket notation for a property)',
     query: "SELECT properties['$device_type'] AS device, uniq(person_id) FROM events WHERE event = '$pageview' GROUP BY device ORDER BY device",
     rows: () => sortRows(uniqBy(PV(), (e) => prop(e, '$device_type'), personOf), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (a boolean property: PostHog types it Boolean at ingestion and answers true/false)',
+    source: 'after https://posthog.com/docs/sql/expressions (a boolean property: PostHog types it Boolean at ingestion and answers true/false)',
     query: "SELECT properties.enabled AS enabled, count() FROM events WHERE event = 'feature_used' GROUP BY enabled ORDER BY enabled",
     rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => e.properties.enabled as boolean), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (list properties by position: properties.tags[1] and properties.tags.1)',
+    source: 'after https://posthog.com/docs/sql/expressions (list properties by position: properties.tags[1] and properties.tags.1)',
     query: "SELECT properties.tags[1] AS first_tag, properties.tags.2 AS second_tag, count() FROM events WHERE event = 'feature_used' GROUP BY first_tag, second_tag ORDER BY first_tag, second_tag",
     rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => JSON.stringify([(e.properties.tags as string[])[0] ?? null, (e.properties.tags as string[])[1] ?? null])).map(([key, n]) => [...(JSON.parse(key) as unknown[]), n]), [0, 'asc'], [1, 'asc']),
   },
@@ -1773,7 +1775,7 @@ WHERE event = 'signed_up'`,
     refused: 'one',
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (sumIf, avgIf, countIf, uniqIf by plan)',
+    source: 'after https://posthog.com/docs/sql/aggregations (sumIf, avgIf, countIf, uniqIf by plan)',
     query:
       "SELECT person.properties.plan AS plan, countIf(event = 'purchase') AS purchases, sumIf(toFloat(properties.price), event = 'purchase') AS revenue, uniqIf(person_id, event = 'feature_used') AS feature_users FROM events GROUP BY plan ORDER BY plan",
     rows: () => {
@@ -1789,7 +1791,7 @@ WHERE event = 'signed_up'`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (argMin and argMax: first and last URL of each session)',
+    source: 'after https://posthog.com/docs/sql/aggregations (argMin and argMax: first and last URL of each session)',
     query: "SELECT properties.$session_id AS session, argMin(properties.$pathname, timestamp), argMax(properties.$pathname, timestamp) FROM events WHERE properties.$session_id IN ('s-001', 's-002', 's-003') AND event = '$pageview' GROUP BY session ORDER BY session",
     rows: () =>
       ['s-001', 's-002', 's-003'].map((id) => {
@@ -1798,7 +1800,7 @@ WHERE event = 'signed_up'`,
       }),
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (min, max and avg of numeric properties)',
+    source: 'after https://posthog.com/docs/sql/aggregations (min, max and avg of numeric properties)',
     query: "SELECT min(toFloat(properties.price)), max(toFloat(properties.price)), round(avg(toFloat(properties.price)), 2), count(properties.price) FROM events WHERE event = 'purchase'",
     rows: () => {
       const prices = where((e) => e.event === 'purchase').map((e) => num(e, 'price'));
@@ -1806,12 +1808,12 @@ WHERE event = 'signed_up'`,
     },
   },
   {
-    source: 'https://posthog.com/docs/sql/aggregations (count(column) counts non-null values)',
+    source: 'after https://posthog.com/docs/sql/aggregations (count(column) counts non-null values)',
     query: 'SELECT count(), count(properties.utm_source), count(DISTINCT properties.utm_source) FROM events',
     rows: () => [[EVENTS.length, where((e) => prop(e, 'utm_source') !== null).length, uniq(where((e) => prop(e, 'utm_source') !== null).map((e) => prop(e, 'utm_source')))]],
   },
   {
-    source: 'https://posthog.com/docs/sql (subqueries in FROM: events per user, then the distribution)',
+    source: 'after https://posthog.com/docs/sql (subqueries in FROM: events per user, then the distribution)',
     query: `SELECT events_per_user, count() AS users
 FROM (
     SELECT person_id, count() AS events_per_user
@@ -1824,7 +1826,7 @@ ORDER BY events_per_user`,
     rows: () => sortRows(countBy(countBy(where((e) => e.event === 'feature_used'), personOf).map(([, n]) => ({ n }) as unknown as CorpusEvent), (x) => (x as unknown as { n: number }).n), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql (WITH: a common table expression)',
+    source: 'after https://posthog.com/docs/sql (WITH: a common table expression)',
     query: `WITH buyers AS (
     SELECT DISTINCT person_id FROM events WHERE event = 'purchase'
 )
@@ -1835,23 +1837,23 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
     },
   },
   {
-    source: 'https://posthog.com/docs/sql (HAVING)',
+    source: 'after https://posthog.com/docs/sql (HAVING)',
     query: "SELECT distinct_id, count() AS purchases FROM events WHERE event = 'purchase' GROUP BY distinct_id HAVING purchases >= 3 ORDER BY distinct_id",
     rows: () => sortRows(countBy(where((e) => e.event === 'purchase'), (e) => e.distinct_id).filter(([, n]) => n >= 3), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql (LIMIT with OFFSET)',
+    source: 'after https://posthog.com/docs/sql (LIMIT with OFFSET)',
     query: "SELECT distinct_id, timestamp FROM events WHERE event = 'purchase' ORDER BY timestamp DESC LIMIT 3 OFFSET 2",
     rows: () => [...where((e) => e.event === 'purchase')].reverse().slice(2, 5).map((e) => [e.distinct_id, dt(e.timestamp)]),
   },
   {
-    source: 'https://posthog.com/docs/sql (UNION ALL of two event counts)',
+    source: 'after https://posthog.com/docs/sql (UNION ALL of two event counts)',
     query: "SELECT 'pageviews' AS kind, count() FROM events WHERE event = '$pageview' UNION ALL SELECT 'clicks' AS kind, count() FROM events WHERE event = '$autocapture'",
     order: 'set',
     rows: () => [['pageviews', PV().length], ['clicks', where((e) => e.event === '$autocapture').length]],
   },
   {
-    source: 'https://posthog.com/docs/sql (a window over an aggregate: each day and its running total)',
+    source: 'after https://posthog.com/docs/sql (a window over an aggregate: each day and its running total)',
     query: "SELECT toDate(timestamp) AS day, count() AS c, sum(count()) OVER (ORDER BY day) AS running FROM events WHERE event = 'purchase' GROUP BY day ORDER BY day",
     rows: () => {
       let running = 0;
@@ -1869,7 +1871,7 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
     },
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (sessions per day with their average duration and bounce rate)',
+    source: 'after https://posthog.com/docs/data/sessions (sessions per day with their average duration and bounce rate)',
     query:
       "SELECT toDate($start_timestamp) AS day, count() AS sessions, round(avg($session_duration)) AS avg_duration, countIf($is_bounce) AS bounces FROM sessions WHERE $start_timestamp < '2024-03-04' GROUP BY day ORDER BY day",
     rows: () => {
@@ -1880,17 +1882,17 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
     },
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (exit pages: $end_pathname)',
+    source: 'after https://posthog.com/docs/data/sessions (exit pages: $end_pathname)',
     query: 'SELECT $end_pathname AS exit, count() AS sessions FROM sessions GROUP BY exit ORDER BY sessions DESC, exit',
     rows: () => sortRows(countBy(SESSIONS.map((s) => ({ s }) as unknown as CorpusEvent), (x) => (x as unknown as { s: (typeof SESSIONS)[number] }).s.endPathname), [1, 'desc'], [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (session.* fields from events: $entry_pathname of each purchase-free session)',
+    source: 'after https://posthog.com/docs/data/sessions (session.* fields from events: $entry_pathname of each purchase-free session)',
     query: "SELECT session.$entry_pathname AS entry, count(DISTINCT session.session_id) FROM events WHERE event = 'feature_used' GROUP BY entry ORDER BY entry",
     rows: () => sortRows(uniqBy(where((e) => e.event === 'feature_used'), (e) => SESSIONS.find((s) => s.id === e.properties.$session_id)!.entryPathname, (e) => prop(e, '$session_id')), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (the session of an event by $session_id)',
+    source: 'after https://posthog.com/docs/data/sessions (the session of an event by $session_id)',
     query: "SELECT $session_id, session.$start_timestamp, session.$end_timestamp FROM events WHERE event = 'signed_up' ORDER BY timestamp",
     rows: () =>
       where((e) => e.event === 'signed_up').map((e) => {
@@ -1899,7 +1901,7 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
       }),
   },
   {
-    source: 'https://posthog.com/docs/data/sessions (sessions joined to persons: sessions per plan)',
+    source: 'after https://posthog.com/docs/data/sessions (sessions joined to persons: sessions per plan)',
     query: 'SELECT p.properties.plan AS plan, count() AS sessions FROM sessions s JOIN person_distinct_ids pdi ON s.distinct_id = pdi.distinct_id JOIN persons p ON p.id = pdi.person_id GROUP BY plan ORDER BY plan',
     rows: () => sortRows(countBy(SESSIONS.map((s) => ({ person: s.person }) as unknown as CorpusEvent), (e) => (e.person.properties.plan as string | undefined) ?? null), [0, 'asc']),
   },
@@ -1946,36 +1948,36 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
     query: "SELECT event = '$pageview' ? 'view' : 'other' AS kind, count() FROM events GROUP BY kind ORDER BY kind",
     rows: () => sortRows(countBy(EVENTS, (e) => (e.event === '$pageview' ? 'view' : 'other')), [0, 'asc']),
   },
-  { source: 'https://posthog.com/docs/hogql/guide (DISTINCT)', query: 'SELECT DISTINCT event FROM events ORDER BY event', rows: () => [...new Set(EVENTS.map((e) => e.event))].sort().map((e) => [e]) },
+  { source: 'after https://posthog.com/docs/hogql/guide (DISTINCT)', query: 'SELECT DISTINCT event FROM events ORDER BY event', rows: () => [...new Set(EVENTS.map((e) => e.event))].sort().map((e) => [e]) },
   {
-    source: 'https://posthog.com/docs/hogql/guide (an event by its uuid, as a placeholder)',
+    source: 'after https://posthog.com/docs/hogql/guide (an event by its uuid, as a placeholder)',
     query: 'SELECT event, distinct_id, timestamp FROM events WHERE uuid = {id}',
     values: { id: EVENTS[100]!.uuid },
     rows: () => [[EVENTS[100]!.event, EVENTS[100]!.distinct_id, dt(EVENTS[100]!.timestamp)]],
   },
   {
-    source: 'https://posthog.com/docs/hogql/guide (uuid and properties of the sign-ups)',
+    source: 'after https://posthog.com/docs/hogql/guide (uuid and properties of the sign-ups)',
     query: "SELECT uuid, properties.$browser, properties.$os FROM events WHERE event = 'signed_up' ORDER BY timestamp",
     rows: () => where((e) => e.event === 'signed_up').map((e) => [e.uuid, prop(e, '$browser'), prop(e, '$os')]),
   },
-  { source: 'https://posthog.com/docs/product-analytics/group-analytics (counting groups)', query: 'SELECT index, count() FROM groups GROUP BY index ORDER BY index', rows: [[0, 3], [1, 2]] },
+  { source: 'after https://posthog.com/docs/product-analytics/group-analytics (counting groups)', query: 'SELECT index, count() FROM groups GROUP BY index ORDER BY index', rows: [[0, 3], [1, 2]] },
   {
-    source: 'https://posthog.com/docs/product-analytics/group-analytics (a LEFT JOIN from groups to events of group type 1)',
+    source: 'after https://posthog.com/docs/product-analytics/group-analytics (a LEFT JOIN from groups to events of group type 1)',
     query: "SELECT g.key, count() FROM groups g LEFT JOIN events e ON e.$group_1 = g.key WHERE g.index = 1 GROUP BY g.key ORDER BY g.key",
     rows: () => sortRows(GROUPS.filter((g) => g.index === 1).map((g) => [g.key, Math.max(1, where((e) => e.groups?.[1] === g.key).length)]), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/product-analytics/group-analytics (group_1 properties from events)',
+    source: 'after https://posthog.com/docs/product-analytics/group-analytics (group_1 properties from events)',
     query: "SELECT group_1.properties.name AS project, count() FROM events WHERE event = 'feature_used' GROUP BY project ORDER BY project",
     rows: () => sortRows(countBy(where((e) => e.event === 'feature_used'), (e) => GROUPS.find((g) => g.index === 1 && g.key === e.groups?.[1])?.properties.name ?? null), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/tutorials/dau-mau (monthly active users, every event)',
+    source: 'after https://posthog.com/tutorials/dau-mau (monthly active users, every event)',
     query: 'SELECT toStartOfMonth(timestamp) AS month, uniq(person_id) FROM events GROUP BY month ORDER BY month',
     rows: () => sortRows(uniqBy(EVENTS, (e) => `${e.timestamp.slice(0, 7)}-01`, personOf), [0, 'asc']),
   },
   {
-    source: 'https://posthog.com/docs/sql/expressions (the time between a person’s first pageview and sign-up)',
+    source: 'after https://posthog.com/docs/sql/expressions (the time between a person’s first pageview and sign-up)',
     query:
       "SELECT person_id, dateDiff('minute', minIf(timestamp, event = '$pageview'), minIf(timestamp, event = 'signed_up')) AS minutes FROM events WHERE person_id IN (SELECT person_id FROM events WHERE event = 'signed_up') GROUP BY person_id ORDER BY person_id",
     rows: () =>
@@ -1985,6 +1987,31 @@ SELECT count() FROM events WHERE event = 'feature_used' AND person_id IN (SELECT
           // dateDiff counts minute boundaries crossed between the two instants.
           return [s.person.uuid, Math.floor(s.time.getTime() / 60_000) - Math.floor(first.time.getTime() / 60_000)];
         }),
+        [0, 'asc'],
+      ),
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-sum-aggregation (sum of a payment property, as a trends series; adapted: purchase and price)',
+    query: "SELECT sum(properties.price) FROM events WHERE event = 'purchase'",
+    rows: () => [[sum(where((e) => e.event === 'purchase').map((e) => num(e, 'price')))]],
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-sum-aggregation (events of the current month with sumIf, as written: none in March 2024)',
+    query: 'SELECT sumIf(1, toStartOfMonth(timestamp) = toStartOfMonth(now())) FROM events',
+    rows: [[0]],
+  },
+  {
+    source: 'https://posthog.com/tutorials/hogql-sum-aggregation (a score of weighted sumIf broken down by person; adapted: plan and country for realm and first user)',
+    query:
+      "SELECT person_id, sumIf(10, properties.plan = 'enterprise') + sumIf(5, person.properties.country = 'US') + sumIf(-1, properties.price > 100) AS score FROM events WHERE event = 'purchase' GROUP BY person_id ORDER BY score DESC, person_id",
+    rows: () =>
+      sortRows(
+        PERSONS.filter((p) => where((e) => e.event === 'purchase' && e.person === p).length > 0).map((p) => {
+          const list = where((e) => e.event === 'purchase' && e.person === p);
+          const score = sum(list.map((e) => (prop(e, 'plan') === 'enterprise' ? 10 : 0) + (p.properties.country === 'US' ? 5 : 0) + (num(e, 'price') > 100 ? -1 : 0)));
+          return [p.uuid, score];
+        }),
+        [1, 'desc'],
         [0, 'asc'],
       ),
   },
