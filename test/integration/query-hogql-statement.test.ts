@@ -310,7 +310,7 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   { name: 'UNION without ALL or DISTINCT', query: 'select 1 union select 2', detail: 'Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.' },
   { name: 'LIMIT WITH TIES without ORDER BY', query: 'select event from events limit 1 with ties', detail: 'LIMIT … WITH TIES needs ORDER BY, whose ties it keeps.' },
   { name: 'QUALIFY', query: 'select event from events qualify row_number() over () = 1', detail: 'QUALIFY is not supported; filter on the window function in an outer query.' },
-  { name: 'a joined table of another schema', query: 'select 1 from events e join pg_catalog.pg_class c on 1 = 1', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, sessions, groups.' },
+  { name: 'a joined table of another schema', query: 'select 1 from events e join pg_catalog.pg_class c on 1 = 1', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
 ];
 
 describe('query: HogQL SELECT, the statement grammar', function () {
