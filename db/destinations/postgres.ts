@@ -9,11 +9,23 @@
  * the interval is deliberately run again (a backfill over it, or a retry of the run): its rows replace what the
  * interval delivered before. (PostHog appends with COPY and may duplicate rows on a retry.)
  *
- * Replacing: events have no key in PostHog's table, so the rows go first to a temporary stage table, the target's
- * rows with a uuid of the stage are deleted, and the stage is inserted. Rows the re-run no longer selects (an
- * event excluded by a changed filter, or deleted at the source) stay: like PostHog, an export never deletes what
- * it delivered, it only writes again what it exports now. Persons and sessions are upserts already; a re-run
- * also overwrites a row of the same version, so that what is exported again wins unless the table holds newer.
+ * Privileges: no more than PostHog's. On an existing table the role needs USAGE on the schema and SELECT, INSERT
+ * and UPDATE on the table (and TEMPORARY on the database, which PostgreSQL grants everyone, for the stage); the
+ * catalog is looked up first and only what is missing is created. The marker table is used when it is there
+ * (its owner may make it and grant those three privileges on it) or when the role may create it (CREATE on the
+ * schema, which creating the table needs anyway). Otherwise the run keeps no marker and every load merges by key
+ * instead, which leaves each row once as well: events by uuid, persons and sessions by their primary key. What
+ * is lost is only the skip: a retry writes the rows again in place, a late row of the interval included.
+ *
+ * Replacing: events have no key in PostHog's table, so the rows go first to a temporary stage table; the
+ * target's rows with a uuid of the stage are updated to it and the others inserted (no DELETE, which PostHog
+ * never asks for). Rows the re-run no longer selects (an event excluded by a changed filter, or deleted at the
+ * source) stay: like PostHog, an export never deletes what it delivered, it only writes again what it exports
+ * now. Persons and sessions are upserts already; a re-run also overwrites a row of the same version, so that
+ * what is exported again wins unless the table holds newer.
+ *
+ * Creating: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe when two sessions create one table at once (the
+ * loser fails on a duplicate row type), so creators of one table take turns under an advisory lock.
  *
  * The rows never pass through this process as values: `COPY (records SELECT) TO STDOUT` on Hedgerow's database
  * is piped into `COPY … FROM STDIN` on the destination, in PostgreSQL's text format, so memory stays bounded
