@@ -539,11 +539,18 @@ async function mergeEventsByUuid(destination: pg.Client, config: PostgresDestina
 
 /**
  * Whether the run can keep its marker in the schema: the marker table is there (made by an earlier run, or by
- * the user for a role that may not create it), or the role may create it, which is done now. A marker table made
- * before markers had a generation gets the column.
+ * its owner for a role that may not create it) and the role may read, insert and update it, or the role may
+ * create it, which is done now. A marker table the role may not use is left alone: the run merges by key then.
  */
 async function markerTableAvailable(destination: pg.Client, schema: string, runs: string): Promise<boolean> {
-  if (!(await relationExists(destination, schema, RUNS_TABLE))) {
+  if (await relationExists(destination, schema, RUNS_TABLE)) {
+    const { rows } = await destination.query<{ usable: boolean }>(
+      `select pg_catalog.has_table_privilege($1, 'SELECT') and pg_catalog.has_table_privilege($1, 'INSERT')
+              and pg_catalog.has_table_privilege($1, 'UPDATE') as usable`,
+      [runs],
+    );
+    if (!rows[0]?.usable) return false;
+  } else {
     const { rows } = await destination.query<{ may_create: boolean }>("select pg_catalog.has_schema_privilege($1, 'CREATE') as may_create", [schema]);
     if (!rows[0]?.may_create) return false;
     await createIfMissing(
@@ -556,19 +563,25 @@ async function markerTableAvailable(destination: pg.Client, schema: string, runs
          primary key (batch_export_id, data_interval_end))`,
     );
   }
-  await addGenerationColumn(destination, runs);
-  return true;
+  return addGenerationColumn(destination, runs);
 }
 
 /**
  * A marker table made before markers had a generation gets the column; its old markers (null) match no run, so
  * running such an interval again replaces its rows, which is right for a re-run and harmless for a retry.
- * Looked up first: ALTER TABLE would take a lock that waits for every run loading at the moment.
+ * Looked up first: ALTER TABLE would take a lock that waits for every run loading at the moment. A role that
+ * does not own such a table cannot add the column, and the table is not used.
  */
-async function addGenerationColumn(destination: pg.Client, runs: string): Promise<void> {
+async function addGenerationColumn(destination: pg.Client, runs: string): Promise<boolean> {
   const { fields } = await destination.query(`select * from ${runs} where false`);
-  if (fields.some((field) => field.name === 'generation')) return;
-  await destination.query(`alter table ${runs} add column if not exists generation text`);
+  if (fields.some((field) => field.name === 'generation')) return true;
+  try {
+    await destination.query(`alter table ${runs} add column if not exists generation text`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42501') return false;
+    throw error;
+  }
 }
 
 /** Whether the schema holds a table (or view) of that exact name, looked up in the catalog. */

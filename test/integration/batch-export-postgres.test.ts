@@ -743,6 +743,26 @@ describe('batch export destination: Postgres', () => {
       await admin.query(`drop schema ${markerSchema} cascade`);
     });
 
+    it('leaves alone a marker table it may not use, and loads each row once by uuid', async () => {
+      const { environment } = await newAccount(testDb());
+      const otherSchema = `ungranted_${randomUUID().slice(0, 8)}`;
+      const table = `events_${randomUUID().slice(0, 8)}`;
+      await destination.query(`create schema ${otherSchema}`);
+      await destination.query(`grant usage on schema ${otherSchema} to ${role}`);
+      await destination.query(`create table ${otherSchema}.${table} (uuid text, event text)`);
+      await destination.query(`grant select, insert, update on ${otherSchema}.${table} to ${role}`);
+      await destination.query(`create table ${otherSchema}.hedgerow_batch_export_runs (batch_export_id uuid, data_interval_end timestamptz)`);
+      const config = baseConfig({ user: role, schema: otherSchema, table_name: table });
+      const [view] = await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
+      const retry = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(1);
+      expect((await destination.query(`select uuid, event from ${otherSchema}.${table}`)).rows).to.deep.equal([{ uuid: view, event: '$pageview' }]);
+      expect((await destination.query(`select count(*)::int as n from ${otherSchema}.hedgerow_batch_export_runs`)).rows[0].n).to.equal(0);
+      await admin.query(`drop schema ${otherSchema} cascade`);
+    });
+
     it('without markers and without a uuid column cannot load each row once, and ends at once writing nothing', async () => {
       const { environment } = await newAccount(testDb());
       const table = `events_${randomUUID().slice(0, 8)}`;
