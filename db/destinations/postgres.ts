@@ -481,7 +481,7 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
     }
     if (!keepsMarkers && !upsert && !hasUuid) {
       throw new PostgresDestinationError(
-        `The role may not create ${config.schema}.${RUNS_TABLE}, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant CREATE on schema ${config.schema}, or create that table (see the documentation), or add a uuid column.`,
+        `The role may neither create nor use ${config.schema}.${RUNS_TABLE}, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant the role CREATE on schema ${config.schema} (it makes that table once), or add a uuid column to ${tableName}.`,
       );
     }
     // Without markers every load merges by key, as a re-run does: whether rows were delivered before is unknown.

@@ -774,7 +774,7 @@ describe('batch export destination: Postgres', () => {
       const failure = await failureOf(postgresDestination.run(run));
       expect(failure).to.be.instanceOf(NonRetryableExportError);
       expect(failure.message).to.equal(
-        `The role may not create ${schema}.hedgerow_batch_export_runs, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant CREATE on schema ${schema}, or create that table (see the documentation), or add a uuid column.`,
+        `The role may neither create nor use ${schema}.hedgerow_batch_export_runs, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant the role CREATE on schema ${schema} (it makes that table once), or add a uuid column to ${schema}.${table}.`,
       );
       expect((await destination.query(`select count(*)::int as n from ${schema}.${table}`)).rows[0].n).to.equal(0);
     });
