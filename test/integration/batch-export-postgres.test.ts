@@ -765,6 +765,32 @@ describe('batch export destination: Postgres', () => {
       await admin.query(`drop schema ${otherSchema} cascade`);
     });
 
+    it('with PostHog’s recommended CREATE and USAGE on a schema of its own, creates the table and its markers there', async () => {
+      const { environment } = await newAccount(testDb());
+      const ownSchema = `posthog_exports_${randomUUID().slice(0, 8)}`;
+      await destination.query(`create schema ${ownSchema}`);
+      await destination.query(`grant create, usage on schema ${ownSchema} to ${role}`);
+      const config = baseConfig({ user: role, schema: ownSchema, table_name: 'events' });
+      await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      const first = await postgresDestination.run(scheduled.exportRun);
+      expect(first.recordsCompleted).to.equal(1);
+      const retry = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id });
+      expect(await postgresDestination.run(retry.exportRun)).to.deep.equal(first);
+      const { rows } = await destination.query(
+        `select c.relname, pg_get_userbyid(c.relowner) as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = $1 and c.relkind = 'r' order by 1`,
+        [ownSchema],
+      );
+      expect(rows).to.deep.equal([
+        { relname: 'events', owner: role },
+        { relname: 'hedgerow_batch_export_runs', owner: role },
+      ]);
+      // The role's own tables, which only it and a superuser may read.
+      expect((await admin.query(`select event from ${ownSchema}.events`)).rows).to.deep.equal([{ event: '$pageview' }]);
+      await admin.query(`drop schema ${ownSchema} cascade`);
+    });
+
     it('without markers and without a uuid column cannot load each row once, and ends at once writing nothing', async () => {
       const { environment } = await newAccount(testDb());
       const table = `events_${randomUUID().slice(0, 8)}`;
