@@ -3195,7 +3195,11 @@ export interface components {
          *     `encryption`, `kms_key_id`, `endpoint_url` (required for `S3Compatible`), `file_format` (`JSONLines` or
          *     `Parquet`), `max_file_size_mb` (integer), `use_virtual_style_addressing` (boolean). `Postgres`:
          *     **`user`**, **`password`**, **`host`**, **`database`**, `schema`, `table_name`, `port` (integer),
-         *     `has_self_signed_cert` (boolean). `HTTP` (events only): **`url`** (an http or https URL), **`token`**.
+         *     `has_self_signed_cert` (boolean); the role needs USAGE on the schema and SELECT, INSERT and UPDATE on an
+         *     existing table (as PostHog's), CREATE on the schema only when the table is missing. Each run is loaded
+         *     once, in one transaction: its marker is kept in `hedgerow_batch_export_runs` of the same schema when that
+         *     table exists or the role may create it, and otherwise events are merged by `uuid` and persons and
+         *     sessions by their primary key. `HTTP` (events only): **`url`** (an http or https URL), **`token`**.
          *     `NoOp`: `arg`. Unknown keys, missing required keys (not on PATCH) and values of the wrong type answer 400
          *     with PostHog's messages; strings are read as integers or booleans where they can be.
          *

@@ -9,11 +9,23 @@
  * the interval is deliberately run again (a backfill over it, or a retry of the run): its rows replace what the
  * interval delivered before. (PostHog appends with COPY and may duplicate rows on a retry.)
  *
- * Replacing: events have no key in PostHog's table, so the rows go first to a temporary stage table, the target's
- * rows with a uuid of the stage are deleted, and the stage is inserted. Rows the re-run no longer selects (an
- * event excluded by a changed filter, or deleted at the source) stay: like PostHog, an export never deletes what
- * it delivered, it only writes again what it exports now. Persons and sessions are upserts already; a re-run
- * also overwrites a row of the same version, so that what is exported again wins unless the table holds newer.
+ * Privileges: no more than PostHog's. On an existing table the role needs USAGE on the schema and SELECT, INSERT
+ * and UPDATE on the table (and TEMPORARY on the database, which PostgreSQL grants everyone, for the stage); the
+ * catalog is looked up first and only what is missing is created. The marker table is used when it is there
+ * (its owner may make it and grant those three privileges on it) or when the role may create it (CREATE on the
+ * schema, which creating the table needs anyway). Otherwise the run keeps no marker and every load merges by key
+ * instead, which leaves each row once as well: events by uuid, persons and sessions by their primary key. What
+ * is lost is only the skip: a retry writes the rows again in place, a late row of the interval included.
+ *
+ * Replacing: events have no key in PostHog's table, so the rows go first to a temporary stage table; the
+ * target's rows with a uuid of the stage are updated to it and the others inserted (no DELETE, which PostHog
+ * never asks for). Rows the re-run no longer selects (an event excluded by a changed filter, or deleted at the
+ * source) stay: like PostHog, an export never deletes what it delivered, it only writes again what it exports
+ * now. Persons and sessions are upserts already; a re-run also overwrites a row of the same version, so that
+ * what is exported again wins unless the table holds newer.
+ *
+ * Creating: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe when two sessions create one table at once (the
+ * loser fails on a duplicate row type), so creators of one table take turns under an advisory lock.
  *
  * The rows never pass through this process as values: `COPY (records SELECT) TO STDOUT` on Hedgerow's database
  * is piped into `COPY … FROM STDIN` on the destination, in PostgreSQL's text format, so memory stays bounded
@@ -25,6 +37,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { isIP } from 'node:net';
+import { createHash } from 'node:crypto';
 import { connectionStringOf, type Db } from '../pg/client.js';
 import { checkPostgresHostSpelling, type AddressPolicy } from './address-policy.js';
 import { EXPORT_READER_NAME, inlineRecordsQuery, type RecordsQuery } from '../queries/batch-exports/records.js';
@@ -401,8 +414,9 @@ class ByteCounter extends Transform {
 
 /**
  * Loads one run into the destination, in one transaction of `destination`: creates the table if it is missing,
- * claims the run's marker (or finds it: the same generation skips, another replaces), and streams the records
- * in. Throws PostgresDestinationError for a table that cannot take them; the destination's own errors as they are.
+ * then either claims the run's marker (or finds it: the same generation skips, another replaces) and streams the
+ * records in, or, where the role may keep no markers, merges the records by their key. Throws
+ * PostgresDestinationError for a table that cannot take them; the destination's own errors as they are.
  */
 export async function loadRun(db: Db, destination: pg.Client, config: PostgresDestinationConfig, request: LoadRequest): Promise<LoadOutcome> {
   const schema = quoteIdentifier(config.schema);
@@ -412,47 +426,44 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
   const wanted = tableColumns(request.model, request.records.columns);
   const tableName = `${config.schema}.${config.tableName}`;
 
-  // The tables are made before the run's transaction, each in its own: when two runs make the same table at
-  // once, the loser's error (a duplicate type) must not take a transaction down with it.
+  // Only what is missing is created, each in a transaction of its own before the run's: an existing table needs
+  // no privilege on its schema beyond USAGE.
   const keyDefinition = upsert ? `, primary key (${upsert.key.map(quoteIdentifier).join(', ')})` : '';
-  await createTable(
+  await createIfMissing(
     destination,
-    `create table if not exists ${table} (${wanted.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')}${keyDefinition})`,
+    config.schema,
+    config.tableName,
+    `create table ${table} (${wanted.map(([name, type]) => `${quoteIdentifier(name)} ${type}`).join(', ')}${keyDefinition})`,
   );
-  await createTable(
-    destination,
-    `create table if not exists ${runs} (
-       batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
-       records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(), generation text,
-       primary key (batch_export_id, data_interval_end))`,
-  );
-  await addGenerationColumn(destination, runs);
+  const keepsMarkers = await markerTableAvailable(destination, config.schema, runs);
   await destination.query('begin read write');
   try {
-    // Claimed first: a second attempt running at the same time waits here for this one's outcome.
-    const claimed = await destination.query(
-      `insert into ${runs} (batch_export_id, data_interval_end, table_name, generation) values ($1, $2, $3, $4)
-       on conflict (batch_export_id, data_interval_end) do nothing returning 1`,
-      [request.batchExportId, request.dataIntervalEnd, tableName, request.generation],
-    );
     let replacing = false;
-    if (claimed.rowCount === 0) {
-      // Locked, so that two re-runs of the interval load one after the other.
-      const { rows } = await destination.query<{ records_completed: string | null; bytes_exported: string | null; generation: string | null }>(
-        `select records_completed::text, bytes_exported::text, generation from ${runs}
-          where batch_export_id = $1 and data_interval_end = $2 for update`,
-        [request.batchExportId, request.dataIntervalEnd],
+    if (keepsMarkers) {
+      // Claimed first: a second attempt running at the same time waits here for this one's outcome.
+      const claimed = await destination.query(
+        `insert into ${runs} (batch_export_id, data_interval_end, table_name, generation) values ($1, $2, $3, $4)
+         on conflict (batch_export_id, data_interval_end) do nothing returning 1`,
+        [request.batchExportId, request.dataIntervalEnd, tableName, request.generation],
       );
-      if (rows[0]?.generation === request.generation) {
-        await destination.query('rollback');
-        return {
-          recordsCompleted: Number(rows[0].records_completed ?? 0),
-          bytesExported: Number(rows[0].bytes_exported ?? 0),
-          alreadyLoaded: true,
-          replaced: false,
-        };
+      if (claimed.rowCount === 0) {
+        // Locked, so that two re-runs of the interval load one after the other.
+        const { rows } = await destination.query<{ records_completed: string | null; bytes_exported: string | null; generation: string | null }>(
+          `select records_completed::text, bytes_exported::text, generation from ${runs}
+            where batch_export_id = $1 and data_interval_end = $2 for update`,
+          [request.batchExportId, request.dataIntervalEnd],
+        );
+        if (rows[0]?.generation === request.generation) {
+          await destination.query('rollback');
+          return {
+            recordsCompleted: Number(rows[0].records_completed ?? 0),
+            bytesExported: Number(rows[0].bytes_exported ?? 0),
+            alreadyLoaded: true,
+            replaced: false,
+          };
+        }
+        replacing = true;
       }
-      replacing = true;
     }
 
     const existing = new Set((await destination.query(`select * from ${table} where false`)).fields.map((field) => field.name));
@@ -462,13 +473,21 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
       throw new PostgresDestinationError(`The table ${tableName} has none of the columns this export writes.`);
     }
     const names = columns.map(([name]) => quoteIdentifier(name));
-    if (replacing && !upsert && !columns.some(([name]) => name === 'uuid')) {
+    const hasUuid = columns.some(([name]) => name === 'uuid');
+    if (replacing && !upsert && !hasUuid) {
       throw new PostgresDestinationError(
         `This interval was exported to ${tableName} before, and replacing its rows needs their uuid, which this export does not write.`,
       );
     }
+    if (!keepsMarkers && !upsert && !hasUuid) {
+      throw new PostgresDestinationError(
+        `The role may neither create nor use ${config.schema}.${RUNS_TABLE}, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant the role CREATE on schema ${config.schema} (it makes that table once), or add a uuid column to ${tableName}.`,
+      );
+    }
+    // Without markers every load merges by key, as a re-run does: whether rows were delivered before is unknown.
+    const merging = replacing || !keepsMarkers;
     // A first delivery of events is COPied straight into the table; anything else goes through a stage.
-    const staged = upsert !== null || replacing;
+    const staged = upsert !== null || merging;
     const target = staged ? quoteIdentifier(`hedgerow_stage_${request.batchExportId.replaceAll('-', '')}`) : table;
     if (staged) {
       await destination.query(`create temporary table ${target} on commit drop as select ${names.join(', ')} from ${table} where false`);
@@ -476,22 +495,21 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
     const { rows, bytes } = await copyRecords(db, destination, request, target, columns);
     if (upsert) {
       const updates = columns.filter(([name]) => !upsert.key.includes(name)).map(([name]) => `${quoteIdentifier(name)} = EXCLUDED.${quoteIdentifier(name)}`);
-      const wins = replacing ? `(${upsert.newer}) OR (${upsert.same})` : upsert.newer;
+      const wins = merging ? `(${upsert.newer}) OR (${upsert.same})` : upsert.newer;
       await destination.query(
         `insert into ${table} as final (${names.join(', ')}) select ${names.join(', ')} from ${target}
          on conflict (${upsert.key.map(quoteIdentifier).join(', ')}) do update set ${updates.join(', ')} where ${wins}`,
       );
-    } else if (replacing) {
-      // The stage's statistics let the planner pick a hash join against the target (which has no index to use).
-      await destination.query(`analyze ${target}`);
-      await destination.query(`delete from ${table} as final where final."uuid" in (select staged."uuid" from ${target} as staged)`);
-      await destination.query(`insert into ${table} (${names.join(', ')}) select ${names.join(', ')} from ${target}`);
+    } else if (merging) {
+      await mergeEventsByUuid(destination, config, table, target, names);
     }
-    await destination.query(
-      `update ${runs} set records_completed = $3, bytes_exported = $4, generation = $5, table_name = $6, loaded_at = now()
-        where batch_export_id = $1 and data_interval_end = $2`,
-      [request.batchExportId, request.dataIntervalEnd, rows, bytes, request.generation, tableName],
-    );
+    if (keepsMarkers) {
+      await destination.query(
+        `update ${runs} set records_completed = $3, bytes_exported = $4, generation = $5, table_name = $6, loaded_at = now()
+          where batch_export_id = $1 and data_interval_end = $2`,
+        [request.batchExportId, request.dataIntervalEnd, rows, bytes, request.generation, tableName],
+      );
+    }
     await destination.query('commit');
     return { recordsCompleted: rows, bytesExported: bytes, alreadyLoaded: false, replaced: replacing };
   } catch (error) {
@@ -501,25 +519,107 @@ export async function loadRun(db: Db, destination: pg.Client, config: PostgresDe
 }
 
 /**
- * A marker table made before markers had a generation gets the column; its old markers (null) match no run, so
- * running such an interval again replaces its rows, which is right for a re-run and harmless for a retry.
- * Looked up first: ALTER TABLE would take a lock that waits for every run loading at the moment.
+ * Writes the staged events into the table by uuid: a row already there is updated to what is exported now, the
+ * others are inserted. Only SELECT, INSERT and UPDATE on the table (PostHog's privileges), no DELETE. Loads into
+ * one table take their turn here, so that two of them never both insert a uuid neither saw.
  */
-async function addGenerationColumn(destination: pg.Client, runs: string): Promise<void> {
-  const { fields } = await destination.query(`select * from ${runs} where false`);
-  if (fields.some((field) => field.name === 'generation')) return;
-  await destination.query(`alter table ${runs} add column if not exists generation text`);
+async function mergeEventsByUuid(destination: pg.Client, config: PostgresDestinationConfig, table: string, stage: string, names: readonly string[]): Promise<void> {
+  await destination.query('select pg_catalog.pg_advisory_xact_lock($1, $2)', lockKeyOf('merge', config.schema, config.tableName));
+  // The stage's statistics let the planner pick a hash join against the target (which has no index to use).
+  await destination.query(`analyze ${stage}`);
+  const updates = names.filter((name) => name !== '"uuid"').map((name) => `${name} = staged.${name}`);
+  if (updates.length > 0) {
+    await destination.query(`update ${table} as final set ${updates.join(', ')} from ${stage} as staged where final."uuid" = staged."uuid"`);
+  }
+  await destination.query(
+    `insert into ${table} (${names.join(', ')}) select ${names.map((name) => `staged.${name}`).join(', ')} from ${stage} as staged
+      where not exists (select from ${table} as final where final."uuid" = staged."uuid")`,
+  );
 }
 
-/** CREATE TABLE IF NOT EXISTS, once more when another session made the same table at the same moment. */
-async function createTable(destination: pg.Client, statement: string): Promise<void> {
-  try {
-    await destination.query(statement);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== '23505' && code !== '42P07') throw error;
-    await destination.query(statement);
+/**
+ * Whether the run can keep its marker in the schema: the marker table is there (made by an earlier run, or by
+ * its owner for a role that may not create it) and the role may read, insert and update it, or the role may
+ * create it, which is done now. A marker table the role may not use is left alone: the run merges by key then.
+ */
+async function markerTableAvailable(destination: pg.Client, schema: string, runs: string): Promise<boolean> {
+  if (await relationExists(destination, schema, RUNS_TABLE)) {
+    const { rows } = await destination.query<{ usable: boolean }>(
+      `select pg_catalog.has_table_privilege($1, 'SELECT') and pg_catalog.has_table_privilege($1, 'INSERT')
+              and pg_catalog.has_table_privilege($1, 'UPDATE') as usable`,
+      [runs],
+    );
+    if (!rows[0]?.usable) return false;
+  } else {
+    const { rows } = await destination.query<{ may_create: boolean }>("select pg_catalog.has_schema_privilege($1, 'CREATE') as may_create", [schema]);
+    if (!rows[0]?.may_create) return false;
+    await createIfMissing(
+      destination,
+      schema,
+      RUNS_TABLE,
+      `create table ${runs} (
+         batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+         records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(), generation text,
+         primary key (batch_export_id, data_interval_end))`,
+    );
   }
+  return addGenerationColumn(destination, runs);
+}
+
+/**
+ * A marker table made before markers had a generation gets the column; its old markers (null) match no run, so
+ * running such an interval again replaces its rows, which is right for a re-run and harmless for a retry.
+ * Looked up first: ALTER TABLE would take a lock that waits for every run loading at the moment. A role that
+ * does not own such a table cannot add the column, and the table is not used.
+ */
+async function addGenerationColumn(destination: pg.Client, runs: string): Promise<boolean> {
+  const { fields } = await destination.query(`select * from ${runs} where false`);
+  if (fields.some((field) => field.name === 'generation')) return true;
+  try {
+    await destination.query(`alter table ${runs} add column if not exists generation text`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '42501') return false;
+    throw error;
+  }
+}
+
+/** Whether the schema holds a table (or view) of that exact name, looked up in the catalog. */
+async function relationExists(destination: pg.Client, schema: string, name: string): Promise<boolean> {
+  const { rows } = await destination.query(
+    `select from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and c.relname = $2`,
+    [schema, name],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Creates a table unless the catalog has it. PostgreSQL's CREATE TABLE IF NOT EXISTS fails when another session
+ * creates the same table at that moment (a duplicate row type), so creators of one name take turns under an
+ * advisory lock, each looking again once it holds it. Nothing is created, and no privilege on the schema needed,
+ * when the table is there.
+ */
+async function createIfMissing(destination: pg.Client, schema: string, name: string, statement: string): Promise<void> {
+  if (await relationExists(destination, schema, name)) return;
+  await destination.query('begin');
+  try {
+    await destination.query('select pg_catalog.pg_advisory_xact_lock($1, $2)', lockKeyOf('create', schema, name));
+    if (!(await relationExists(destination, schema, name))) await destination.query(statement);
+    await destination.query('commit');
+  } catch (error) {
+    await destination.query('rollback').catch(() => undefined);
+    // A creator that took no lock (another tool, an older Hedgerow) got there first: the table is there.
+    const code = (error as { code?: unknown }).code;
+    if ((code === '42P07' || code === '42710' || code === '23505') && (await relationExists(destination, schema, name))) return;
+    throw error;
+  }
+}
+
+/** The two keys of an advisory lock on a purpose and a table of the destination, the same in every process. */
+function lockKeyOf(purpose: 'create' | 'merge', schema: string, name: string): [number, number] {
+  const digest = createHash('sha256').update(`hedgerow ${purpose}\0${schema}\0${name}`).digest();
+  return [digest.readInt32BE(0), digest.readInt32BE(4)];
 }
 
 /** The upsert's key must be the table's primary key (or a unique constraint) for ON CONFLICT to find rows. */

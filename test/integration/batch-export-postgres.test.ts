@@ -129,6 +129,16 @@ describe('batch export destination: Postgres', () => {
     ).rows;
   }
 
+  /** Events of an environment, each ingested at its own timestamp. */
+  async function seed(team: number, events: Array<{ event: string; distinct_id: string; timestamp: string; properties?: Record<string, unknown> }>): Promise<string[]> {
+    const db = testDb();
+    const uuids = await insertEvents(db, team, events);
+    for (const [index, uuid] of uuids.entries()) {
+      await db('events').where({ team_id: team, uuid }).update({ inserted_at: events[index]!.timestamp });
+    }
+    return uuids;
+  }
+
   async function rowsOf(table: string, order: string): Promise<Record<string, unknown>[]> {
     return (await destination.query(`select * from public.${table} order by ${order}`)).rows;
   }
@@ -257,6 +267,25 @@ describe('batch export destination: Postgres', () => {
       expect((await rowsOf(config.table_name, 'event')).map((row) => row.event)).to.deep.equal(['$pageview', 'signup']);
     });
 
+    // PostgreSQL's CREATE TABLE IF NOT EXISTS fails when another session creates the same table at that moment
+    // (a duplicate row type); neither two exports into one new table nor two attempts of one run may fail for it.
+    it('two exports into one new table and a second attempt of one of them, all at once, never fail (×20)', async () => {
+      const window = { start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' };
+      for (let round = 0; round < 20; round += 1) {
+        const config = baseConfig();
+        const one = await exportRun(config, window);
+        const retry = await exportRun(config, window, { batchExportId: one.exportRun.batchExport.id });
+        const other = await exportRun(config, window);
+        const outcomes = await Promise.all([one, retry, other].map(({ exportRun: run }) => postgresDestination.run(run)));
+        expect(outcomes.map((outcome) => outcome.recordsCompleted), `round ${round}`).to.deep.equal([2, 2, 2]);
+        expect(outcomes[0], `round ${round}`).to.deep.equal(outcomes[1]);
+        // Each export delivers the window once: its two events, twice in all.
+        const delivered = uuids.slice(0, 2);
+        const rows = await rowsOf(config.table_name, 'uuid');
+        expect(rows.map((row) => row.uuid as string).sort(), `round ${round}`).to.deep.equal([...delivered, ...delivered].sort());
+      }
+    });
+
     it('leaves nothing of a run that failed mid-write, so that its retry writes each row once', async () => {
       const config = baseConfig();
       // The second row breaks the table's check: the COPY fails after the first row went in.
@@ -367,16 +396,6 @@ describe('batch export destination: Postgres', () => {
 
   describe('running a delivered interval again', () => {
     const hour = { start: '2026-05-01T10:00:00Z', end: '2026-05-01T11:00:00Z' };
-
-    /** Events of a fresh environment, each ingested within its own hour. */
-    async function seed(team: number, events: Array<{ event: string; distinct_id: string; timestamp: string; properties?: Record<string, unknown> }>): Promise<string[]> {
-      const db = testDb();
-      const uuids = await insertEvents(db, team, events);
-      for (const [index, uuid] of uuids.entries()) {
-        await db('events').where({ team_id: team, uuid }).update({ inserted_at: events[index]!.timestamp });
-      }
-      return uuids;
-    }
 
     async function eventRows(table: string): Promise<Array<[unknown, unknown, unknown]>> {
       return (await destination.query(`select uuid, event, properties from public.${table} order by event, uuid`)).rows.map((row) => [row.uuid, row.event, row.properties]);
@@ -587,6 +606,191 @@ describe('batch export destination: Postgres', () => {
       expect(rows.map((row) => [row.session_id, row.end_current_url, (row.end_timestamp as Date).toISOString()])).to.deep.equal([
         ['s', 'https://b/', '2026-05-01T11:30:00.000Z'],
       ]);
+    });
+  });
+
+  // PostHog's documentation asks, for an existing table, USAGE on its schema and SELECT, INSERT and UPDATE on the
+  // table (CREATE on the schema only when the table is to be created). A role with no more than that loads each
+  // row once, the marker table it may not create being replaced by merging the rows by their key.
+  describe('a role with only PostHog’s privileges', () => {
+    const hour = { start: '2026-06-01T10:00:00Z', end: '2026-06-01T11:00:00Z' };
+    const role = `hedgerow_least_${randomUUID().slice(0, 8)}`;
+    const schema = `exports_${randomUUID().slice(0, 8)}`;
+    let admin: pg.Client;
+
+    before(async () => {
+      admin = new pg.Client({ connectionString: databaseUrl(destinationName) });
+      await admin.connect();
+      await admin.query(`create role ${role} login`);
+      await destination.query(`create schema ${schema}`);
+      await destination.query(`grant usage on schema ${schema} to ${role}`);
+    });
+
+    after(async () => {
+      // Roles belong to the cluster: this one goes with what it was granted.
+      if (!admin) return;
+      const { rows } = await admin.query('select 1 from pg_roles where rolname = $1', [role]);
+      if (rows.length > 0) await admin.query(`drop owned by ${role}`);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
+    });
+
+    /** A table made by its owner, on which the role gets SELECT, INSERT and UPDATE only. */
+    async function grantedTable(name: string, columns: string): Promise<void> {
+      await destination.query(`create table ${schema}.${name} (${columns})`);
+      await destination.query(`grant select, insert, update on ${schema}.${name} to ${role}`);
+    }
+
+    async function schemaTables(): Promise<string[]> {
+      const { rows } = await destination.query<{ tablename: string }>('select tablename from pg_tables where schemaname = $1 order by 1', [schema]);
+      return rows.map((row) => row.tablename);
+    }
+
+    it('events: loads, skips nothing twice across retries, concurrent attempts and a backfill, and creates nothing', async () => {
+      const { environment } = await newAccount(testDb());
+      const table = `events_${randomUUID().slice(0, 8)}`;
+      await grantedTable(
+        table,
+        'uuid varchar(200), event varchar(200), properties jsonb, elements jsonb, set jsonb, set_once jsonb, distinct_id varchar(200), team_id integer, ip varchar(200), site_url varchar(200), timestamp timestamptz',
+      );
+      const config = baseConfig({ user: role, schema, table_name: table });
+      const [view, signup] = await seed(environment.id, [
+        { event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' },
+        { event: 'signup', distinct_id: 'a', timestamp: '2026-06-01T10:10:00Z' },
+      ]);
+      const eventRows = async () => (await destination.query(`select uuid, event, team_id from ${schema}.${table} order by event, uuid`)).rows;
+
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      const batchExportId = scheduled.exportRun.batchExport.id;
+      expect(await postgresDestination.run(scheduled.exportRun)).to.include({ recordsCompleted: 2 });
+      const delivered = [
+        { uuid: view, event: '$pageview', team_id: environment.id },
+        { uuid: signup, event: 'signup', team_id: environment.id },
+      ];
+      expect(await eventRows()).to.deep.equal(delivered);
+
+      // A retry after a crash past the commit, and two attempts at the same moment: still each row once.
+      const retry = await exportRun(config, hour, { batchExportId });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(2);
+      const attempts = [await exportRun(config, hour, { batchExportId }), await exportRun(config, hour, { batchExportId })];
+      await Promise.all(attempts.map(({ exportRun: run }) => postgresDestination.run(run)));
+      expect(await eventRows()).to.deep.equal(delivered);
+
+      // A late event and a backfill over the hour: the late one is added, the others stay once.
+      const [late] = await seed(environment.id, [{ event: 'late', distinct_id: 'a', timestamp: '2026-06-01T10:20:00Z' }]);
+      const backfillId = await newBackfill(scheduled.exportRun.batchExport);
+      const rerun = await exportRun(config, hour, { batchExportId, backfillId, selectBy: 'timestamp' });
+      expect((await postgresDestination.run(rerun.exportRun)).recordsCompleted).to.equal(3);
+      expect(await eventRows()).to.deep.equal([delivered[0], { uuid: late, event: 'late', team_id: environment.id }, delivered[1]]);
+      expect(await schemaTables()).to.deep.equal([table]);
+    });
+
+    it('persons: upserts by the table’s primary key with SELECT, INSERT and UPDATE only', async () => {
+      const db = testDb();
+      const { environment } = await newAccount(db);
+      const table = `persons_${randomUUID().slice(0, 8)}`;
+      await grantedTable(
+        table,
+        'team_id bigint, distinct_id text, person_id text, properties jsonb, person_distinct_id_version bigint, person_version bigint, created_at timestamptz, is_deleted boolean, primary key (team_id, distinct_id)',
+      );
+      const config = baseConfig({ user: role, schema, table_name: table });
+      const person = await insertPerson(db, environment.id, { distinctIds: ['p1'], properties: { plan: 'free' } });
+      const now = ((await db.raw('select now() as now')) as { rows: Array<{ now: Date }> }).rows[0]!.now;
+      const window = { start: null, end: new Date(now.getTime() + 3_600_000).toISOString() };
+      const scheduled = await exportRun(config, window, { model: 'persons', teamId: environment.id });
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 2 });
+      const retry = await exportRun(config, window, { model: 'persons', batchExportId: scheduled.exportRun.batchExport.id });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(1);
+      const rows = (await destination.query(`select distinct_id, person_id, properties, person_version from ${schema}.${table}`)).rows;
+      expect(rows).to.deep.equal([{ distinct_id: 'p1', person_id: person.uuid, properties: { plan: 'pro' }, person_version: '2' }]);
+      expect(await schemaTables()).to.include(table).and.not.to.include('hedgerow_batch_export_runs');
+    });
+
+    it('keeps its markers in a marker table the owner made and granted, and then skips a retry', async () => {
+      const { environment } = await newAccount(testDb());
+      const markerSchema = `markers_${randomUUID().slice(0, 8)}`;
+      const table = `events_${randomUUID().slice(0, 8)}`;
+      await destination.query(`create schema ${markerSchema}`);
+      await destination.query(`grant usage on schema ${markerSchema} to ${role}`);
+      await destination.query(`create table ${markerSchema}.${table} (uuid text, event text)`);
+      await destination.query(`create table ${markerSchema}.hedgerow_batch_export_runs (
+         batch_export_id uuid not null, data_interval_end timestamptz not null, table_name text not null,
+         records_completed bigint, bytes_exported bigint, loaded_at timestamptz not null default now(), generation text,
+         primary key (batch_export_id, data_interval_end))`);
+      await destination.query(`grant select, insert, update on ${markerSchema}.${table}, ${markerSchema}.hedgerow_batch_export_runs to ${role}`);
+      const config = baseConfig({ user: role, schema: markerSchema, table_name: table });
+      await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      const first = await postgresDestination.run(scheduled.exportRun);
+      expect(first.recordsCompleted).to.equal(1);
+      await seed(environment.id, [{ event: 'late', distinct_id: 'a', timestamp: '2026-06-01T10:20:00Z' }]);
+      const retry = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id });
+      expect(await postgresDestination.run(retry.exportRun)).to.deep.equal(first);
+      expect((await destination.query(`select event from ${markerSchema}.${table}`)).rows).to.deep.equal([{ event: '$pageview' }]);
+      const markers = await destination.query(`select generation, records_completed::int from ${markerSchema}.hedgerow_batch_export_runs`);
+      expect(markers.rows).to.deep.equal([{ generation: 'scheduled', records_completed: 1 }]);
+      await admin.query(`drop schema ${markerSchema} cascade`);
+    });
+
+    it('leaves alone a marker table it may not use, and loads each row once by uuid', async () => {
+      const { environment } = await newAccount(testDb());
+      const otherSchema = `ungranted_${randomUUID().slice(0, 8)}`;
+      const table = `events_${randomUUID().slice(0, 8)}`;
+      await destination.query(`create schema ${otherSchema}`);
+      await destination.query(`grant usage on schema ${otherSchema} to ${role}`);
+      await destination.query(`create table ${otherSchema}.${table} (uuid text, event text)`);
+      await destination.query(`grant select, insert, update on ${otherSchema}.${table} to ${role}`);
+      await destination.query(`create table ${otherSchema}.hedgerow_batch_export_runs (batch_export_id uuid, data_interval_end timestamptz)`);
+      const config = baseConfig({ user: role, schema: otherSchema, table_name: table });
+      const [view] = await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
+      const retry = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id });
+      expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(1);
+      expect((await destination.query(`select uuid, event from ${otherSchema}.${table}`)).rows).to.deep.equal([{ uuid: view, event: '$pageview' }]);
+      expect((await destination.query(`select count(*)::int as n from ${otherSchema}.hedgerow_batch_export_runs`)).rows[0].n).to.equal(0);
+      await admin.query(`drop schema ${otherSchema} cascade`);
+    });
+
+    it('with PostHog’s recommended CREATE and USAGE on a schema of its own, creates the table and its markers there', async () => {
+      const { environment } = await newAccount(testDb());
+      const ownSchema = `posthog_exports_${randomUUID().slice(0, 8)}`;
+      await destination.query(`create schema ${ownSchema}`);
+      await destination.query(`grant create, usage on schema ${ownSchema} to ${role}`);
+      const config = baseConfig({ user: role, schema: ownSchema, table_name: 'events' });
+      await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const scheduled = await exportRun(config, hour, { teamId: environment.id });
+      const first = await postgresDestination.run(scheduled.exportRun);
+      expect(first.recordsCompleted).to.equal(1);
+      const retry = await exportRun(config, hour, { batchExportId: scheduled.exportRun.batchExport.id });
+      expect(await postgresDestination.run(retry.exportRun)).to.deep.equal(first);
+      const { rows } = await destination.query('select tablename, tableowner from pg_tables where schemaname = $1 order by 1', [ownSchema]);
+      expect(rows).to.deep.equal([{ tablename: 'events', tableowner: role }, { tablename: 'hedgerow_batch_export_runs', tableowner: role }]);
+      // The role's own tables, which only it and a superuser may read.
+      expect((await admin.query(`select event from ${ownSchema}.events`)).rows).to.deep.equal([{ event: '$pageview' }]);
+      await admin.query(`drop schema ${ownSchema} cascade`);
+    });
+
+    it('without markers and without a uuid column cannot load each row once, and ends at once writing nothing', async () => {
+      const { environment } = await newAccount(testDb());
+      const table = `events_${randomUUID().slice(0, 8)}`;
+      await grantedTable(table, 'event text');
+      await seed(environment.id, [{ event: '$pageview', distinct_id: 'a', timestamp: '2026-06-01T10:05:00Z' }]);
+      const { exportRun: run } = await exportRun(baseConfig({ user: role, schema, table_name: table }), hour, { teamId: environment.id });
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal(
+        `The role may neither create nor use ${schema}.hedgerow_batch_export_runs, where runs are recorded, so loading each row once needs the rows' uuid, which this export does not write: grant the role CREATE on schema ${schema} (it makes that table once), or add a uuid column to ${schema}.${table}.`,
+      );
+      expect((await destination.query(`select count(*)::int as n from ${schema}.${table}`)).rows[0].n).to.equal(0);
+    });
+
+    it('a missing table it may not create ends the run at once (PostHog needs CREATE on the schema for it too)', async () => {
+      const { exportRun: run } = await exportRun(baseConfig({ user: role, schema, table_name: `events_${randomUUID().slice(0, 8)}` }), hour);
+      const failure = await failureOf(postgresDestination.run(run));
+      expect(failure).to.be.instanceOf(NonRetryableExportError);
+      expect(failure.message).to.equal(`The destination database refused the export (42501): permission denied for schema ${schema}`);
     });
   });
 
