@@ -292,8 +292,11 @@ const loadZstd = () => (zstdModule ??= import('@hpcc-js/wasm-zstd').then(({ Zstd
 let lz4Module: Promise<typeof Lz4> | null = null;
 const loadLz4 = () => (lz4Module ??= import('lz4-wasm-nodejs'));
 
-/** pyarrow's default zstd level, which PostHog's Parquet files are written at. */
-const ZSTD_LEVEL = 1;
+/**
+ * The levels PostHog's Parquet files are written at: it leaves them to pyarrow, whose defaults these are (brotli
+ * at 8, not the library's 11, which costs many times the work for a smaller gain).
+ */
+const PARQUET_LEVELS = { gzip: 9, brotli: 8, zstd: 1 } as const;
 
 /**
  * An LZ4 block as Parquet's LZ4_RAW codec holds it. pyarrow writes that codec for PostHog's `lz4` (the older
@@ -307,20 +310,26 @@ function lz4RawBlock(compress: (input: Uint8Array) => Uint8Array, input: Uint8Ar
   return sized.subarray(4);
 }
 
-/** The Parquet codec of a compression (none is snappy, as pyarrow's default) and the encoder it needs. */
+/**
+ * The Parquet codec of a compression and the encoder it needs. No compression writes the pages as they are, as
+ * PostHog does (its writer asks pyarrow for "none").
+ */
 async function parquetCodec(compression: FileCompression | null): Promise<Required<Pick<ParquetWriteOptions, 'codec' | 'compressors'>>> {
   switch (compression) {
     case null:
+      return { codec: 'UNCOMPRESSED', compressors: {} };
     case 'snappy':
       // hyparquet-writer has snappy built in.
       return { codec: 'SNAPPY', compressors: {} };
     case 'gzip':
-      return { codec: 'GZIP', compressors: { GZIP: (input) => gzipSync(input) } };
-    case 'brotli':
-      return { codec: 'BROTLI', compressors: { BROTLI: (input) => brotliCompressSync(input) } };
+      return { codec: 'GZIP', compressors: { GZIP: (input) => gzipSync(input, { level: PARQUET_LEVELS.gzip }) } };
+    case 'brotli': {
+      const params = { [zlibConstants.BROTLI_PARAM_QUALITY]: PARQUET_LEVELS.brotli };
+      return { codec: 'BROTLI', compressors: { BROTLI: (input) => brotliCompressSync(input, { params }) } };
+    }
     case 'zstd': {
       const zstd = await loadZstd();
-      return { codec: 'ZSTD', compressors: { ZSTD: (input) => zstd.compress(input, ZSTD_LEVEL) } };
+      return { codec: 'ZSTD', compressors: { ZSTD: (input) => zstd.compress(input, PARQUET_LEVELS.zstd) } };
     }
     case 'lz4': {
       const { compress } = await loadLz4();
