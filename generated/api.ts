@@ -3191,7 +3191,7 @@ export interface components {
          *     **`aws_access_key_id`**, **`aws_secret_access_key`** (PostHog lets them be left out and then signs with its
          *     own workers' credentials; this server never lends its own AWS identity to an export, so an S3 destination
          *     without both answers 400 with attr `destination`), `compression` (JSONLines: `gzip`, `brotli`; Parquet:
-         *     `snappy`, `gzip`, `brotli`; Parquet's `zstd` and `lz4` are refused, this server cannot write them),
+         *     `zstd`, `lz4`, `snappy`, `gzip`, `brotli`, inside the file as pyarrow writes them, `lz4` as LZ4_RAW),
          *     `encryption`, `kms_key_id`, `endpoint_url` (required for `S3Compatible`), `file_format` (`JSONLines` or
          *     `Parquet`), `max_file_size_mb` (integer), `use_virtual_style_addressing` (boolean). `Postgres`:
          *     **`user`**, **`password`**, **`host`**, **`database`**, `schema`, `table_name`, `port` (integer),

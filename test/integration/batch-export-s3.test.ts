@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { S3Client } from '@aws-sdk/client-s3';
 import { parquetReadObjects } from 'hyparquet';
+import { compressors as parquetDecompressors } from 'hyparquet-compressors';
 import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
 import { createS3Destination, MultipartUpload, MIN_PART_BYTES, s3Destination } from '../../handlers/jobs/destinations/s3.js';
 import { NonRetryableExportError, type ExportOutcome, type ExportRun } from '../../handlers/jobs/destinations/types.js';
@@ -180,6 +181,40 @@ describe('batch export to S3', function () {
       })),
     ).to.deep.equal(expected);
   });
+
+  // Every compression PostHog takes for Parquet, under the extension PostHog's keys end in.
+  const parquetCompressions: Array<[string | null, string]> = [
+    ['zstd', 'parquet.zst'],
+    ['lz4', 'parquet.lz4'],
+    ['snappy', 'parquet.sz'],
+    ['brotli', 'parquet.br'],
+    [null, 'parquet'],
+  ];
+  for (const [compression, extension] of parquetCompressions) {
+    it(`writes Parquet with compression ${compression} as ${extension}, reading back as the stored events`, async () => {
+      const expected = await storedEvents(account);
+      const prefix = `parquet-${compression}-${randomUUID()}`;
+      const outcome = await s3Destination.run(harness(account, s3.config({ prefix, file_format: 'Parquet', compression })).exportRun);
+      const key = `${prefix}/${INTERVAL}.${extension}`;
+      expect(await s3.keys(prefix)).to.deep.equal([key]);
+      const bytes = await s3.object(key);
+      expect(outcome).to.deep.equal({ recordsCompleted: 3, bytesExported: bytes.length });
+      const rows = await parquetReadObjects({
+        file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+        compressors: parquetDecompressors,
+      });
+      expect(
+        rows.map((row) => ({
+          ...row,
+          timestamp: formatDatetime(row.timestamp),
+          _inserted_at: formatDatetime(row._inserted_at),
+          created_at: formatDatetime(row.created_at),
+          properties: JSON.parse(row.properties),
+          person_properties: row.person_properties === null ? null : JSON.parse(row.person_properties),
+        })),
+      ).to.deep.equal(expected);
+    });
+  }
 
   it('rolls to numbered files at max_file_size_mb and lists them in a manifest', async () => {
     const big = await newAccount(testDb());

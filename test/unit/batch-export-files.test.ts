@@ -3,8 +3,10 @@
  * decoded back, Parquet read back with hyparquet, files rolled at a size, and the keys PostHog names them by.
  */
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { compressors as parquetDecompressors } from 'hyparquet-compressors';
 import {
   createRecordFileWriter,
   formatDatetime,
@@ -110,25 +112,25 @@ describe('unit: batch export files', () => {
       expect(() => createRecordFileWriter({ format: 'JSONLines', compression: 'zstd', columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
         .with.property('message', 'Compression zstd is not supported for file format JSONLines. Supported compressions are gzip, brotli');
-      expect(() => createRecordFileWriter({ format: 'Parquet', compression: 'lz4', columns: null }, async () => undefined))
+      expect(() => createRecordFileWriter({ format: 'Parquet', compression: 'lzo' as FileCompression, columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
-        .with.property('message', 'Compression lz4 is not supported for file format Parquet. Supported compressions are snappy, gzip, brotli');
+        .with.property('message', 'Compression lzo is not supported for file format Parquet. Supported compressions are zstd, lz4, snappy, gzip, brotli');
       expect(() => createRecordFileWriter({ format: 'CSV' as FileFormat, compression: null, columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
-        .with.property('message', 'File format CSV is not supported. Supported file formats are JSONLines, Parquet');
+        .with.property('message', 'File format CSV is not supported. Supported file formats are Parquet, JSONLines');
     });
   });
 
   describe('Parquet', () => {
-    const decompressors = {
-      GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)),
-      BROTLI: (input: Uint8Array) => new Uint8Array(brotliDecompressSync(input)),
-    };
+    // What pyarrow writes for each of PostHog's names (none for no compression, as PostHog asks it): `lz4` is the
+    // LZ4_RAW codec, the older LZ4 one deprecated.
     const codecs: Array<{ compression: FileCompression | null; codec: string }> = [
-      { compression: null, codec: 'SNAPPY' },
+      { compression: null, codec: 'UNCOMPRESSED' },
       { compression: 'snappy', codec: 'SNAPPY' },
       { compression: 'gzip', codec: 'GZIP' },
       { compression: 'brotli', codec: 'BROTLI' },
+      { compression: 'zstd', codec: 'ZSTD' },
+      { compression: 'lz4', codec: 'LZ4_RAW' },
     ];
     for (const { compression, codec } of codecs) {
       it(`${compression ?? 'no compression'}: reads back equal to the records, timestamps as UTC microseconds, in ${codec}`, async () => {
@@ -145,7 +147,7 @@ describe('unit: batch export files', () => {
         expect([properties.type, properties.converted_type]).to.deep.equal(['BYTE_ARRAY', 'UTF8']);
         expect(metadata.row_groups[0]!.columns.map((column) => column.meta_data?.codec)).to.deep.equal(S3_EVENT_COLUMNS.map(() => codec));
 
-        const rows = await parquetReadObjects({ file, compressors: decompressors });
+        const rows = await parquetReadObjects({ file, compressors: parquetDecompressors });
         expect(rows).to.deep.equal(
           records.map((record) => ({
             uuid: record.uuid,
@@ -162,6 +164,50 @@ describe('unit: batch export files', () => {
         );
       });
     }
+
+    // Many rows over several pages and row groups: text that repeats and text that does not compress, long
+    // values, nulls, a column of nulls only (a page with no values), empty strings and text beyond ASCII.
+    const manyRecords = Array.from({ length: 2500 }, (_, n) => ({
+      n: BigInt(n),
+      repeated: `event ${n % 7}`,
+      noise: n % 5 === 0 ? null : randomBytes(24 + (n % 40)).toString('base64'),
+      long: n % 500 === 0 ? 'ü€𝄞'.repeat(20_000 + n) : '',
+      nothing: null,
+      ratio: n % 3 === 0 ? null : n / 8,
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)),
+    }));
+    for (const { compression, codec } of codecs) {
+      it(`${compression ?? 'no compression'}: reads back ${manyRecords.length} varied rows exactly`, async () => {
+        const batches = [manyRecords.slice(0, 1000), manyRecords.slice(1000, 1001), manyRecords.slice(1001)];
+        const { bytes, counted } = await writeFile({ format: 'Parquet', compression, columns: null }, batches);
+        expect(counted).to.equal(bytes.length);
+        const file = toArrayBuffer(bytes);
+        const metadata = parquetMetadata(file);
+        expect(metadata.row_groups.map((group) => Number(group.num_rows))).to.deep.equal([1000, 1, 1499]);
+        const codecs = new Set(metadata.row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec)));
+        expect([...codecs]).to.deep.equal([codec]);
+        expect(await parquetReadObjects({ file, compressors: parquetDecompressors })).to.deep.equal(manyRecords);
+      });
+    }
+
+    for (const { compression, codec } of codecs.filter(({ compression }) => compression !== null)) {
+      it(`${compression}: the ${codec} pages of distinct but repetitive text are smaller than the text`, async () => {
+        // Distinct values, so the writer keeps no dictionary and the page holds the text itself.
+        const records = Array.from({ length: 2000 }, (_, n) => ({ properties: JSON.stringify({ $current_url: 'https://example.com/pricing', $browser: 'Firefox', n }) }));
+        const { bytes } = await writeFile({ format: 'Parquet', compression, columns: null }, [records]);
+        const chunk = parquetMetadata(toArrayBuffer(bytes)).row_groups[0]!.columns[0]!.meta_data!;
+        expect(chunk.codec).to.equal(codec);
+        expect(Number(chunk.total_compressed_size)).to.be.below(Number(chunk.total_uncompressed_size) / 3);
+      });
+    }
+
+    it('no compression: the pages hold the text as it is', async () => {
+      const records = Array.from({ length: 2000 }, (_, n) => ({ properties: JSON.stringify({ $current_url: 'https://example.com/pricing', n }) }));
+      const { bytes } = await writeFile({ format: 'Parquet', compression: null, columns: null }, [records]);
+      const chunk = parquetMetadata(toArrayBuffer(bytes)).row_groups[0]!.columns[0]!.meta_data!;
+      expect(chunk.codec).to.equal('UNCOMPRESSED');
+      expect(chunk.total_compressed_size).to.equal(chunk.total_uncompressed_size);
+    });
 
     it('types other models’ columns from the first batch: booleans, integers, doubles, datetimes, JSON text', async () => {
       const records = [
@@ -296,6 +342,10 @@ describe('unit: batch export files', () => {
       { name: 'a numbered file', given: { prefix: 'p', fileNumber: 0, compression: 'brotli' }, want: `p/${interval}-0.jsonl.br` },
       { name: 'Parquet, no compression', given: { format: 'Parquet' }, want: `${interval}.parquet` },
       { name: 'Parquet, snappy', given: { format: 'Parquet', compression: 'snappy', fileNumber: 3 }, want: `${interval}-3.parquet.sz` },
+      { name: 'Parquet, zstd', given: { format: 'Parquet', compression: 'zstd' }, want: `${interval}.parquet.zst` },
+      { name: 'Parquet, lz4', given: { format: 'Parquet', compression: 'lz4', fileNumber: 0 }, want: `${interval}-0.parquet.lz4` },
+      { name: 'Parquet, gzip', given: { format: 'Parquet', compression: 'gzip' }, want: `${interval}.parquet.gz` },
+      { name: 'Parquet, brotli', given: { format: 'Parquet', compression: 'brotli' }, want: `${interval}.parquet.br` },
       { name: 'an earliest backfill has no start', given: { start: null }, want: 'None-2026-01-01T01:00:00+00:00.jsonl' },
     ];
     for (const { name, given, want } of cases) {

@@ -12,6 +12,29 @@ export type BatchExportInterval = (typeof BATCH_EXPORT_INTERVALS)[number];
 /** The variables an S3 prefix may name, as `{name}` (filled from the run's interval and the model). */
 export const S3_PREFIX_VARIABLES = ['year', 'month', 'day', 'hour', 'minute', 'second', 'data_interval_start', 'data_interval_end', 'table'] as const;
 
+/**
+ * The files of the S3 destinations: the formats, the compressions each takes and the extensions a key ends in,
+ * as PostHog's S3 destination lists them (in its order, which its messages show). The API checks a config
+ * against these and the engine writes by them.
+ */
+export const FILE_FORMATS = ['Parquet', 'JSONLines'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+export const FORMAT_EXTENSIONS: Readonly<Record<FileFormat, string>> = { Parquet: 'parquet', JSONLines: 'jsonl' };
+
+export const COMPRESSION_EXTENSIONS = { gzip: 'gz', snappy: 'sz', brotli: 'br', zstd: 'zst', lz4: 'lz4' } as const;
+export type FileCompression = keyof typeof COMPRESSION_EXTENSIONS;
+
+export const SUPPORTED_COMPRESSIONS: Readonly<Record<FileFormat, readonly FileCompression[]>> = {
+  Parquet: ['zstd', 'lz4', 'snappy', 'gzip', 'brotli'],
+  JSONLines: ['gzip', 'brotli'],
+};
+
+export const isFileFormat = (format: unknown): format is FileFormat => (FILE_FORMATS as readonly unknown[]).includes(format);
+
+export const isCompressionOf = (format: FileFormat, compression: unknown): compression is FileCompression =>
+  (SUPPORTED_COMPRESSIONS[format] as readonly unknown[]).includes(compression);
+
 /** Destination types this server runs; any other PostHog type is refused when an export is written. */
 export const DESTINATION_TYPES = ['S3', 'AwsS3', 'S3Compatible', 'Postgres', 'HTTP', 'NoOp'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];

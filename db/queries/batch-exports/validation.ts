@@ -10,7 +10,11 @@ import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelec
 import { tokenize, withoutComments } from '../../hogql/parser.js';
 import {
   DESTINATION_TYPES,
+  FILE_FORMATS,
+  isCompressionOf,
+  isFileFormat,
   S3_PREFIX_VARIABLES,
+  SUPPORTED_COMPRESSIONS,
   type BatchExportInterval,
   type BatchExportModel,
   type DestinationType,
@@ -72,14 +76,6 @@ export const SECRET_FIELDS: Readonly<Record<DestinationType, readonly string[]>>
   HTTP: ['token'],
   NoOp: [],
 };
-
-const FILE_FORMATS = ['Parquet', 'JSONLines'];
-/** Parquet's zstd and lz4 are PostHog's too, but the Parquet writer this server has cannot produce them. */
-const COMPRESSIONS: Readonly<Record<string, readonly string[]>> = {
-  JSONLines: ['gzip', 'brotli'],
-  Parquet: ['snappy', 'gzip', 'brotli'],
-};
-const UNWRITABLE_PARQUET_COMPRESSIONS = ['zstd', 'lz4'];
 
 const S3_TYPES: readonly DestinationType[] = ['S3', 'AwsS3', 'S3Compatible'];
 
@@ -178,24 +174,16 @@ function checkS3(config: Record<string, unknown>): void {
   }
   if (typeof config.prefix === 'string') checkPrefixTemplate(config.prefix);
   const format = (config.file_format as string | undefined) ?? 'JSONLines';
-  if (!FILE_FORMATS.includes(format)) {
+  if (!isFileFormat(format)) {
     throw errors.validation(
       `File format ${format} is not supported. Supported file formats are ${pythonList(FILE_FORMATS)}`,
       'destination',
     );
   }
   const compression = config.compression as string | null | undefined;
-  if (compression === null || compression === undefined) return;
-  const supported = COMPRESSIONS[format]!;
-  if (supported.includes(compression)) return;
-  if (format === 'Parquet' && UNWRITABLE_PARQUET_COMPRESSIONS.includes(compression)) {
-    throw errors.validation(
-      `Compression ${compression} is not supported for file format Parquet by this server, which cannot write it. Supported compressions are ${pythonList(supported)}`,
-      'destination',
-    );
-  }
+  if (compression === null || compression === undefined || isCompressionOf(format, compression)) return;
   throw errors.validation(
-    `Compression ${compression} is not supported for file format ${format}. Supported compressions are ${pythonList(supported)}`,
+    `Compression ${compression} is not supported for file format ${format}. Supported compressions are ${pythonList(SUPPORTED_COMPRESSIONS[format])}`,
     'destination',
   );
 }

@@ -5,29 +5,22 @@
  */
 import { constants as zlibConstants, createBrotliCompress, createGzip, brotliCompressSync, gzipSync, type Gzip, type BrotliCompress } from 'node:zlib';
 import type * as Hyparquet from 'hyparquet-writer';
-import type { ByteWriter, ParquetWriter, SchemaElement } from 'hyparquet-writer';
+import type { ByteWriter, ParquetWriteOptions, ParquetWriter, SchemaElement } from 'hyparquet-writer';
+import type { Zstd } from '@hpcc-js/wasm-zstd';
+import type * as Lz4 from 'lz4-wasm-nodejs';
+import {
+  COMPRESSION_EXTENSIONS,
+  FILE_FORMATS,
+  FORMAT_EXTENSIONS,
+  isCompressionOf,
+  isFileFormat,
+  SUPPORTED_COMPRESSIONS,
+  type FileCompression,
+  type FileFormat,
+} from '../../../db/queries/batch-exports/rows.js';
 import { NonRetryableExportError, type ExportRecord } from './types.js';
 
-export const FILE_FORMATS = ['JSONLines', 'Parquet'] as const;
-export type FileFormat = (typeof FILE_FORMATS)[number];
-
-export const FILE_COMPRESSIONS = ['gzip', 'brotli', 'zstd', 'lz4', 'snappy'] as const;
-export type FileCompression = (typeof FILE_COMPRESSIONS)[number];
-
-/** The compressions each format takes here (zstd and lz4 are not in Node's zlib, so the API refuses them). */
-export const SUPPORTED_COMPRESSIONS: Record<FileFormat, readonly FileCompression[]> = {
-  JSONLines: ['gzip', 'brotli'],
-  Parquet: ['snappy', 'gzip', 'brotli'],
-};
-
-export const FORMAT_EXTENSIONS: Record<FileFormat, string> = { JSONLines: 'jsonl', Parquet: 'parquet' };
-export const COMPRESSION_EXTENSIONS: Record<FileCompression, string> = {
-  gzip: 'gz',
-  brotli: 'br',
-  zstd: 'zst',
-  lz4: 'lz4',
-  snappy: 'sz',
-};
+export type { FileCompression, FileFormat };
 
 /** Columns PostHog serialises as JSON objects (JSONLines) or JSON text (Parquet). */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set(['properties', 'person_properties', 'set', 'set_once']);
@@ -58,20 +51,18 @@ export interface RecordFileWriter {
 
 /** Throws NonRetryableExportError for a format or compression this server cannot write. */
 export function checkFileSpec(format: unknown, compression: unknown): { format: FileFormat; compression: FileCompression | null } {
-  if (!FILE_FORMATS.includes(format as FileFormat)) {
+  if (!isFileFormat(format)) {
     throw new NonRetryableExportError(
       `File format ${String(format)} is not supported. Supported file formats are ${FILE_FORMATS.join(', ')}`,
     );
   }
-  const fileFormat = format as FileFormat;
-  if (compression === null || compression === undefined) return { format: fileFormat, compression: null };
-  const supported = SUPPORTED_COMPRESSIONS[fileFormat];
-  if (!supported.includes(compression as FileCompression)) {
+  if (compression === null || compression === undefined) return { format, compression: null };
+  if (!isCompressionOf(format, compression)) {
     throw new NonRetryableExportError(
-      `Compression ${String(compression)} is not supported for file format ${fileFormat}. Supported compressions are ${supported.join(', ')}`,
+      `Compression ${String(compression)} is not supported for file format ${format}. Supported compressions are ${SUPPORTED_COMPRESSIONS[format].join(', ')}`,
     );
   }
-  return { format: fileFormat, compression: compression as FileCompression };
+  return { format, compression };
 }
 
 export function createRecordFileWriter(spec: FileSpec, sink: ByteSink): RecordFileWriter {
@@ -289,19 +280,63 @@ function parquetValue(column: string, kind: ParquetColumnKind, value: unknown): 
   }
 }
 
-const PARQUET_CODECS = {
-  null: 'SNAPPY',
-  snappy: 'SNAPPY',
-  gzip: 'GZIP',
-  brotli: 'BROTLI',
-} as const;
-
 /**
  * hyparquet-writer, loaded by the first Parquet file a process writes: a process that writes none (every HTTP
- * destination, every JSON Lines file) never holds it.
+ * destination, every JSON Lines file) never holds it. The zstd and lz4 encoders (WebAssembly) likewise wait
+ * for the first file that uses them.
  */
 let parquetModule: Promise<typeof Hyparquet> | null = null;
 const loadParquetModule = () => (parquetModule ??= import('hyparquet-writer'));
+let zstdModule: Promise<Zstd> | null = null;
+const loadZstd = () => (zstdModule ??= import('@hpcc-js/wasm-zstd').then(({ Zstd }) => Zstd.load()));
+let lz4Module: Promise<typeof Lz4> | null = null;
+const loadLz4 = () => (lz4Module ??= import('lz4-wasm-nodejs'));
+
+/**
+ * The levels PostHog's Parquet files are written at: it leaves them to pyarrow, whose defaults these are (brotli
+ * at 8, not the library's 11, which costs many times the work for a smaller gain).
+ */
+const PARQUET_LEVELS = { gzip: 9, brotli: 8, zstd: 1 } as const;
+
+/**
+ * An LZ4 block as Parquet's LZ4_RAW codec holds it. pyarrow writes that codec for PostHog's `lz4` (the older
+ * LZ4 codec, with Hadoop's framing, is deprecated and read differently by each reader). The encoder puts the
+ * input's length before the block, little-endian in four bytes: checked, then left out.
+ */
+function lz4RawBlock(compress: (input: Uint8Array) => Uint8Array, input: Uint8Array): Uint8Array {
+  const sized = compress(input);
+  const length = sized.length >= 4 ? new DataView(sized.buffer, sized.byteOffset, 4).getUint32(0, true) : -1;
+  if (length !== input.length) throw new Error(`The lz4 encoder answered a block for ${length} bytes, given ${input.length}`);
+  return sized.subarray(4);
+}
+
+/**
+ * The Parquet codec of a compression and the encoder it needs. No compression writes the pages as they are, as
+ * PostHog does (its writer asks pyarrow for "none").
+ */
+async function parquetCodec(compression: FileCompression | null): Promise<Required<Pick<ParquetWriteOptions, 'codec' | 'compressors'>>> {
+  switch (compression) {
+    case null:
+      return { codec: 'UNCOMPRESSED', compressors: {} };
+    case 'snappy':
+      // hyparquet-writer has snappy built in.
+      return { codec: 'SNAPPY', compressors: {} };
+    case 'gzip':
+      return { codec: 'GZIP', compressors: { GZIP: (input) => gzipSync(input, { level: PARQUET_LEVELS.gzip }) } };
+    case 'brotli': {
+      const params = { [zlibConstants.BROTLI_PARAM_QUALITY]: PARQUET_LEVELS.brotli };
+      return { codec: 'BROTLI', compressors: { BROTLI: (input) => brotliCompressSync(input, { params }) } };
+    }
+    case 'zstd': {
+      const zstd = await loadZstd();
+      return { codec: 'ZSTD', compressors: { ZSTD: (input) => zstd.compress(input, PARQUET_LEVELS.zstd) } };
+    }
+    case 'lz4': {
+      const { compress } = await loadLz4();
+      return { codec: 'LZ4_RAW', compressors: { LZ4_RAW: (input) => lz4RawBlock(compress, input) } };
+    }
+  }
+}
 
 /** Bytes of the file go to the sink after every row group (hyparquet-writer calls flush there) and at the end. */
 async function sinkByteWriter(drain: (chunk: Uint8Array) => Promise<void>): Promise<ByteWriter> {
@@ -351,17 +386,8 @@ class ParquetFileWriter implements RecordFileWriter {
       { name: 'root', num_children: this.layout.length },
       ...this.layout.map(({ name, kind }) => schemaElement(name, kind)),
     ];
-    const codec = PARQUET_CODECS[this.compression === null ? 'null' : (this.compression as keyof typeof PARQUET_CODECS)];
-    return new ParquetWriter({
-      writer,
-      schema,
-      codec,
-      compressors: {
-        GZIP: (input: Uint8Array) => gzipSync(input),
-        BROTLI: (input: Uint8Array) => brotliCompressSync(input),
-      },
-      createdBy: 'hedgerow',
-    });
+    const { codec, compressors } = await parquetCodec(this.compression);
+    return new ParquetWriter({ writer, schema, codec, compressors, createdBy: 'hedgerow' });
   }
 
   async write(records: readonly ExportRecord[]): Promise<void> {
