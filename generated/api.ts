@@ -1199,7 +1199,11 @@ export interface paths {
         put?: never;
         /**
          * Create a batch export
-         * @description Creates a batch export of the organization.
+         * @description Creates a batch export in one environment of the organization. As PostHog, the body needs no `team_id`:
+         *     the export goes into the caller's current project (the one the user last worked in), when that project
+         *     is in this organization. Otherwise the organization's only environment is taken, and an organization with
+         *     several asks for `team_id` (400, `attr` `team_id`, code `required`). `team_id` is an extension of this
+         *     server: it names the environment explicitly and must be one of the organization's.
          */
         post: operations["batch_exports_create"];
         delete?: never;
@@ -3110,6 +3114,13 @@ export interface components {
              */
             records_completed: number | null;
             /**
+             * Format: int32
+             * @description The number of records that could not be written. Every destination here writes a batch whole or fails
+             *     the run, so a run never skips records: null, as PostHog answers for destinations that do not count them.
+             * @example null
+             */
+            records_failed: number | null;
+            /**
              * @description Why the run's last attempt failed, in a few hundred characters at most and without the destination's
              *     secrets: an error class and status as PostHog words them (`RetryableResponseError (status: 503)`), at
              *     most a short excerpt of what the destination answered, and one message for every failure to connect.
@@ -3287,8 +3298,9 @@ export interface components {
              */
             offset_hour?: number | null;
             /**
-             * @description Organization-level create only: the environment of the organization the export belongs to. It may be
-             *     left out when the organization has a single environment.
+             * @description Organization-level create only, an extension of this server: the environment of the organization the
+             *     export belongs to. Left out, the export goes into the caller's current project (as PostHog), or the
+             *     organization's only environment when the current project is not in this organization.
              * @example 2
              */
             team_id?: number;
@@ -3382,8 +3394,11 @@ export interface components {
              * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
              */
             batch_export: string;
-            /** @example 2 */
-            team_id: number;
+            /**
+             * @description The environment (PostHog's team) the backfill's export belongs to.
+             * @example 2
+             */
+            team: number;
             /**
              * Format: date-time
              * @example 2026-11-20T00:00:00Z

@@ -11,6 +11,7 @@ import {
   cancelRun,
   createBackfill,
   createExport,
+  currentEnvironmentIn,
   deleteExport,
   earliestData,
   environmentIdsOf,
@@ -157,25 +158,34 @@ const wantsBackfill = (body: unknown): boolean => (body as { backfill?: unknown 
 export const batch_exports_list: Handler<'batch_exports_list'> = async ({ query, state, deps, ctx }) =>
   list(deps.db, organizationScope(state), query, ctx);
 
-export const batch_exports_create: Handler<'batch_exports_create'> = async ({ body, state, deps }) => {
-  const organization = organizationOf(state).organization;
-  const environments = await environmentIdsOf(deps.db, organization.id);
-  let teamId: number;
-  if (body.team_id !== undefined) {
-    if (!environments.includes(body.team_id)) {
-      throw errors.validation(`Environment ${body.team_id} is not an environment of this organization.`, 'team_id');
+/**
+ * An export created at organization level belongs to one environment: `team_id` when the body names one (an
+ * extension of ours), else the caller's current environment as PostHog takes it. PostHog would take the current
+ * environment even from another organization; here that, or having none, falls back to the organization's only
+ * environment, and asks for `team_id` when it has several.
+ */
+async function organizationTarget(db: Db, organizationId: string, userId: number, teamId: number | undefined): Promise<number> {
+  const environments = await environmentIdsOf(db, organizationId);
+  if (teamId !== undefined) {
+    if (!environments.includes(teamId)) {
+      throw errors.validation(`Environment ${teamId} is not an environment of this organization.`, 'team_id');
     }
-    teamId = body.team_id;
-  } else if (environments.length === 1) {
-    teamId = environments[0]!;
-  } else {
-    throw errors.validation(
-      "This organization has several environments: give 'team_id', the environment the export belongs to.",
-      'team_id',
-      'required',
-    );
+    return teamId;
   }
-  return create(deps.db, deps.destinationAddresses, teamId, principalOf(state).user.id, body);
+  const current = await currentEnvironmentIn(db, userId, organizationId);
+  if (current !== null) return current;
+  if (environments.length === 1) return environments[0]!;
+  throw errors.validation(
+    "Your current project is not in this organization, which has several: give 'team_id', the environment the export belongs to.",
+    'team_id',
+    'required',
+  );
+}
+
+export const batch_exports_create: Handler<'batch_exports_create'> = async ({ body, state, deps }) => {
+  const userId = principalOf(state).user.id;
+  const teamId = await organizationTarget(deps.db, organizationOf(state).organization.id, userId, body.team_id);
+  return create(deps.db, deps.destinationAddresses, teamId, userId, body);
 };
 
 export const batch_exports_retrieve: Handler<'batch_exports_retrieve'> = async ({ params, state, deps }) => ({

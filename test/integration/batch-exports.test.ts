@@ -4,6 +4,7 @@ import pg from 'pg';
 import { connectionStringOf } from '../../db/pg/client.js';
 import { ENGINE_CHANNEL } from '../../db/queries/batch-exports/notify.js';
 import { createProject } from '../../db/queries/projects.js';
+import { setCurrentTeam } from '../../db/queries/users.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
@@ -31,6 +32,18 @@ const EXPORT_KEYS = [
   'timezone',
   'offset_day',
   'offset_hour',
+].sort();
+
+// The fields of PostHog's published BatchExportBackfill and BatchExportRun (its serializers' `__all__`, with the
+// backfill's `progress`; `records_failed` is a column of PostHog's run model).
+const POSTHOG_BACKFILL_KEYS = [
+  'id', 'progress', 'start_at', 'end_at', 'status', 'created_at', 'finished_at', 'last_updated_at',
+  'total_records_count', 'adjusted_start_at', 'team', 'batch_export',
+].sort();
+const POSTHOG_RUN_KEYS = [
+  'id', 'status', 'records_completed', 'records_failed', 'latest_error', 'data_interval_start', 'data_interval_end',
+  'cursor', 'created_at', 'finished_at', 'last_updated_at', 'records_total_count', 'bytes_exported', 'batch_export',
+  'backfill',
 ].sort();
 
 const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null };
@@ -303,15 +316,26 @@ describe('batch exports', () => {
       }
     });
 
-    it('asks for team_id when the organization has several environments, and takes only its own', async () => {
+    it('creates in the caller’s current project when the organization has several, as PostHog', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
       const { environment: second } = await createProject(testDb(), account.organization.id, 'Second');
-      const missing = await client.post(orgPath(account), s3Export());
-      expect(missing.status).to.equal(400);
-      expect(missing.body).to.deep.equal(
-        invalid("This organization has several environments: give 'team_id', the environment the export belongs to.", 'team_id', 'required'),
-      );
+      // PostHog's body: no team_id. The account's user works in its first project.
+      const inFirst = await create(s3Export(), orgPath(account), client);
+      expect(inFirst.team_id).to.equal(account.environment.id);
+      await setCurrentTeam(testDb(), account.user.id, account.organization.id, second.id);
+      const inSecond = await create(s3Export(), orgPath(account), client);
+      expect(inSecond.team_id).to.equal(second.id);
+      const listed = async (environmentId: number) =>
+        (await client.get(`/api/environments/${environmentId}/batch_exports/`)).body.results.map((item: { id: string }) => item.id);
+      expect(await listed(account.environment.id)).to.deep.equal([inFirst.id]);
+      expect(await listed(second.id)).to.deep.equal([inSecond.id]);
+    });
+
+    it('takes team_id, only its own organization’s, over the current project', async () => {
+      const account = await newAccount(testDb());
+      const client = server.http.withKey(account.key);
+      const { environment: second } = await createProject(testDb(), account.organization.id, 'Second');
       const foreign = await client.post(orgPath(account), s3Export({ team_id: owner.environment.id }));
       expect(foreign.status).to.equal(400);
       expect(foreign.body).to.deep.equal(
@@ -321,6 +345,34 @@ describe('batch exports', () => {
       expect(created.team_id).to.equal(second.id);
       expect((await client.get(envPath(account))).body.count).to.equal(0);
       expect((await client.get(`/api/environments/${second.id}/batch_exports/`)).body.count).to.equal(1);
+    });
+
+    it('asks for team_id when the current project is not in the organization and it has several', async () => {
+      const account = await newAccount(testDb());
+      await createProject(testDb(), account.organization.id, 'Second');
+      const needsTeam = invalid(
+        "Your current project is not in this organization, which has several: give 'team_id', the environment the export belongs to.",
+        'team_id',
+        'required',
+      );
+      // A member who never chose a project, and one whose current project is in another organization.
+      const member = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      const missing = await server.http.withKey(member.key).post(orgPath(account), s3Export());
+      expect(missing.status).to.equal(400);
+      expect(missing.body).to.deep.equal(needsTeam);
+      const elsewhere = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      await setCurrentTeam(testDb(), elsewhere.user.id, owner.organization.id, owner.environment.id);
+      const other = await server.http.withKey(elsewhere.key).post(orgPath(account), s3Export());
+      expect(other.status).to.equal(400);
+      expect(other.body).to.deep.equal(needsTeam);
+      expect((await server.http.withKey(account.key).get(orgPath(account))).body.count).to.equal(0);
+    });
+
+    it('falls back to the only environment when the current project is elsewhere', async () => {
+      const account = await newAccount(testDb());
+      const member = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      const created = await create(s3Export(), orgPath(account), server.http.withKey(member.key));
+      expect(created.team_id).to.equal(account.environment.id);
     });
 
     it('answers 404 for another organization’s or environment’s export', async () => {
@@ -574,8 +626,10 @@ describe('batch exports', () => {
         batch_export: exportId,
         status: 'Starting',
         adjusted_start_at: '2026-11-01T10:00:00.000Z',
+        team: account.environment.id,
         progress: { total_runs: 14, finished_runs: 1, progress: 1 / 14 },
       });
+      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_BACKFILL_KEYS);
       const listed = await client.get(backfillsPath);
       expect(listed.body.results.map((item: { id: string }) => item.id)).to.include(row.id);
 
@@ -635,7 +689,14 @@ describe('batch exports', () => {
       expect(listed.body.count).to.equal(5);
       expect(listed.body.results.map((run: { id: string }) => run.id)).to.deep.equal([ids.Cancelled, ids.Failed]);
       const read = await http.get(`${runsPath}${ids.Completed}/`);
-      expect(read.body).to.deep.include({ id: ids.Completed, status: 'Completed', data_interval_end: '2026-11-20T02:00:00.000Z' });
+      expect(read.body).to.deep.include({
+        id: ids.Completed,
+        status: 'Completed',
+        data_interval_end: '2026-11-20T02:00:00.000Z',
+        records_completed: 5,
+        records_failed: null,
+      });
+      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_RUN_KEYS);
 
       for (const status of ['Starting', 'Running']) {
         const res = await http.post(`${runsPath}${ids[status]}/cancel/`);

@@ -77,6 +77,15 @@ export async function environmentIdsOf(db: Db, organizationId: string): Promise<
   return rows.map((row: { id: number }) => row.id);
 }
 
+/** The user's current environment, if it belongs to this organization (null when it has none or another's). */
+export async function currentEnvironmentIn(db: Db, userId: number, organizationId: string): Promise<number | null> {
+  const row = (await db('users')
+    .join('environments', 'environments.id', 'users.current_team_id')
+    .where({ 'users.id': userId, 'environments.organization_id': organizationId })
+    .first('environments.id')) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
 export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at' | 'schedule_from'>;
 
 /** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
