@@ -1663,8 +1663,10 @@ export interface paths {
         };
         /**
          * List the runs of a batch export
-         * @description The export's runs, newest first (by `created_at`). Pages are limit/offset ones as everywhere in this API
-         *     (PostHog pages these with a cursor), 100 a page unless `limit` says otherwise.
+         * @description The export's runs created between `after` and `before` (both included; by default the last 7 days up to
+         *     now, as PostHog), newest first by `created_at`. Pages are read by cursor as PostHog's: follow `next` and
+         *     `previous`, whose opaque `cursor` names where the page continues; a cursor this server did not write
+         *     answers 404 `Invalid cursor`. 100 runs a page unless `limit` (an extension of this server) says otherwise.
          */
         get: operations["environments_batch_exports_runs_list"];
         put?: never;
@@ -3442,7 +3444,20 @@ export interface components {
         PaginatedBatchExportList: components["schemas"]["PageLinks"] & {
             results: components["schemas"]["BatchExport"][];
         };
-        PaginatedBatchExportRunList: components["schemas"]["PageLinks"] & {
+        /** @description One page of runs read by cursor, as PostHog's CursorPagination answers it (no count). */
+        PaginatedBatchExportRunList: {
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of older runs, or null when there is none.
+             * @example null
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of newer runs, or null on the first page.
+             * @example null
+             */
+            previous: string | null;
             results: components["schemas"]["BatchExportRun"][];
         };
         PaginatedBatchExportBackfillList: components["schemas"]["PageLinks"] & {
@@ -7619,10 +7634,22 @@ export interface operations {
     environments_batch_exports_runs_list: {
         parameters: {
             query?: {
+                /** @description The pagination cursor value, from a `next` or `previous` link. */
+                cursor?: string;
+                /**
+                 * @description Only runs created at or after this point: an ISO-8601 datetime (in the environment's time zone when it
+                 *     has no offset) or a span before now such as `-7d` (units `s`, `M` minutes, `h`, `d`, `w`, `m` months,
+                 *     `q` quarters of 13 weeks, `y`). Defaults to `-7d`. Another value is a 400 (PostHog takes it as now).
+                 * @example -7d
+                 */
+                after?: string;
+                /**
+                 * @description Only runs created at or before this point, in the same forms as `after`. Defaults to now.
+                 * @example 2026-11-21T00:00:00Z
+                 */
+                before?: string;
                 /** @description Number of results per page (default 100, at most 1000). */
                 limit?: components["parameters"]["Limit"];
-                /** @description The index of the first result to return (default 0). */
-                offset?: components["parameters"]["Offset"];
             };
             header?: never;
             path: {

@@ -21,12 +21,14 @@ import {
   latestRuns,
   listBackfills,
   listExports,
-  listRuns,
+  listRunsPage,
   pauseExport,
   unpauseExport,
   updateExport,
   type ExportChanges,
   type ExportScope,
+  type PositionedRun,
+  type RunsBound,
 } from '../db/queries/batch-exports/exports.js';
 import { FINAL_STATUSES, type BatchExportRow } from '../db/queries/batch-exports/rows.js';
 import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-exports/shape.js';
@@ -44,7 +46,8 @@ import {
 } from '../db/queries/batch-exports/validation.js';
 import type { AddressPolicy } from '../db/destinations/address-policy.js';
 import type { components } from '../generated/api.js';
-import { pageLinks, pageOf } from './pagination.js';
+import { DEFAULT_PAGE_SIZE } from '../db/pagination.js';
+import { cursorLinks, decodeCursor, pageLinks, pageOf } from './pagination.js';
 import { environmentOf, organizationOf, principalOf, type Handler, type RequestState } from './types.js';
 
 type CreateBody = components['schemas']['BatchExportCreate'];
@@ -317,6 +320,48 @@ export const environments_batch_exports_backfills_cancel_create: Handler<
   return { status: 200, body: { cancelled: true } };
 };
 
+const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const RELATIVE_MOMENT = /^-?(\d{1,6})([hdwmqyMs])$/;
+const RELATIVE_UNITS: Record<string, [number, string]> = {
+  h: [1, 'hours'],
+  d: [1, 'days'],
+  w: [1, 'weeks'],
+  m: [1, 'months'],
+  q: [13, 'weeks'],
+  y: [1, 'years'],
+  M: [1, 'minutes'],
+  s: [1, 'seconds'],
+};
+
+/**
+ * A runs listing's `after`/`before` as PostHog's relative_date_parse reads them: an ISO datetime (in the
+ * environment's time zone when it names no offset) or a span before now such as `-7d`, `-12h`, `-1m`. Anything
+ * else is a 400 here, where PostHog would quietly take now.
+ */
+function runsBound(value: string, timezone: string, name: 'after' | 'before'): RunsBound {
+  const iso = ISO_MOMENT.exec(value);
+  if (iso) {
+    const [, year, month, day, hour = '0', minute = '0', second = '0', offset] = iso;
+    const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+    const validDay = date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+    const validTime = Number(hour) < 24 && Number(minute) < 60 && Number(second) < 60;
+    const validOffset = !offset || offset === 'Z' || Number(offset.slice(1, 3)) <= 15;
+    if (validDay && validTime && validOffset) {
+      return offset ? { kind: 'instant', at: value } : { kind: 'local', at: value, timezone };
+    }
+  }
+  const relative = RELATIVE_MOMENT.exec(value);
+  if (relative) {
+    const [factor, unit] = RELATIVE_UNITS[relative[2]!]!;
+    return { kind: 'ago', interval: `${Number(relative[1]) * factor} ${unit}` };
+  }
+  throw errors.validation(`Input ${value} is not a valid ISO formatted datetime or relative date (such as -7d).`, name);
+}
+
+/**
+ * Runs page by cursor, newest first by created_at, as PostHog's RunsCursorPagination; only runs created between
+ * `after` (a week ago unless given) and `before` (now unless given) are listed, as PostHog filters them.
+ */
 export const environments_batch_exports_runs_list: Handler<'environments_batch_exports_runs_list'> = async ({
   params,
   query,
@@ -324,10 +369,15 @@ export const environments_batch_exports_runs_list: Handler<'environments_batch_e
   deps,
   ctx,
 }) => {
+  const environment = environmentOf(state).environment;
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const page = pageOf(query);
-  const { rows, count } = await listRuns(deps.db, row.id, page);
-  return { status: 200, body: { count, ...pageLinks(ctx, page, count), results: rows.map(presentRun) } };
+  const position = decodeCursor(query.cursor);
+  const after = query.after ? runsBound(query.after, environment.timezone, 'after') : { kind: 'ago' as const, interval: '7 days' };
+  const before = query.before ? runsBound(query.before, environment.timezone, 'before') : null;
+  const { rows, more } = await listRunsPage(deps.db, row.id, { after, before, position, limit: query.limit ?? DEFAULT_PAGE_SIZE });
+  const edge = (run: PositionedRun | undefined) => (run ? { createdAt: run.position_at, id: run.id } : null);
+  const links = cursorLinks(ctx, { first: edge(rows[0]), last: edge(rows.at(-1)) }, position, more);
+  return { status: 200, body: { ...links, results: rows.map(presentRun) } };
 };
 
 export const environments_batch_exports_runs_retrieve: Handler<'environments_batch_exports_runs_retrieve'> = async ({

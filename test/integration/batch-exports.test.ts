@@ -7,7 +7,7 @@ import { createProject } from '../../db/queries/projects.js';
 import { setCurrentTeam } from '../../db/queries/users.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
+import type { ApiResponse, HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { S3_KEYS_REQUIRED } from '../../db/queries/batch-exports/validation.js';
@@ -686,7 +686,8 @@ describe('batch exports', () => {
       const ids: Record<string, string> = {};
       for (const [index, status] of statuses.entries()) ids[status] = await insertRun(created.id, { status, hour: index, minutesAgo: 10 - index });
       const listed = await http.get(`${runsPath}?limit=2`);
-      expect(listed.body.count).to.equal(5);
+      expect(listed.body).to.have.all.keys('next', 'previous', 'results');
+      expect(listed.body.previous).to.equal(null);
       expect(listed.body.results.map((run: { id: string }) => run.id)).to.deep.equal([ids.Cancelled, ids.Failed]);
       const read = await http.get(`${runsPath}${ids.Completed}/`);
       expect(read.body).to.deep.include({
@@ -718,6 +719,136 @@ describe('batch exports', () => {
       expect(backfill.end_at.toISOString()).to.equal('2026-11-20T03:00:00.000Z');
       expect((await http.get(`${runsPath}${randomUUID()}/`)).status).to.equal(404);
     });
+  });
+
+  describe('runs by cursor, after and before', () => {
+    let account: Account;
+    let client: HttpClient;
+    let runsPath: string;
+    /** The runs created in the last week, newest first by (created_at, id), as PostHog orders them. */
+    let recent: string[];
+    const oldRuns: Record<string, string> = {};
+
+    /** A run created at an SQL expression of time, to the microsecond. */
+    let runsMade = 0;
+    async function runCreatedAt(exportId: string, createdAt: string, bindings: readonly number[] = []): Promise<{ id: string; at: string }> {
+      const id = randomUUID();
+      runsMade += 1;
+      const end = new Date(Date.UTC(2026, 10, 1, runsMade));
+      await testDb()('batch_export_runs').insert({
+        id,
+        batch_export_id: exportId,
+        status: 'Completed',
+        data_interval_start: new Date(end.getTime() - 3600_000),
+        data_interval_end: end,
+        created_at: testDb().raw(createdAt, bindings),
+      });
+      const [row] = (await testDb().raw(
+        `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at from batch_export_runs where id = ?`,
+        [id],
+      )).rows as { at: string }[];
+      return { id, at: row!.at };
+    }
+
+    type RunsPage = { next: string | null; previous: string | null; results: { id: string }[] };
+    const idsOf = (body: { results: { id: string }[] }) => body.results.map((run) => run.id);
+    const pathOf = (link: string) => {
+      const url = new URL(link);
+      return url.pathname + url.search;
+    };
+
+    before(async () => {
+      account = await newAccount(testDb());
+      // Wall-clock bounds without an offset are read in the environment's time zone, as PostHog does.
+      await testDb()('environments').where({ id: account.environment.id }).update({ timezone: 'Europe/Berlin' });
+      client = server.http.withKey(account.key);
+      const exportId = (await create(s3Export(), envPath(account), client)).id;
+      runsPath = `${envPath(account)}${exportId}/runs/`;
+      const made: { id: string; at: string }[] = [];
+      // Five runs a microsecond apart (one JS millisecond), and two created at the very same moment.
+      for (let index = 0; index < 5; index += 1) {
+        made.push(await runCreatedAt(exportId, "date_trunc('second', now()) - interval '1 hour' + ?::int * interval '1 microsecond'", [index]));
+      }
+      for (let index = 0; index < 2; index += 1) made.push(await runCreatedAt(exportId, "date_trunc('second', now()) - interval '2 hours'"));
+      recent = made
+        .sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1))
+        .map((run) => run.id);
+      oldRuns.nineDaysAgo = (await runCreatedAt(exportId, "now() - interval '9 days'")).id;
+      oldRuns.tenth = (await runCreatedAt(exportId, "'2026-11-10T12:00:00.000001Z'::timestamptz")).id;
+      oldRuns.twelfth = (await runCreatedAt(exportId, "'2026-11-12T00:00:00Z'::timestamptz")).id;
+    });
+
+    it('walks the last week newest first with next, and back with previous', async () => {
+      const pages: string[][] = [];
+      let link: string | null = `${runsPath}?limit=2`;
+      const previousLinks: (string | null)[] = [];
+      while (link) {
+        const res: ApiResponse<RunsPage> = await client.get(link);
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body).to.have.all.keys('next', 'previous', 'results');
+        pages.push(idsOf(res.body));
+        previousLinks.push(res.body.previous);
+        link = res.body.next ? pathOf(res.body.next) : null;
+        if (res.body.next) expect(new URL(res.body.next).searchParams.get('limit')).to.equal('2');
+      }
+      expect(pages.flat()).to.deep.equal(recent);
+      expect(pages.map((page) => page.length)).to.deep.equal([2, 2, 2, 1]);
+      expect(previousLinks[0]).to.equal(null);
+
+      // Back from the last page: each previous link answers the page before it.
+      let back: string | null = previousLinks.at(-1)!;
+      const backwards: string[][] = [];
+      let first: { previous: string | null; next: string | null } | undefined;
+      while (back) {
+        const res: ApiResponse<RunsPage> = await client.get(pathOf(back));
+        expect(res.status, res.text).to.equal(200);
+        backwards.unshift(idsOf(res.body));
+        back = res.body.previous;
+        first = res.body;
+      }
+      expect(backwards).to.deep.equal(pages.slice(0, -1));
+      expect(first?.next).to.be.a('string');
+      expect(idsOf((await client.get(pathOf(first!.next!))).body)).to.deep.equal(pages[1]);
+    });
+
+    const windows: [string, string, () => string[]][] = [
+      ['the last week by default', '', () => recent],
+      ['a relative after', '?after=-10d', () => [...recent, oldRuns.nineDaysAgo!]],
+      ['bounds to the microsecond, both included', '?after=2026-11-10T12:00:00.000001Z&before=2026-11-12T00:00:00Z', () => [oldRuns.twelfth!, oldRuns.tenth!]],
+      ['an after a microsecond later', '?after=2026-11-10T12:00:00.000002Z&before=2026-11-12T00:00:00Z', () => [oldRuns.twelfth!]],
+      ['an offset other than UTC', '?after=2026-11-10T13:00:00.000001%2B01:00&before=2026-11-11T00:00:00Z', () => [oldRuns.tenth!]],
+      ['a wall-clock time in the environment time zone', '?after=2026-11-12T01:00:00&before=2026-11-12T01:00:00', () => [oldRuns.twelfth!]],
+      ['a wall-clock time a second later', '?after=2026-11-12T01:00:01&before=2026-11-13', () => []],
+      ['a date', '?after=2026-11-10&before=2026-11-11', () => [oldRuns.tenth!]],
+      ['a relative before', '?after=-30d&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
+    ];
+    for (const [what, search, expected] of windows) {
+      it(`lists ${what}`, async () => {
+        const res = await client.get(`${runsPath}${search}`);
+        expect(res.status, res.text).to.equal(200);
+        expect(idsOf(res.body)).to.deep.equal(expected());
+        expect(res.body.next).to.equal(null);
+      });
+    }
+
+    const refusals: [string, string, number, Record<string, unknown>][] = [
+      ['an after that is no date', '?after=yesterday', 400, invalid('Input yesterday is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a before with a 13th month', '?before=2026-13-01', 400, invalid('Input 2026-13-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'before')],
+      ['a cursor that is not ours', '?cursor=garbage', 404, { ...NOT_FOUND, detail: 'Invalid cursor' }],
+      [
+        'a cursor naming no run id',
+        `?cursor=${Buffer.from(JSON.stringify({ t: '2026-11-10T12:00:00.000001Z', i: "x'; drop table x", n: 0 })).toString('base64url')}`,
+        404,
+        { ...NOT_FOUND, detail: 'Invalid cursor' },
+      ],
+    ];
+    for (const [what, search, status, body] of refusals) {
+      it(`refuses ${what} (${status})`, async () => {
+        const res = await client.get(`${runsPath}${search}`);
+        expect(res.status, res.text).to.equal(status);
+        expect(res.body).to.deep.equal(body);
+      });
+    }
   });
 
   describe('waking the engine', () => {

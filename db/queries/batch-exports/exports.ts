@@ -317,12 +317,59 @@ export async function cancelBackfill(db: Db, id: string): Promise<void> {
   });
 }
 
-export async function listRuns(db: Db, exportId: string, page: Page): Promise<{ rows: BatchExportRunRow[]; count: number }> {
-  const query = db('batch_export_runs')
-    .select('*')
+/**
+ * A moment bounding a runs listing: an instant, a wall-clock time in a time zone, or a span before now (an
+ * interval PostgreSQL reads, so that months and years keep their calendar length).
+ */
+export type RunsBound =
+  | { kind: 'instant'; at: string }
+  | { kind: 'local'; at: string; timezone: string }
+  | { kind: 'ago'; interval: string };
+
+/** Where a page of runs starts: the run it continues from, and whether it goes towards newer runs. */
+export interface RunsPosition {
+  createdAt: string;
+  id: string;
+  towardsNewer: boolean;
+}
+
+export interface RunsQuery {
+  after: RunsBound;
+  before: RunsBound | null;
+  position: RunsPosition | null;
+  limit: number;
+}
+
+/** A run with its `created_at` to the microsecond (UTC, ISO), which a JS Date would cut to milliseconds. */
+export type PositionedRun = BatchExportRunRow & { position_at: string };
+
+/**
+ * One page of the runs created between `after` and `before` (both included), newest first, keyed on
+ * (created_at, id); `more` tells whether rows lie beyond the page in the direction it was read.
+ */
+export async function listRunsPage(db: Db, exportId: string, query: RunsQuery): Promise<{ rows: PositionedRun[]; more: boolean }> {
+  const bound = (value: RunsBound) => {
+    if (value.kind === 'instant') return db.raw('?::timestamptz', [value.at]);
+    if (value.kind === 'local') return db.raw('(?::timestamp at time zone ?)', [value.at, value.timezone]);
+    return db.raw('(now() - ?::interval)', [value.interval]);
+  };
+  const towardsNewer = query.position?.towardsNewer ?? false;
+  const order = towardsNewer ? 'asc' : 'desc';
+  const builder = db('batch_export_runs')
+    .select('*', db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_at`))
     .where('batch_export_id', exportId)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
-  return paginate<BatchExportRunRow>(query, page);
+    .where('created_at', '>=', bound(query.after))
+    .where('created_at', '<=', query.before ? bound(query.before) : db.fn.now())
+    .orderBy([{ column: 'created_at', order }, { column: 'id', order }])
+    .limit(query.limit + 1);
+  if (query.position) {
+    const comparison = towardsNewer ? '>' : '<';
+    builder.whereRaw(`(created_at, id) ${comparison} (?::timestamptz, ?::uuid)`, [query.position.createdAt, query.position.id]);
+  }
+  const rows = await translated(async () => (await builder) as PositionedRun[]);
+  const more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  return { rows: towardsNewer ? page.reverse() : page, more };
 }
 
 export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {
