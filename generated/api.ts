@@ -3071,6 +3071,10 @@ export interface components {
          *     `NoOp`: `arg`. Unknown keys, missing required keys (not on PATCH) and values of the wrong type answer 400
          *     with PostHog's messages; strings are read as integers or booleans where they can be.
          *
+         *     Timestamps in S3 files are written as PostHog writes them: JSONLines as RFC 3339 in UTC with `+00:00` and
+         *     the stored microseconds as six digits of fraction (none when they are zero), Parquet as TIMESTAMP
+         *     (microseconds, UTC).
+         *
          *     What a destination may reach: public addresses only. An HTTP `url`, an S3 `endpoint_url` or a Postgres
          *     `host` that is, or whose name resolves to, a loopback, private, link-local, carrier-grade NAT,
          *     unspecified, multicast, broadcast, reserved or other special-purpose address (in any spelling: `127.1`,
