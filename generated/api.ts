@@ -1663,10 +1663,12 @@ export interface paths {
         };
         /**
          * List the runs of a batch export
-         * @description The export's runs created between `after` and `before` (both included; by default the last 7 days up to
-         *     now, as PostHog), newest first by `created_at`. Pages are read by cursor as PostHog's: follow `next` and
-         *     `previous`, whose opaque `cursor` names where the page continues; a cursor this server did not write
-         *     answers 404 `Invalid cursor`. 100 runs a page unless `limit` (an extension of this server) says otherwise.
+         * @description The export's runs, as PostHog lists them: newest first by `created_at`, those created between `after` and
+         *     `before` (both included; by default the last 7 days up to now). Ordered by `data_interval_start`
+         *     instead, those whose interval starts at or after `start` and ends at or before `end` (the same
+         *     defaults). Pages are read by cursor as PostHog's: follow `next` and `previous`, whose opaque `cursor`
+         *     names where the page continues; a cursor this server did not write answers 404 `Invalid cursor`. 100
+         *     runs a page unless `limit` (an extension of this server) says otherwise.
          */
         get: operations["environments_batch_exports_runs_list"];
         put?: never;
@@ -7652,6 +7654,31 @@ export interface operations {
                  * @example 2026-11-21T00:00:00Z
                  */
                 before?: string;
+                /**
+                 * @description `-created_at` (the default), `created_at`, `-data_interval_start` or `data_interval_start`; any other
+                 *     value is ignored, as PostHog's ordering filter ignores it.
+                 * @example -data_interval_start
+                 */
+                ordering?: string;
+                /**
+                 * @description Ordered by `data_interval_start` only: runs whose interval starts at or after this point, in the forms
+                 *     of `after`. Defaults to `-7d`.
+                 * @example -30d
+                 */
+                start?: string;
+                /**
+                 * @description Ordered by `data_interval_start` only: runs whose interval ends at or before this point, in the forms
+                 *     of `after`. Defaults to now.
+                 * @example 2026-11-21T00:00:00Z
+                 */
+                end?: string;
+                /**
+                 * @description Only runs in these statuses; repeat the parameter for several.
+                 * @example [
+                 *       "Failed"
+                 *     ]
+                 */
+                status?: ("Cancelled" | "Completed" | "ContinuedAsNew" | "Failed" | "FailedRetryable" | "FailedBilling" | "Terminated" | "TimedOut" | "Running" | "Starting")[];
                 /** @description Number of results per page (default 100, at most 1000). */
                 limit?: components["parameters"]["Limit"];
             };

@@ -29,8 +29,9 @@ import {
   type ExportScope,
   type PositionedRun,
   type RunsBound,
+  type RunsOrderColumn,
 } from '../db/queries/batch-exports/exports.js';
-import { FINAL_STATUSES, type BatchExportRow } from '../db/queries/batch-exports/rows.js';
+import { FINAL_STATUSES, type BatchExportRow, type RunStatus } from '../db/queries/batch-exports/rows.js';
 import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-exports/shape.js';
 import {
   adjustedBackfillStart,
@@ -338,7 +339,7 @@ const RELATIVE_UNITS: Record<string, [number, string]> = {
  * environment's time zone when it names no offset) or a span before now such as `-7d`, `-12h`, `-1m`. Anything
  * else is a 400 here, where PostHog would quietly take now.
  */
-function runsBound(value: string, timezone: string, name: 'after' | 'before'): RunsBound {
+function runsBound(value: string, timezone: string, name: 'after' | 'before' | 'start' | 'end'): RunsBound {
   const iso = ISO_MOMENT.exec(value);
   if (iso) {
     const [, year, month, day, hour = '0', minute = '0', second = '0', offset] = iso;
@@ -358,9 +359,19 @@ function runsBound(value: string, timezone: string, name: 'after' | 'before'): R
   throw errors.validation(`Input ${value} is not a valid ISO formatted datetime or relative date (such as -7d).`, name);
 }
 
+/** PostHog's ordering values for runs; any other is ignored, as DRF's OrderingFilter ignores it. */
+const RUN_ORDERINGS: Record<string, { orderBy: RunsOrderColumn; descending: boolean }> = {
+  created_at: { orderBy: 'created_at', descending: false },
+  '-created_at': { orderBy: 'created_at', descending: true },
+  data_interval_start: { orderBy: 'data_interval_start', descending: false },
+  '-data_interval_start': { orderBy: 'data_interval_start', descending: true },
+};
+
 /**
- * Runs page by cursor, newest first by created_at, as PostHog's RunsCursorPagination; only runs created between
- * `after` (a week ago unless given) and `before` (now unless given) are listed, as PostHog filters them.
+ * Runs page by cursor as PostHog's RunsCursorPagination, newest first by created_at unless `ordering` says
+ * otherwise, within PostHog's window: created between `after` (a week ago unless given) and `before` (now), or,
+ * ordered by data interval, with an interval from `start` (a week ago) to `end` (now); `status` keeps those in
+ * the statuses named.
  */
 export const environments_batch_exports_runs_list: Handler<'environments_batch_exports_runs_list'> = async ({
   params,
@@ -369,13 +380,25 @@ export const environments_batch_exports_runs_list: Handler<'environments_batch_e
   deps,
   ctx,
 }) => {
-  const environment = environmentOf(state).environment;
+  const { timezone } = environmentOf(state).environment;
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
   const position = decodeCursor(query.cursor);
-  const after = query.after ? runsBound(query.after, environment.timezone, 'after') : { kind: 'ago' as const, interval: '7 days' };
-  const before = query.before ? runsBound(query.before, environment.timezone, 'before') : null;
-  const { rows, more } = await listRunsPage(deps.db, row.id, { after, before, position, limit: query.limit ?? DEFAULT_PAGE_SIZE });
-  const edge = (run: PositionedRun | undefined) => (run ? { createdAt: run.position_at, id: run.id } : null);
+  const ordering = RUN_ORDERINGS[query.ordering ?? ''] ?? RUN_ORDERINGS['-created_at']!;
+  const [from, to] = ordering.orderBy === 'created_at' ? (['after', 'before'] as const) : (['start', 'end'] as const);
+  const fromValue = query[from];
+  const toValue = query[to];
+  const after = fromValue ? runsBound(fromValue, timezone, from) : { kind: 'ago' as const, interval: '7 days' };
+  const before = toValue ? runsBound(toValue, timezone, to) : null;
+  const statuses = query.status === undefined ? null : ([] as RunStatus[]).concat(query.status);
+  const { rows, more } = await listRunsPage(deps.db, row.id, {
+    ...ordering,
+    after,
+    before,
+    statuses: statuses && statuses.length > 0 ? statuses : null,
+    position,
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  });
+  const edge = (run: PositionedRun | undefined) => (run ? { value: run.position_value, id: run.id } : null);
   const links = cursorLinks(ctx, { first: edge(rows[0]), last: edge(rows.at(-1)) }, position, more);
   return { status: 200, body: { ...links, results: rows.map(presentRun) } };
 };

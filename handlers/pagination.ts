@@ -31,18 +31,19 @@ export function pageLinks(
 
 /**
  * A cursor as Django REST framework's CursorPagination hands them out: opaque to the client, naming the row a
- * page continues from and the direction. Ours holds the row's created_at (to the microsecond) and id.
+ * page continues from and whether it goes back towards the first page. Ours holds the row's ordering column (a
+ * timestamp to the microsecond) and id.
  */
 export interface CursorPosition {
-  createdAt: string;
+  value: string;
   id: string;
-  towardsNewer: boolean;
+  reverse: boolean;
 }
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(JSON.stringify({ t: position.createdAt, i: position.id, n: position.towardsNewer ? 1 : 0 })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: position.value, i: position.id, r: position.reverse ? 1 : 0 })).toString('base64url');
 }
 
 /** The position a cursor names; a cursor this server did not write answers 404 "Invalid cursor", as DRF's. */
@@ -54,37 +55,37 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | null 
   } catch {
     throw errors.notFound('Invalid cursor');
   }
-  const { t, i, n } = (decoded ?? {}) as { t?: unknown; i?: unknown; n?: unknown };
-  if (typeof t !== 'string' || !CURSOR_TIME.test(t) || Number.isNaN(Date.parse(t))) throw errors.notFound('Invalid cursor');
-  if (typeof i !== 'string' || !UUID_PATTERN.test(i) || (n !== 0 && n !== 1)) throw errors.notFound('Invalid cursor');
-  return { createdAt: t, id: i, towardsNewer: n === 1 };
+  const { v, i, r } = (typeof decoded === 'object' && decoded !== null ? decoded : {}) as { v?: unknown; i?: unknown; r?: unknown };
+  if (typeof v !== 'string' || !CURSOR_TIME.test(v) || Number.isNaN(Date.parse(v))) throw errors.notFound('Invalid cursor');
+  if (typeof i !== 'string' || !UUID_PATTERN.test(i) || (r !== 0 && r !== 1)) throw errors.notFound('Invalid cursor');
+  return { value: v, id: i, reverse: r === 1 };
 }
 
 /**
- * The next and previous links of a page read by cursor, newest first: the current request's URL with `cursor`
- * replaced (every other parameter kept). Going on from the page's last row, or back from its first.
+ * The next and previous links of a page read by cursor: the current request's URL with `cursor` replaced
+ * (every other parameter kept), going on from the page's last row or back from its first.
  */
 export function cursorLinks(
   ctx: Koa.Context,
-  page: { first: { createdAt: string; id: string } | null; last: { createdAt: string; id: string } | null },
+  page: { first: { value: string; id: string } | null; last: { value: string; id: string } | null },
   position: CursorPosition | null,
   more: boolean,
 ): { next: string | null; previous: string | null } {
-  const link = (cursor: CursorPosition): string => {
+  const link = (from: { value: string; id: string }, reverse: boolean): string => {
     const url = new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`);
     url.searchParams.delete('offset');
-    url.searchParams.set('cursor', encodeCursor(cursor));
+    url.searchParams.set('cursor', encodeCursor({ value: from.value, id: from.id, reverse }));
     return url.toString();
   };
-  const towardsNewer = position?.towardsNewer ?? false;
-  // Older rows remain when this page was read towards older ones and more were found, or when it was read
-  // towards newer ones (it came back from an older page). Newer rows remain in the mirror cases.
-  const olderRemain = towardsNewer ? position !== null : more;
-  const newerRemain = towardsNewer ? more : position !== null;
+  const reverse = position?.reverse ?? false;
+  // Rows lie ahead when this page was read forwards and more were found, or when it was read backwards (it
+  // came back from a page further on); rows lie behind in the mirror cases.
+  const ahead = reverse ? position !== null : more;
+  const behind = reverse ? more : position !== null;
   const nextFrom = page.last ?? position;
   const previousFrom = page.first ?? position;
   return {
-    next: olderRemain && nextFrom ? link({ createdAt: nextFrom.createdAt, id: nextFrom.id, towardsNewer: false }) : null,
-    previous: newerRemain && previousFrom ? link({ createdAt: previousFrom.createdAt, id: previousFrom.id, towardsNewer: true }) : null,
+    next: ahead && nextFrom ? link(nextFrom, false) : null,
+    previous: behind && previousFrom ? link(previousFrom, true) : null,
   };
 }

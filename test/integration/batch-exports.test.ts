@@ -727,6 +727,8 @@ describe('batch exports', () => {
     let runsPath: string;
     /** The runs created in the last week, newest first by (created_at, id), as PostHog orders them. */
     let recent: string[];
+    /** Every run in the order it was made: the nth has the interval ending at 2026-11-01 n:00 UTC. */
+    const madeInOrder: string[] = [];
     const oldRuns: Record<string, string> = {};
 
     /** A run created at an SQL expression of time, to the microsecond. */
@@ -743,6 +745,7 @@ describe('batch exports', () => {
         data_interval_end: end,
         created_at: testDb().raw(createdAt, bindings),
       });
+      madeInOrder.push(id);
       const [row] = (await testDb().raw(
         `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at from batch_export_runs where id = ?`,
         [id],
@@ -776,6 +779,20 @@ describe('batch exports', () => {
       oldRuns.nineDaysAgo = (await runCreatedAt(exportId, "now() - interval '9 days'")).id;
       oldRuns.tenth = (await runCreatedAt(exportId, "'2026-11-10T12:00:00.000001Z'::timestamptz")).id;
       oldRuns.twelfth = (await runCreatedAt(exportId, "'2026-11-12T00:00:00Z'::timestamptz")).id;
+      await testDb()('batch_export_runs').where({ id: madeInOrder[5] }).update({ status: 'Failed' });
+    });
+
+    it('walks runs by data interval with next, keeping ordering and the window in the links', async () => {
+      const search = '?ordering=data_interval_start&start=2026-11-01T00:00:00Z&end=2026-12-01&limit=4';
+      const first = await client.get(`${runsPath}${search}`);
+      expect(idsOf(first.body)).to.deep.equal(madeInOrder.slice(0, 4));
+      const next = new URL(first.body.next);
+      expect(next.searchParams.get('ordering')).to.equal('data_interval_start');
+      const second = await client.get(pathOf(first.body.next));
+      expect(idsOf(second.body)).to.deep.equal(madeInOrder.slice(4, 8));
+      const back = await client.get(pathOf(second.body.previous));
+      expect(idsOf(back.body)).to.deep.equal(madeInOrder.slice(0, 4));
+      expect(back.body.previous).to.equal(null);
     });
 
     it('walks the last week newest first with next, and back with previous', async () => {
@@ -821,6 +838,14 @@ describe('batch exports', () => {
       ['a wall-clock time a second later', '?after=2026-11-12T01:00:01&before=2026-11-13', () => []],
       ['a date', '?after=2026-11-10&before=2026-11-11', () => [oldRuns.tenth!]],
       ['a relative before', '?after=-30d&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
+      ['oldest first by created_at', '?ordering=created_at&after=-30d&before=-8d', () => [oldRuns.tenth!, oldRuns.twelfth!, oldRuns.nineDaysAgo!]],
+      ['by default for an ordering PostHog does not know', '?ordering=name', () => recent],
+      ['by data interval, within start and end', '?ordering=data_interval_start&start=2026-11-01T01:00:00Z&end=2026-11-01T04:00:00Z', () => madeInOrder.slice(1, 4)],
+      ['by data interval, newest first', '?ordering=-data_interval_start&start=2026-11-01T01:00:00Z&end=2026-11-01T04:00:00Z', () => madeInOrder.slice(1, 4).reverse()],
+      ['by data interval, ignoring after', '?ordering=data_interval_start&after=-1d&start=2026-11-01T09:00:00Z&end=2026-12-01', () => madeInOrder.slice(9)],
+      ['by data interval in the last week by default', '?ordering=data_interval_start', () => []],
+      ['in one status', '?status=Failed', () => [madeInOrder[5]!]],
+      ['in several statuses', '?status=Failed&status=Completed', () => recent],
     ];
     for (const [what, search, expected] of windows) {
       it(`lists ${what}`, async () => {
@@ -834,6 +859,7 @@ describe('batch exports', () => {
     const refusals: [string, string, number, Record<string, unknown>][] = [
       ['an after that is no date', '?after=yesterday', 400, invalid('Input yesterday is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
       ['a before with a 13th month', '?before=2026-13-01', 400, invalid('Input 2026-13-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'before')],
+      ['a start that is no date', '?ordering=-data_interval_start&start=-7x', 400, invalid('Input -7x is not a valid ISO formatted datetime or relative date (such as -7d).', 'start')],
       ['a cursor that is not ours', '?cursor=garbage', 404, { ...NOT_FOUND, detail: 'Invalid cursor' }],
       [
         'a cursor naming no run id',

@@ -326,26 +326,36 @@ export type RunsBound =
   | { kind: 'local'; at: string; timezone: string }
   | { kind: 'ago'; interval: string };
 
-/** Where a page of runs starts: the run it continues from, and whether it goes towards newer runs. */
+/** The orders runs can be listed in, as PostHog's ordering_fields: by when they were created or their interval. */
+export type RunsOrderColumn = 'created_at' | 'data_interval_start';
+
+/**
+ * Where a page of runs starts: the run it continues from (its ordering column to the microsecond, and its id),
+ * and whether it goes against the listing's order (back towards the first page).
+ */
 export interface RunsPosition {
-  createdAt: string;
+  value: string;
   id: string;
-  towardsNewer: boolean;
+  reverse: boolean;
 }
 
 export interface RunsQuery {
+  orderBy: RunsOrderColumn;
+  descending: boolean;
+  /** Bounds of created_at when ordered by it; of data_interval_start and data_interval_end otherwise. */
   after: RunsBound;
   before: RunsBound | null;
+  statuses: readonly RunStatus[] | null;
   position: RunsPosition | null;
   limit: number;
 }
 
-/** A run with its `created_at` to the microsecond (UTC, ISO), which a JS Date would cut to milliseconds. */
-export type PositionedRun = BatchExportRunRow & { position_at: string };
+/** A run with its ordering column to the microsecond (UTC, ISO), which a JS Date would cut to milliseconds. */
+export type PositionedRun = BatchExportRunRow & { position_value: string };
 
 /**
- * One page of the runs created between `after` and `before` (both included), newest first, keyed on
- * (created_at, id); `more` tells whether rows lie beyond the page in the direction it was read.
+ * One page of runs in the query's window, keyed on (ordering column, id); `more` tells whether rows lie beyond
+ * the page in the direction it was read.
  */
 export async function listRunsPage(db: Db, exportId: string, query: RunsQuery): Promise<{ rows: PositionedRun[]; more: boolean }> {
   const bound = (value: RunsBound) => {
@@ -353,23 +363,26 @@ export async function listRunsPage(db: Db, exportId: string, query: RunsQuery): 
     if (value.kind === 'local') return db.raw('(?::timestamp at time zone ?)', [value.at, value.timezone]);
     return db.raw('(now() - ?::interval)', [value.interval]);
   };
-  const towardsNewer = query.position?.towardsNewer ?? false;
-  const order = towardsNewer ? 'asc' : 'desc';
+  const column = query.orderBy;
+  const reverse = query.position?.reverse ?? false;
+  const order = query.descending !== reverse ? 'desc' : 'asc';
   const builder = db('batch_export_runs')
-    .select('*', db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_at`))
+    .select('*', db.raw(`to_char(?? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_value`, [column]))
     .where('batch_export_id', exportId)
-    .where('created_at', '>=', bound(query.after))
-    .where('created_at', '<=', query.before ? bound(query.before) : db.fn.now())
-    .orderBy([{ column: 'created_at', order }, { column: 'id', order }])
+    .orderBy([{ column, order }, { column: 'id', order }])
     .limit(query.limit + 1);
+  const end = query.before ? bound(query.before) : db.fn.now();
+  if (column === 'created_at') builder.where('created_at', '>=', bound(query.after)).where('created_at', '<=', end);
+  else builder.where('data_interval_start', '>=', bound(query.after)).where('data_interval_end', '<=', end);
+  if (query.statuses) builder.whereIn('status', [...query.statuses]);
   if (query.position) {
-    const comparison = towardsNewer ? '>' : '<';
-    builder.whereRaw(`(created_at, id) ${comparison} (?::timestamptz, ?::uuid)`, [query.position.createdAt, query.position.id]);
+    const comparison = order === 'desc' ? '<' : '>';
+    builder.whereRaw(`(??, id) ${comparison} (?::timestamptz, ?::uuid)`, [column, query.position.value, query.position.id]);
   }
   const rows = await translated(async () => (await builder) as PositionedRun[]);
   const more = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
-  return { rows: towardsNewer ? page.reverse() : page, more };
+  return { rows: reverse ? page.reverse() : page, more };
 }
 
 export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {
