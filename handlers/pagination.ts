@@ -1,6 +1,6 @@
 /**
- * Pagination links. Limit/offset ones, as Django REST framework builds them: absolute URLs of the current request
- * with `limit` and `offset` replaced and every other query parameter kept.
+ * Pagination links as Django REST framework builds them: absolute URLs of the current request with the page's
+ * parameters replaced (`limit` and `offset`, or `cursor`) and every other query parameter kept.
  */
 import type Koa from 'koa';
 import { DEFAULT_PAGE_SIZE, type Page } from '../db/pagination.js';
