@@ -323,16 +323,19 @@ export const environments_batch_exports_backfills_cancel_create: Handler<
 
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 const RELATIVE_MOMENT = /^-?(\d{1,6})([hdwmqyMs])$/;
-const RELATIVE_UNITS: Record<string, [number, string]> = {
-  h: [1, 'hours'],
-  d: [1, 'days'],
-  w: [1, 'weeks'],
-  m: [1, 'months'],
-  q: [13, 'weeks'],
-  y: [1, 'years'],
-  M: [1, 'minutes'],
-  s: [1, 'seconds'],
+/** Each relative unit: how many of PostgreSQL's interval units it is, and at most how many days one spans. */
+const RELATIVE_UNITS: Record<string, [number, string, number]> = {
+  h: [1, 'hours', 1 / 24],
+  d: [1, 'days', 1],
+  w: [1, 'weeks', 7],
+  m: [1, 'months', 31],
+  q: [13, 'weeks', 91],
+  y: [1, 'years', 366],
+  M: [1, 'minutes', 1 / 1440],
+  s: [1, 'seconds', 1 / 86400],
 };
+/** A span reaching further back would leave the dates PostgreSQL keeps; no run is that old anyway. */
+const MAX_RELATIVE_DAYS = 36_600;
 
 /**
  * A runs listing's `after`/`before` as PostHog's relative_date_parse reads them: an ISO datetime (in the
@@ -344,7 +347,7 @@ function runsBound(value: string, timezone: string, name: 'after' | 'before' | '
   if (iso) {
     const [, year, month, day, hour = '0', minute = '0', second = '0', offset] = iso;
     const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-    const validDay = date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+    const validDay = Number(year) >= 1 && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
     const validTime = Number(hour) < 24 && Number(minute) < 60 && Number(second) < 60;
     const validOffset = !offset || offset === 'Z' || Number(offset.slice(1, 3)) <= 15;
     if (validDay && validTime && validOffset) {
@@ -353,8 +356,10 @@ function runsBound(value: string, timezone: string, name: 'after' | 'before' | '
   }
   const relative = RELATIVE_MOMENT.exec(value);
   if (relative) {
-    const [factor, unit] = RELATIVE_UNITS[relative[2]!]!;
-    return { kind: 'ago', interval: `${Number(relative[1]) * factor} ${unit}` };
+    const [factor, unit, days] = RELATIVE_UNITS[relative[2]!]!;
+    const count = Number(relative[1]);
+    if (count * days > MAX_RELATIVE_DAYS) throw errors.validation(`Input ${value} reaches back more than 100 years.`, name);
+    return { kind: 'ago', interval: `${count * factor} ${unit}` };
   }
   throw errors.validation(`Input ${value} is not a valid ISO formatted datetime or relative date (such as -7d).`, name);
 }

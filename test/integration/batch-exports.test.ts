@@ -837,6 +837,7 @@ describe('batch exports', () => {
       ['a wall-clock time in the environment time zone', '?after=2026-11-12T01:00:00&before=2026-11-12T01:00:00', () => [oldRuns.twelfth!]],
       ['a wall-clock time a second later', '?after=2026-11-12T01:00:01&before=2026-11-13', () => []],
       ['a date', '?after=2026-11-10&before=2026-11-11', () => [oldRuns.tenth!]],
+      ['a span of 100 years', '?after=-100y&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
       ['a relative before', '?after=-30d&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
       ['oldest first by created_at', '?ordering=created_at&after=-30d&before=-8d', () => [oldRuns.tenth!, oldRuns.twelfth!, oldRuns.nineDaysAgo!]],
       ['by default for an ordering PostHog does not know', '?ordering=name', () => recent],
@@ -860,6 +861,10 @@ describe('batch exports', () => {
       ['an after that is no date', '?after=yesterday', 400, invalid('Input yesterday is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
       ['a before with a 13th month', '?before=2026-13-01', 400, invalid('Input 2026-13-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'before')],
       ['a start that is no date', '?ordering=-data_interval_start&start=-7x', 400, invalid('Input -7x is not a valid ISO formatted datetime or relative date (such as -7d).', 'start')],
+      ['a span before now beyond any timestamp', '?after=-999999y', 400, invalid('Input -999999y reaches back more than 100 years.', 'after')],
+      ['a year 0', '?after=0000-01-01', 400, invalid('Input 0000-01-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a 30th of February', '?after=2026-02-30T00:00:00Z', 400, invalid('Input 2026-02-30T00:00:00Z is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a span of more than 100 years', '?before=-1201m', 400, invalid('Input -1201m reaches back more than 100 years.', 'before')],
       ['a cursor that is not ours', '?cursor=garbage', 404, { ...NOT_FOUND, detail: 'Invalid cursor' }],
       [
         'a cursor naming no run id',
