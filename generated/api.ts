@@ -7645,7 +7645,8 @@ export interface operations {
                 /**
                  * @description Only runs created at or after this point: an ISO-8601 datetime (in the environment's time zone when it
                  *     has no offset) or a span before now such as `-7d` (units `s`, `M` minutes, `h`, `d`, `w`, `m` months,
-                 *     `q` quarters of 13 weeks, `y`). Defaults to `-7d`. Another value is a 400 (PostHog takes it as now).
+                 *     `q` quarters of 13 weeks, `y`; at most 100 years). Defaults to `-7d`. Another value is a 400 (PostHog
+                 *     takes it as now).
                  * @example -7d
                  */
                 after?: string;
