@@ -1199,7 +1199,11 @@ export interface paths {
         put?: never;
         /**
          * Create a batch export
-         * @description Creates a batch export of the organization.
+         * @description Creates a batch export in one environment of the organization. As PostHog, the body needs no `team_id`:
+         *     the export goes into the caller's current project (the one the user last worked in), when that project
+         *     is in this organization. Otherwise the organization's only environment is taken, and an organization with
+         *     several asks for `team_id` (400, `attr` `team_id`, code `required`). `team_id` is an extension of this
+         *     server: it names the environment explicitly and must be one of the organization's.
          */
         post: operations["batch_exports_create"];
         delete?: never;
@@ -1659,8 +1663,12 @@ export interface paths {
         };
         /**
          * List the runs of a batch export
-         * @description The export's runs, newest first (by `created_at`). Pages are limit/offset ones as everywhere in this API
-         *     (PostHog pages these with a cursor), 100 a page unless `limit` says otherwise.
+         * @description The export's runs, as PostHog lists them: newest first by `created_at`, those created between `after` and
+         *     `before` (both included; by default the last 7 days up to now). Ordered by `data_interval_start`
+         *     instead, those whose interval starts at or after `start` and ends at or before `end` (the same
+         *     defaults). Pages are read by cursor as PostHog's: follow `next` and `previous`, whose opaque `cursor`
+         *     names where the page continues; a cursor this server did not write answers 404 `Invalid cursor`. 100
+         *     runs a page unless `limit` (an extension of this server) says otherwise.
          */
         get: operations["environments_batch_exports_runs_list"];
         put?: never;
@@ -3203,6 +3211,10 @@ export interface components {
          *     `NoOp`: `arg`. Unknown keys, missing required keys (not on PATCH) and values of the wrong type answer 400
          *     with PostHog's messages; strings are read as integers or booleans where they can be.
          *
+         *     Timestamps in S3 files are written as PostHog writes them: JSONLines as RFC 3339 in UTC with `+00:00` and
+         *     the stored microseconds as six digits of fraction (none when they are zero), Parquet as TIMESTAMP
+         *     (microseconds, UTC).
+         *
          *     What a destination may reach: public addresses only. An HTTP `url`, an S3 `endpoint_url` or a Postgres
          *     `host` that is, or whose name resolves to, a loopback, private, link-local, carrier-grade NAT,
          *     unspecified, multicast, broadcast, reserved or other special-purpose address (in any spelling: `127.1`,
@@ -3247,6 +3259,13 @@ export interface components {
              * @example 1200
              */
             records_completed: number | null;
+            /**
+             * Format: int32
+             * @description The number of records that could not be written. Every destination here writes a batch whole or fails
+             *     the run, so a run never skips records: null, as PostHog answers for destinations that do not count them.
+             * @example null
+             */
+            records_failed: number | null;
             /**
              * @description Why the run's last attempt failed, in a few hundred characters at most and without the destination's
              *     secrets: an error class and status as PostHog words them (`RetryableResponseError (status: 503)`), at
@@ -3425,8 +3444,9 @@ export interface components {
              */
             offset_hour?: number | null;
             /**
-             * @description Organization-level create only: the environment of the organization the export belongs to. It may be
-             *     left out when the organization has a single environment.
+             * @description Organization-level create only, an extension of this server: the environment of the organization the
+             *     export belongs to. Left out, the export goes into the caller's current project (as PostHog), or the
+             *     organization's only environment when the current project is not in this organization.
              * @example 2
              */
             team_id?: number;
@@ -3520,8 +3540,11 @@ export interface components {
              * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
              */
             batch_export: string;
-            /** @example 2 */
-            team_id: number;
+            /**
+             * @description The environment (PostHog's team) the backfill's export belongs to.
+             * @example 2
+             */
+            team: number;
             /**
              * Format: date-time
              * @example 2026-11-20T00:00:00Z
@@ -3565,7 +3588,20 @@ export interface components {
         PaginatedBatchExportList: components["schemas"]["PageLinks"] & {
             results: components["schemas"]["BatchExport"][];
         };
-        PaginatedBatchExportRunList: components["schemas"]["PageLinks"] & {
+        /** @description One page of runs read by cursor, as PostHog's CursorPagination answers it (no count). */
+        PaginatedBatchExportRunList: {
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of older runs, or null when there is none.
+             * @example null
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of newer runs, or null on the first page.
+             * @example null
+             */
+            previous: string | null;
             results: components["schemas"]["BatchExportRun"][];
         };
         PaginatedBatchExportBackfillList: components["schemas"]["PageLinks"] & {
@@ -7742,10 +7778,48 @@ export interface operations {
     environments_batch_exports_runs_list: {
         parameters: {
             query?: {
+                /** @description The pagination cursor value, from a `next` or `previous` link. */
+                cursor?: string;
+                /**
+                 * @description Only runs created at or after this point: an ISO-8601 datetime (in the environment's time zone when it
+                 *     has no offset) or a span before now such as `-7d` (units `s`, `M` minutes, `h`, `d`, `w`, `m` months,
+                 *     `q` quarters of 13 weeks, `y`; at most 100 years). Defaults to `-7d`. Another value is a 400 (PostHog
+                 *     takes it as now).
+                 * @example -7d
+                 */
+                after?: string;
+                /**
+                 * @description Only runs created at or before this point, in the same forms as `after`. Defaults to now.
+                 * @example 2026-11-21T00:00:00Z
+                 */
+                before?: string;
+                /**
+                 * @description `-created_at` (the default), `created_at`, `-data_interval_start` or `data_interval_start`; any other
+                 *     value is ignored, as PostHog's ordering filter ignores it.
+                 * @example -data_interval_start
+                 */
+                ordering?: string;
+                /**
+                 * @description Ordered by `data_interval_start` only: runs whose interval starts at or after this point, in the forms
+                 *     of `after`. Defaults to `-7d`.
+                 * @example -30d
+                 */
+                start?: string;
+                /**
+                 * @description Ordered by `data_interval_start` only: runs whose interval ends at or before this point, in the forms
+                 *     of `after`. Defaults to now.
+                 * @example 2026-11-21T00:00:00Z
+                 */
+                end?: string;
+                /**
+                 * @description Only runs in these statuses; repeat the parameter for several.
+                 * @example [
+                 *       "Failed"
+                 *     ]
+                 */
+                status?: ("Cancelled" | "Completed" | "ContinuedAsNew" | "Failed" | "FailedRetryable" | "FailedBilling" | "Terminated" | "TimedOut" | "Running" | "Starting")[];
                 /** @description Number of results per page (default 100, at most 1000). */
                 limit?: components["parameters"]["Limit"];
-                /** @description The index of the first result to return (default 0). */
-                offset?: components["parameters"]["Offset"];
             };
             header?: never;
             path: {

@@ -11,6 +11,7 @@ import {
   cancelRun,
   createBackfill,
   createExport,
+  currentEnvironmentIn,
   deleteExport,
   earliestData,
   environmentIdsOf,
@@ -20,14 +21,17 @@ import {
   latestRuns,
   listBackfills,
   listExports,
-  listRuns,
+  listRunsPage,
   pauseExport,
   unpauseExport,
   updateExport,
   type ExportChanges,
   type ExportScope,
+  type PositionedRun,
+  type RunsBound,
+  type RunsOrderColumn,
 } from '../db/queries/batch-exports/exports.js';
-import { FINAL_STATUSES, type BatchExportRow } from '../db/queries/batch-exports/rows.js';
+import { FINAL_STATUSES, type BatchExportRow, type RunStatus } from '../db/queries/batch-exports/rows.js';
 import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-exports/shape.js';
 import {
   adjustedBackfillStart,
@@ -43,7 +47,8 @@ import {
 } from '../db/queries/batch-exports/validation.js';
 import type { AddressPolicy } from '../db/destinations/address-policy.js';
 import type { components } from '../generated/api.js';
-import { pageLinks, pageOf } from './pagination.js';
+import { DEFAULT_PAGE_SIZE } from '../db/pagination.js';
+import { cursorLinks, decodeCursor, pageLinks, pageOf } from './pagination.js';
 import { environmentOf, organizationOf, principalOf, type Handler, type RequestState } from './types.js';
 
 type CreateBody = components['schemas']['BatchExportCreate'];
@@ -157,25 +162,34 @@ const wantsBackfill = (body: unknown): boolean => (body as { backfill?: unknown 
 export const batch_exports_list: Handler<'batch_exports_list'> = async ({ query, state, deps, ctx }) =>
   list(deps.db, organizationScope(state), query, ctx);
 
-export const batch_exports_create: Handler<'batch_exports_create'> = async ({ body, state, deps }) => {
-  const organization = organizationOf(state).organization;
-  const environments = await environmentIdsOf(deps.db, organization.id);
-  let teamId: number;
-  if (body.team_id !== undefined) {
-    if (!environments.includes(body.team_id)) {
-      throw errors.validation(`Environment ${body.team_id} is not an environment of this organization.`, 'team_id');
+/**
+ * An export created at organization level belongs to one environment: `team_id` when the body names one (an
+ * extension of ours), else the caller's current environment as PostHog takes it. PostHog would take the current
+ * environment even from another organization; here that, or having none, falls back to the organization's only
+ * environment, and asks for `team_id` when it has several.
+ */
+async function organizationTarget(db: Db, organizationId: string, userId: number, teamId: number | undefined): Promise<number> {
+  const environments = await environmentIdsOf(db, organizationId);
+  if (teamId !== undefined) {
+    if (!environments.includes(teamId)) {
+      throw errors.validation(`Environment ${teamId} is not an environment of this organization.`, 'team_id');
     }
-    teamId = body.team_id;
-  } else if (environments.length === 1) {
-    teamId = environments[0]!;
-  } else {
-    throw errors.validation(
-      "This organization has several environments: give 'team_id', the environment the export belongs to.",
-      'team_id',
-      'required',
-    );
+    return teamId;
   }
-  return create(deps.db, deps.destinationAddresses, teamId, principalOf(state).user.id, body);
+  const current = await currentEnvironmentIn(db, userId, organizationId);
+  if (current !== null) return current;
+  if (environments.length === 1) return environments[0]!;
+  throw errors.validation(
+    "Your current project is not in this organization, which has several: give 'team_id', the environment the export belongs to.",
+    'team_id',
+    'required',
+  );
+}
+
+export const batch_exports_create: Handler<'batch_exports_create'> = async ({ body, state, deps }) => {
+  const userId = principalOf(state).user.id;
+  const teamId = await organizationTarget(deps.db, organizationOf(state).organization.id, userId, body.team_id);
+  return create(deps.db, deps.destinationAddresses, teamId, userId, body);
 };
 
 export const batch_exports_retrieve: Handler<'batch_exports_retrieve'> = async ({ params, state, deps }) => ({
@@ -307,6 +321,63 @@ export const environments_batch_exports_backfills_cancel_create: Handler<
   return { status: 200, body: { cancelled: true } };
 };
 
+const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+const RELATIVE_MOMENT = /^-?(\d{1,6})([hdwmqyMs])$/;
+/** Each relative unit: how many of PostgreSQL's interval units it is, and at most how many days one spans. */
+const RELATIVE_UNITS: Record<string, [number, string, number]> = {
+  h: [1, 'hours', 1 / 24],
+  d: [1, 'days', 1],
+  w: [1, 'weeks', 7],
+  m: [1, 'months', 31],
+  q: [13, 'weeks', 91],
+  y: [1, 'years', 366],
+  M: [1, 'minutes', 1 / 1440],
+  s: [1, 'seconds', 1 / 86400],
+};
+/** A span reaching further back would leave the dates PostgreSQL keeps; no run is that old anyway. */
+const MAX_RELATIVE_DAYS = 36_600;
+
+/**
+ * A runs listing's `after`/`before` as PostHog's relative_date_parse reads them: an ISO datetime (in the
+ * environment's time zone when it names no offset) or a span before now such as `-7d`, `-12h`, `-1m`. Anything
+ * else is a 400 here, where PostHog would quietly take now.
+ */
+function runsBound(value: string, timezone: string, name: 'after' | 'before' | 'start' | 'end'): RunsBound {
+  const iso = ISO_MOMENT.exec(value);
+  if (iso) {
+    const [, year, month, day, hour = '0', minute = '0', second = '0', offset] = iso;
+    const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+    const validDay = Number(year) >= 1 && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+    const validTime = Number(hour) < 24 && Number(minute) < 60 && Number(second) < 60;
+    const validOffset = !offset || offset === 'Z' || Number(offset.slice(1, 3)) <= 15;
+    if (validDay && validTime && validOffset) {
+      return offset ? { kind: 'instant', at: value } : { kind: 'local', at: value, timezone };
+    }
+  }
+  const relative = RELATIVE_MOMENT.exec(value);
+  if (relative) {
+    const [factor, unit, days] = RELATIVE_UNITS[relative[2]!]!;
+    const count = Number(relative[1]);
+    if (count * days > MAX_RELATIVE_DAYS) throw errors.validation(`Input ${value} reaches back more than 100 years.`, name);
+    return { kind: 'ago', interval: `${count * factor} ${unit}` };
+  }
+  throw errors.validation(`Input ${value} is not a valid ISO formatted datetime or relative date (such as -7d).`, name);
+}
+
+/** PostHog's ordering values for runs; any other is ignored, as DRF's OrderingFilter ignores it. */
+const RUN_ORDERINGS: Record<string, { orderBy: RunsOrderColumn; descending: boolean }> = {
+  created_at: { orderBy: 'created_at', descending: false },
+  '-created_at': { orderBy: 'created_at', descending: true },
+  data_interval_start: { orderBy: 'data_interval_start', descending: false },
+  '-data_interval_start': { orderBy: 'data_interval_start', descending: true },
+};
+
+/**
+ * Runs page by cursor as PostHog's RunsCursorPagination, newest first by created_at unless `ordering` says
+ * otherwise, within PostHog's window: created between `after` (a week ago unless given) and `before` (now), or,
+ * ordered by data interval, with an interval from `start` (a week ago) to `end` (now); `status` keeps those in
+ * the statuses named.
+ */
 export const environments_batch_exports_runs_list: Handler<'environments_batch_exports_runs_list'> = async ({
   params,
   query,
@@ -314,10 +385,27 @@ export const environments_batch_exports_runs_list: Handler<'environments_batch_e
   deps,
   ctx,
 }) => {
+  const { timezone } = environmentOf(state).environment;
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const page = pageOf(query);
-  const { rows, count } = await listRuns(deps.db, row.id, page);
-  return { status: 200, body: { count, ...pageLinks(ctx, page, count), results: rows.map(presentRun) } };
+  const position = decodeCursor(query.cursor);
+  const ordering = RUN_ORDERINGS[query.ordering ?? ''] ?? RUN_ORDERINGS['-created_at']!;
+  const [from, to] = ordering.orderBy === 'created_at' ? (['after', 'before'] as const) : (['start', 'end'] as const);
+  const fromValue = query[from];
+  const toValue = query[to];
+  const after = fromValue ? runsBound(fromValue, timezone, from) : { kind: 'ago' as const, interval: '7 days' };
+  const before = toValue ? runsBound(toValue, timezone, to) : null;
+  const statuses = query.status === undefined ? null : ([] as RunStatus[]).concat(query.status);
+  const { rows, more } = await listRunsPage(deps.db, row.id, {
+    ...ordering,
+    after,
+    before,
+    statuses: statuses && statuses.length > 0 ? statuses : null,
+    position,
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  });
+  const edge = (run: PositionedRun | undefined) => (run ? { value: run.position_value, id: run.id } : null);
+  const links = cursorLinks(ctx, { first: edge(rows[0]), last: edge(rows.at(-1)) }, position, more);
+  return { status: 200, body: { ...links, results: rows.map(presentRun) } };
 };
 
 export const environments_batch_exports_runs_retrieve: Handler<'environments_batch_exports_runs_retrieve'> = async ({

@@ -194,18 +194,18 @@ describe('batch export to S3: JSON lines written by PostgreSQL', function () {
     const lines = text.split('\n');
     expect(lines.pop()).to.equal('');
     expect(lines).to.have.length(17);
-    // Whole seconds without a fraction, milliseconds as six digits, microseconds below a millisecond dropped (pg's Date).
+    // Whole seconds without a fraction, and the stored microseconds as six digits, as PostHog writes them.
     expect(lines[0]).to.match(
-      /^\{"uuid":"[0-9a-f-]{36}","timestamp":"2026-01-01T10:00:00\+00:00","_inserted_at":"2026-01-01T12:00:00\.123000\+00:00","created_at":"2026-01-01T12:00:00\.123000\+00:00","event":"\$pageview",/,
+      /^\{"uuid":"[0-9a-f-]{36}","timestamp":"2026-01-01T10:00:00\+00:00","_inserted_at":"2026-01-01T12:00:00\.123456\+00:00","created_at":"2026-01-01T12:00:00\.123456\+00:00","event":"\$pageview",/,
     );
-    expect(lines[1]).to.contain('"timestamp":"2026-01-01T10:00:00+00:00","_inserted_at":"2026-01-01T12:00:00.999000+00:00"');
+    expect(lines[1]).to.contain('"timestamp":"2026-01-01T10:00:00.000123+00:00","_inserted_at":"2026-01-01T12:00:00.999999+00:00"');
     expect(lines[1]).to.contain('"properties":{"exp":0.0025,"int":42,"neg":0,"huge":1e+23,"list":[1,-7,3.25],"long":12345678901234567000,"tiny":1e-7,"price":1.5}');
     expect(lines[1]).to.contain('"person_properties":{"name":"Ada \\"A\\" Lovelace \\\\ ü","email":"ada@example.com","score":0.5}');
     expect(lines[2]).to.contain('"timestamp":"2026-01-01T10:00:01.500000+00:00"');
     expect(lines[2]).to.contain('"properties":{"9":2,"10":3,"b":1,"x":{"1":"one","2":"two"},"$set":{"plan":"pro"}}');
     expect(lines[2]).to.match(/"person_properties":null,"person_id":null\}$/);
     expect(JSON.parse(lines[3]!)).to.include({
-      timestamp: '2026-01-01T10:00:01.999000+00:00',
+      timestamp: '2026-01-01T10:00:01.999999+00:00',
       event: 'quote " and \\ in the name ü',
       distinct_id: 'distinct "with" \\ quotes',
       elements_chain: 'a:href="/x\\"y"nth-child="1";button.big',

@@ -46,6 +46,21 @@ function harness(account: Account, config: Record<string, unknown>, window: { st
   };
 }
 
+/** A stored timestamptz in UTC to the microsecond, as PostgreSQL prints it: `YYYY-MM-DDTHH:MM:SS.ffffff`. */
+const MICROS_TEXT = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+
+/** A datetime as PostHog's files write it: `+00:00`, and six digits of fraction unless they are all zero. */
+function postHogDatetime(microsText: string): string {
+  const [seconds, fraction] = microsText.split('.');
+  return fraction === '000000' ? `${seconds}+00:00` : `${seconds}.${fraction}+00:00`;
+}
+
+/** Microseconds since the epoch (a Parquet TIMESTAMP(MICROS) value) as MICROS_TEXT prints them. */
+function microsText(micros: bigint): string {
+  const seconds = new Date(Number(micros / 1_000_000n) * 1000).toISOString().slice(0, 19);
+  return `${seconds}.${String(micros % 1_000_000n).padStart(6, '0')}`;
+}
+
 /** What the window's events are in the database, as PostHog's S3 JSONLines shows them. */
 async function storedEvents(account: Account, window = WINDOW): Promise<Array<Record<string, unknown>>> {
   const rows: Array<Record<string, any>> = await testDb()('events as e')
@@ -57,12 +72,13 @@ async function storedEvents(account: Account, window = WINDOW): Promise<Array<Re
     .andWhere('e.timestamp', '>=', window.start)
     .andWhere('e.timestamp', '<', window.end)
     .orderBy([{ column: 'e.timestamp' }, { column: 'e.uuid' }])
-    .select('e.uuid', 'e.timestamp', 'e.inserted_at', 'e.event', 'e.properties', 'e.distinct_id', 'e.elements_chain', 'e.person_id', 'p.properties as person_properties');
+    .select('e.uuid', 'e.event', 'e.properties', 'e.distinct_id', 'e.elements_chain', 'e.person_id', 'p.properties as person_properties')
+    .select(testDb().raw(`${MICROS_TEXT('e.timestamp')} as timestamp, ${MICROS_TEXT('e.inserted_at')} as inserted_at`));
   return rows.map((row) => ({
     uuid: row.uuid,
-    timestamp: formatDatetime(row.timestamp),
-    _inserted_at: formatDatetime(row.inserted_at),
-    created_at: formatDatetime(row.inserted_at),
+    timestamp: postHogDatetime(row.timestamp),
+    _inserted_at: postHogDatetime(row.inserted_at),
+    created_at: postHogDatetime(row.inserted_at),
     event: row.event,
     properties: row.properties,
     distinct_id: row.distinct_id,
@@ -160,6 +176,8 @@ describe('batch export to S3', function () {
 
   it('writes Parquet that reads back as the stored events, timestamps included', async () => {
     const expected = await storedEvents(account);
+    // Capture stores inserted_at to the microsecond: the file must keep what a millisecond would lose.
+    expect(expected.some((event) => /\.\d{3}[0-9]*[1-9]\+/.test(String(event._inserted_at)) && !/\.\d{3}000\+/.test(String(event._inserted_at)))).to.equal(true);
     const prefix = `parquet-${randomUUID()}`;
     const outcome = await s3Destination.run(harness(account, s3.config({ prefix, file_format: 'Parquet', compression: 'gzip' })).exportRun);
     const key = `${prefix}/${INTERVAL}.parquet.gz`;
@@ -169,13 +187,15 @@ describe('batch export to S3', function () {
     const rows = await parquetReadObjects({
       file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
       compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) },
+      // The stored microseconds as they are in the file, not a Date's milliseconds.
+      parsers: { timestampFromMicroseconds: (micros: bigint) => micros },
     });
     expect(
       rows.map((row) => ({
         ...row,
-        timestamp: formatDatetime(row.timestamp),
-        _inserted_at: formatDatetime(row._inserted_at),
-        created_at: formatDatetime(row.created_at),
+        timestamp: postHogDatetime(microsText(row.timestamp)),
+        _inserted_at: postHogDatetime(microsText(row._inserted_at)),
+        created_at: postHogDatetime(microsText(row.created_at)),
         properties: JSON.parse(row.properties),
         person_properties: row.person_properties === null ? null : JSON.parse(row.person_properties),
       })),

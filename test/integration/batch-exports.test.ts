@@ -4,9 +4,10 @@ import pg from 'pg';
 import { connectionStringOf } from '../../db/pg/client.js';
 import { ENGINE_CHANNEL } from '../../db/queries/batch-exports/notify.js';
 import { createProject } from '../../db/queries/projects.js';
+import { setCurrentTeam } from '../../db/queries/users.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
+import type { ApiResponse, HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { S3_KEYS_REQUIRED } from '../../db/queries/batch-exports/validation.js';
@@ -31,6 +32,18 @@ const EXPORT_KEYS = [
   'timezone',
   'offset_day',
   'offset_hour',
+].sort();
+
+// The fields of PostHog's published BatchExportBackfill and BatchExportRun (its serializers' `__all__`, with the
+// backfill's `progress`; `records_failed` is a column of PostHog's run model).
+const POSTHOG_BACKFILL_KEYS = [
+  'id', 'progress', 'start_at', 'end_at', 'status', 'created_at', 'finished_at', 'last_updated_at',
+  'total_records_count', 'adjusted_start_at', 'team', 'batch_export',
+].sort();
+const POSTHOG_RUN_KEYS = [
+  'id', 'status', 'records_completed', 'records_failed', 'latest_error', 'data_interval_start', 'data_interval_end',
+  'cursor', 'created_at', 'finished_at', 'last_updated_at', 'records_total_count', 'bytes_exported', 'batch_export',
+  'backfill',
 ].sort();
 
 const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null };
@@ -313,15 +326,26 @@ describe('batch exports', () => {
       }
     });
 
-    it('asks for team_id when the organization has several environments, and takes only its own', async () => {
+    it('creates in the caller’s current project when the organization has several, as PostHog', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
       const { environment: second } = await createProject(testDb(), account.organization.id, 'Second');
-      const missing = await client.post(orgPath(account), s3Export());
-      expect(missing.status).to.equal(400);
-      expect(missing.body).to.deep.equal(
-        invalid("This organization has several environments: give 'team_id', the environment the export belongs to.", 'team_id', 'required'),
-      );
+      // PostHog's body: no team_id. The account's user works in its first project.
+      const inFirst = await create(s3Export(), orgPath(account), client);
+      expect(inFirst.team_id).to.equal(account.environment.id);
+      await setCurrentTeam(testDb(), account.user.id, account.organization.id, second.id);
+      const inSecond = await create(s3Export(), orgPath(account), client);
+      expect(inSecond.team_id).to.equal(second.id);
+      const listed = async (environmentId: number) =>
+        (await client.get(`/api/environments/${environmentId}/batch_exports/`)).body.results.map((item: { id: string }) => item.id);
+      expect(await listed(account.environment.id)).to.deep.equal([inFirst.id]);
+      expect(await listed(second.id)).to.deep.equal([inSecond.id]);
+    });
+
+    it('takes team_id, only its own organization’s, over the current project', async () => {
+      const account = await newAccount(testDb());
+      const client = server.http.withKey(account.key);
+      const { environment: second } = await createProject(testDb(), account.organization.id, 'Second');
       const foreign = await client.post(orgPath(account), s3Export({ team_id: owner.environment.id }));
       expect(foreign.status).to.equal(400);
       expect(foreign.body).to.deep.equal(
@@ -331,6 +355,34 @@ describe('batch exports', () => {
       expect(created.team_id).to.equal(second.id);
       expect((await client.get(envPath(account))).body.count).to.equal(0);
       expect((await client.get(`/api/environments/${second.id}/batch_exports/`)).body.count).to.equal(1);
+    });
+
+    it('asks for team_id when the current project is not in the organization and it has several', async () => {
+      const account = await newAccount(testDb());
+      await createProject(testDb(), account.organization.id, 'Second');
+      const needsTeam = invalid(
+        "Your current project is not in this organization, which has several: give 'team_id', the environment the export belongs to.",
+        'team_id',
+        'required',
+      );
+      // A member who never chose a project, and one whose current project is in another organization.
+      const member = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      const missing = await server.http.withKey(member.key).post(orgPath(account), s3Export());
+      expect(missing.status).to.equal(400);
+      expect(missing.body).to.deep.equal(needsTeam);
+      const elsewhere = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      await setCurrentTeam(testDb(), elsewhere.user.id, owner.organization.id, owner.environment.id);
+      const other = await server.http.withKey(elsewhere.key).post(orgPath(account), s3Export());
+      expect(other.status).to.equal(400);
+      expect(other.body).to.deep.equal(needsTeam);
+      expect((await server.http.withKey(account.key).get(orgPath(account))).body.count).to.equal(0);
+    });
+
+    it('falls back to the only environment when the current project is elsewhere', async () => {
+      const account = await newAccount(testDb());
+      const member = await newMember(testDb(), account.organization, MembershipLevel.admin, {});
+      const created = await create(s3Export(), orgPath(account), server.http.withKey(member.key));
+      expect(created.team_id).to.equal(account.environment.id);
     });
 
     it('answers 404 for another organization’s or environment’s export', async () => {
@@ -584,8 +636,10 @@ describe('batch exports', () => {
         batch_export: exportId,
         status: 'Starting',
         adjusted_start_at: '2026-11-01T10:00:00.000Z',
+        team: account.environment.id,
         progress: { total_runs: 14, finished_runs: 1, progress: 1 / 14 },
       });
+      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_BACKFILL_KEYS);
       const listed = await client.get(backfillsPath);
       expect(listed.body.results.map((item: { id: string }) => item.id)).to.include(row.id);
 
@@ -642,10 +696,18 @@ describe('batch exports', () => {
       const ids: Record<string, string> = {};
       for (const [index, status] of statuses.entries()) ids[status] = await insertRun(created.id, { status, hour: index, minutesAgo: 10 - index });
       const listed = await http.get(`${runsPath}?limit=2`);
-      expect(listed.body.count).to.equal(5);
+      expect(listed.body).to.have.all.keys('next', 'previous', 'results');
+      expect(listed.body.previous).to.equal(null);
       expect(listed.body.results.map((run: { id: string }) => run.id)).to.deep.equal([ids.Cancelled, ids.Failed]);
       const read = await http.get(`${runsPath}${ids.Completed}/`);
-      expect(read.body).to.deep.include({ id: ids.Completed, status: 'Completed', data_interval_end: '2026-11-20T02:00:00.000Z' });
+      expect(read.body).to.deep.include({
+        id: ids.Completed,
+        status: 'Completed',
+        data_interval_end: '2026-11-20T02:00:00.000Z',
+        records_completed: 5,
+        records_failed: null,
+      });
+      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_RUN_KEYS);
 
       for (const status of ['Starting', 'Running']) {
         const res = await http.post(`${runsPath}${ids[status]}/cancel/`);
@@ -667,6 +729,167 @@ describe('batch exports', () => {
       expect(backfill.end_at.toISOString()).to.equal('2026-11-20T03:00:00.000Z');
       expect((await http.get(`${runsPath}${randomUUID()}/`)).status).to.equal(404);
     });
+  });
+
+  describe('runs by cursor, after and before', () => {
+    let account: Account;
+    let client: HttpClient;
+    let runsPath: string;
+    /** The runs created in the last week, newest first by (created_at, id), as PostHog orders them. */
+    let recent: string[];
+    /** Every run in the order it was made: the nth has the interval ending at 2026-11-01 n:00 UTC. */
+    const madeInOrder: string[] = [];
+    const oldRuns: Record<string, string> = {};
+
+    /** A run created at an SQL expression of time, to the microsecond. */
+    let runsMade = 0;
+    async function runCreatedAt(exportId: string, createdAt: string, bindings: readonly number[] = []): Promise<{ id: string; at: string }> {
+      const id = randomUUID();
+      runsMade += 1;
+      const end = new Date(Date.UTC(2026, 10, 1, runsMade));
+      await testDb()('batch_export_runs').insert({
+        id,
+        batch_export_id: exportId,
+        status: 'Completed',
+        data_interval_start: new Date(end.getTime() - 3600_000),
+        data_interval_end: end,
+        created_at: testDb().raw(createdAt, bindings),
+      });
+      madeInOrder.push(id);
+      const [row] = (await testDb().raw(
+        `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at from batch_export_runs where id = ?`,
+        [id],
+      )).rows as { at: string }[];
+      return { id, at: row!.at };
+    }
+
+    type RunsPage = { next: string | null; previous: string | null; results: { id: string }[] };
+    const idsOf = (body: { results: { id: string }[] }) => body.results.map((run) => run.id);
+    const pathOf = (link: string) => {
+      const url = new URL(link);
+      return url.pathname + url.search;
+    };
+
+    before(async () => {
+      account = await newAccount(testDb());
+      // Wall-clock bounds without an offset are read in the environment's time zone, as PostHog does.
+      await testDb()('environments').where({ id: account.environment.id }).update({ timezone: 'Europe/Berlin' });
+      client = server.http.withKey(account.key);
+      const exportId = (await create(s3Export(), envPath(account), client)).id;
+      runsPath = `${envPath(account)}${exportId}/runs/`;
+      const made: { id: string; at: string }[] = [];
+      // Five runs a microsecond apart (one JS millisecond), and two created at the very same moment.
+      for (let index = 0; index < 5; index += 1) {
+        made.push(await runCreatedAt(exportId, "date_trunc('second', now()) - interval '1 hour' + ?::int * interval '1 microsecond'", [index]));
+      }
+      for (let index = 0; index < 2; index += 1) made.push(await runCreatedAt(exportId, "date_trunc('second', now()) - interval '2 hours'"));
+      recent = made
+        .sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1))
+        .map((run) => run.id);
+      oldRuns.nineDaysAgo = (await runCreatedAt(exportId, "now() - interval '9 days'")).id;
+      oldRuns.tenth = (await runCreatedAt(exportId, "'2026-11-10T12:00:00.000001Z'::timestamptz")).id;
+      oldRuns.twelfth = (await runCreatedAt(exportId, "'2026-11-12T00:00:00Z'::timestamptz")).id;
+      await testDb()('batch_export_runs').where({ id: madeInOrder[5] }).update({ status: 'Failed' });
+    });
+
+    it('walks runs by data interval with next, keeping ordering and the window in the links', async () => {
+      const search = '?ordering=data_interval_start&start=2026-11-01T00:00:00Z&end=2026-12-01&limit=4';
+      const first = await client.get(`${runsPath}${search}`);
+      expect(idsOf(first.body)).to.deep.equal(madeInOrder.slice(0, 4));
+      const next = new URL(first.body.next);
+      expect(next.searchParams.get('ordering')).to.equal('data_interval_start');
+      const second = await client.get(pathOf(first.body.next));
+      expect(idsOf(second.body)).to.deep.equal(madeInOrder.slice(4, 8));
+      const back = await client.get(pathOf(second.body.previous));
+      expect(idsOf(back.body)).to.deep.equal(madeInOrder.slice(0, 4));
+      expect(back.body.previous).to.equal(null);
+    });
+
+    it('walks the last week newest first with next, and back with previous', async () => {
+      const pages: string[][] = [];
+      let link: string | null = `${runsPath}?limit=2`;
+      const previousLinks: (string | null)[] = [];
+      while (link) {
+        const res: ApiResponse<RunsPage> = await client.get(link);
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body).to.have.all.keys('next', 'previous', 'results');
+        pages.push(idsOf(res.body));
+        previousLinks.push(res.body.previous);
+        link = res.body.next ? pathOf(res.body.next) : null;
+        if (res.body.next) expect(new URL(res.body.next).searchParams.get('limit')).to.equal('2');
+      }
+      expect(pages.flat()).to.deep.equal(recent);
+      expect(pages.map((page) => page.length)).to.deep.equal([2, 2, 2, 1]);
+      expect(previousLinks[0]).to.equal(null);
+
+      // Back from the last page: each previous link answers the page before it.
+      let back: string | null = previousLinks.at(-1)!;
+      const backwards: string[][] = [];
+      let first: { previous: string | null; next: string | null } | undefined;
+      while (back) {
+        const res: ApiResponse<RunsPage> = await client.get(pathOf(back));
+        expect(res.status, res.text).to.equal(200);
+        backwards.unshift(idsOf(res.body));
+        back = res.body.previous;
+        first = res.body;
+      }
+      expect(backwards).to.deep.equal(pages.slice(0, -1));
+      expect(first?.next).to.be.a('string');
+      expect(idsOf((await client.get(pathOf(first!.next!))).body)).to.deep.equal(pages[1]);
+    });
+
+    const windows: [string, string, () => string[]][] = [
+      ['the last week by default', '', () => recent],
+      ['a relative after', '?after=-10d', () => [...recent, oldRuns.nineDaysAgo!]],
+      ['bounds to the microsecond, both included', '?after=2026-11-10T12:00:00.000001Z&before=2026-11-12T00:00:00Z', () => [oldRuns.twelfth!, oldRuns.tenth!]],
+      ['an after a microsecond later', '?after=2026-11-10T12:00:00.000002Z&before=2026-11-12T00:00:00Z', () => [oldRuns.twelfth!]],
+      ['an offset other than UTC', '?after=2026-11-10T13:00:00.000001%2B01:00&before=2026-11-11T00:00:00Z', () => [oldRuns.tenth!]],
+      ['a wall-clock time in the environment time zone', '?after=2026-11-12T01:00:00&before=2026-11-12T01:00:00', () => [oldRuns.twelfth!]],
+      ['a wall-clock time a second later', '?after=2026-11-12T01:00:01&before=2026-11-13', () => []],
+      ['a date', '?after=2026-11-10&before=2026-11-11', () => [oldRuns.tenth!]],
+      ['a span of 100 years', '?after=-100y&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
+      ['a relative before', '?after=-30d&before=-8d', () => [oldRuns.nineDaysAgo!, oldRuns.twelfth!, oldRuns.tenth!]],
+      ['oldest first by created_at', '?ordering=created_at&after=-30d&before=-8d', () => [oldRuns.tenth!, oldRuns.twelfth!, oldRuns.nineDaysAgo!]],
+      ['by default for an ordering PostHog does not know', '?ordering=name', () => recent],
+      ['by data interval, within start and end', '?ordering=data_interval_start&start=2026-11-01T01:00:00Z&end=2026-11-01T04:00:00Z', () => madeInOrder.slice(1, 4)],
+      ['by data interval, newest first', '?ordering=-data_interval_start&start=2026-11-01T01:00:00Z&end=2026-11-01T04:00:00Z', () => madeInOrder.slice(1, 4).reverse()],
+      ['by data interval, ignoring after', '?ordering=data_interval_start&after=-1d&start=2026-11-01T09:00:00Z&end=2026-12-01', () => madeInOrder.slice(9)],
+      ['by data interval in the last week by default', '?ordering=data_interval_start', () => []],
+      ['in one status', '?status=Failed', () => [madeInOrder[5]!]],
+      ['in several statuses', '?status=Failed&status=Completed', () => recent],
+    ];
+    for (const [what, search, expected] of windows) {
+      it(`lists ${what}`, async () => {
+        const res = await client.get(`${runsPath}${search}`);
+        expect(res.status, res.text).to.equal(200);
+        expect(idsOf(res.body)).to.deep.equal(expected());
+        expect(res.body.next).to.equal(null);
+      });
+    }
+
+    const refusals: [string, string, number, Record<string, unknown>][] = [
+      ['an after that is no date', '?after=yesterday', 400, invalid('Input yesterday is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a before with a 13th month', '?before=2026-13-01', 400, invalid('Input 2026-13-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'before')],
+      ['a start that is no date', '?ordering=-data_interval_start&start=-7x', 400, invalid('Input -7x is not a valid ISO formatted datetime or relative date (such as -7d).', 'start')],
+      ['a span before now beyond any timestamp', '?after=-999999y', 400, invalid('Input -999999y reaches back more than 100 years.', 'after')],
+      ['a year 0', '?after=0000-01-01', 400, invalid('Input 0000-01-01 is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a 30th of February', '?after=2026-02-30T00:00:00Z', 400, invalid('Input 2026-02-30T00:00:00Z is not a valid ISO formatted datetime or relative date (such as -7d).', 'after')],
+      ['a span of more than 100 years', '?before=-1201m', 400, invalid('Input -1201m reaches back more than 100 years.', 'before')],
+      ['a cursor that is not ours', '?cursor=garbage', 404, { ...NOT_FOUND, detail: 'Invalid cursor' }],
+      [
+        'a cursor naming no run id',
+        `?cursor=${Buffer.from(JSON.stringify({ t: '2026-11-10T12:00:00.000001Z', i: "x'; drop table x", n: 0 })).toString('base64url')}`,
+        404,
+        { ...NOT_FOUND, detail: 'Invalid cursor' },
+      ],
+    ];
+    for (const [what, search, status, body] of refusals) {
+      it(`refuses ${what} (${status})`, async () => {
+        const res = await client.get(`${runsPath}${search}`);
+        expect(res.status, res.text).to.equal(status);
+        expect(res.body).to.deep.equal(body);
+      });
+    }
   });
 
   describe('waking the engine', () => {

@@ -2,6 +2,7 @@
  * The files of the S3 destinations, written from hand-built records: JSONLines bytes exactly, the compressions
  * decoded back, Parquet read back with hyparquet, files rolled at a size, and the keys PostHog names them by.
  */
+import { PreciseDate } from '../../db/pg/precise-time.js';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -62,6 +63,15 @@ describe('unit: batch export files', () => {
     ];
     for (const [given, want] of cases) {
       it(`${given} → ${want}`, () => expect(formatDatetime(new Date(given))).to.equal(want));
+    }
+    // Read from PostgreSQL to the microsecond (PRECISE_TIME_TYPES): the fraction PostHog writes.
+    const precise: Array<[string, number, string]> = [
+      ['2026-01-01T10:00:00.123Z', 456, '2026-01-01T10:00:00.123456+00:00'],
+      ['2026-01-01T10:00:00.000Z', 1, '2026-01-01T10:00:00.000001+00:00'],
+      ['2026-12-31T23:59:59.999Z', 999, '2026-12-31T23:59:59.999999+00:00'],
+    ];
+    for (const [given, micros, want] of precise) {
+      it(`${given} and ${micros} µs → ${want}`, () => expect(formatDatetime(new PreciseDate(Date.parse(given), micros))).to.equal(want));
     }
   });
 

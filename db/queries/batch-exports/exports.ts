@@ -77,6 +77,15 @@ export async function environmentIdsOf(db: Db, organizationId: string): Promise<
   return rows.map((row: { id: number }) => row.id);
 }
 
+/** The user's current environment, if it belongs to this organization (null when it has none or another's). */
+export async function currentEnvironmentIn(db: Db, userId: number, organizationId: string): Promise<number | null> {
+  const row = (await db('users')
+    .join('environments', 'environments.id', 'users.current_team_id')
+    .where({ 'users.id': userId, 'environments.organization_id': organizationId })
+    .first('environments.id')) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
 export type NewExport = Omit<BatchExportRow, 'id' | 'deleted' | 'created_at' | 'last_updated_at' | 'schedule_from'>;
 
 /** What PostgreSQL refuses of the caller's values (a name too long, a NUL in the config) is a 400, not a 500. */
@@ -308,12 +317,72 @@ export async function cancelBackfill(db: Db, id: string): Promise<void> {
   });
 }
 
-export async function listRuns(db: Db, exportId: string, page: Page): Promise<{ rows: BatchExportRunRow[]; count: number }> {
-  const query = db('batch_export_runs')
-    .select('*')
+/**
+ * A moment bounding a runs listing: an instant, a wall-clock time in a time zone, or a span before now (an
+ * interval PostgreSQL reads, so that months and years keep their calendar length).
+ */
+export type RunsBound =
+  | { kind: 'instant'; at: string }
+  | { kind: 'local'; at: string; timezone: string }
+  | { kind: 'ago'; interval: string };
+
+/** The orders runs can be listed in, as PostHog's ordering_fields: by when they were created or their interval. */
+export type RunsOrderColumn = 'created_at' | 'data_interval_start';
+
+/**
+ * Where a page of runs starts: the run it continues from (its ordering column to the microsecond, and its id),
+ * and whether it goes against the listing's order (back towards the first page).
+ */
+export interface RunsPosition {
+  value: string;
+  id: string;
+  reverse: boolean;
+}
+
+export interface RunsQuery {
+  orderBy: RunsOrderColumn;
+  descending: boolean;
+  /** Bounds of created_at when ordered by it; of data_interval_start and data_interval_end otherwise. */
+  after: RunsBound;
+  before: RunsBound | null;
+  statuses: readonly RunStatus[] | null;
+  position: RunsPosition | null;
+  limit: number;
+}
+
+/** A run with its ordering column to the microsecond (UTC, ISO), which a JS Date would cut to milliseconds. */
+export type PositionedRun = BatchExportRunRow & { position_value: string };
+
+/**
+ * One page of runs in the query's window, keyed on (ordering column, id); `more` tells whether rows lie beyond
+ * the page in the direction it was read.
+ */
+export async function listRunsPage(db: Db, exportId: string, query: RunsQuery): Promise<{ rows: PositionedRun[]; more: boolean }> {
+  const bound = (value: RunsBound) => {
+    if (value.kind === 'instant') return db.raw('?::timestamptz', [value.at]);
+    if (value.kind === 'local') return db.raw('(?::timestamp at time zone ?)', [value.at, value.timezone]);
+    return db.raw('(now() - ?::interval)', [value.interval]);
+  };
+  const column = query.orderBy;
+  const reverse = query.position?.reverse ?? false;
+  const order = query.descending !== reverse ? 'desc' : 'asc';
+  const builder = db('batch_export_runs')
+    .select('*', db.raw(`to_char(?? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_value`, [column]))
     .where('batch_export_id', exportId)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
-  return paginate<BatchExportRunRow>(query, page);
+    .orderBy([{ column, order }, { column: 'id', order }])
+    .limit(query.limit + 1);
+  const end = query.before ? bound(query.before) : db.fn.now();
+  if (column === 'created_at') builder.where('created_at', '>=', bound(query.after)).where('created_at', '<=', end);
+  else builder.where('data_interval_start', '>=', bound(query.after)).where('data_interval_end', '<=', end);
+  if (query.statuses) builder.whereIn('status', [...query.statuses]);
+  if (query.position) {
+    const comparison = order === 'desc' ? '<' : '>';
+    builder.whereRaw(`(??, id) ${comparison} (?::timestamptz, ?::uuid)`, [column, query.position.value, query.position.id]);
+  }
+  const rows = await translated(async () => (await builder) as PositionedRun[]);
+  const more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  return { rows: reverse ? page.reverse() : page, more };
 }
 
 export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { PRECISE_TIME_TYPES } from '../../pg/precise-time.js';
 import { connectionStringOf, type Db } from '../../pg/client.js';
 import { Compiler, compilePropertyGroup, HogQLError, parsePropertyFilters, parseSelectItem, type SelectItem } from '../../hogql/index.js';
 import { tokenize, withoutComments } from '../../hogql/parser.js';
@@ -255,13 +256,12 @@ function eventsQuery(request: RecordsRequest, ordered: boolean): RecordsQuery {
 const TIMESTAMP_EVENT_COLUMNS: ReadonlySet<string> = new Set(['timestamp', '_inserted_at', 'created_at']);
 
 /**
- * A timestamptz as the record path's files show it: pg parses it into a Date, which keeps milliseconds
- * (truncated, as to_char's MS), and the writer prints RFC 3339 in UTC with `+00:00`, the fraction as six digits
- * and only when not zero. One to_char and one replace: date arithmetic per row would cost more than the COPY.
- * Null stays null.
+ * A timestamptz as the record path's files show it (pg's value read to the microsecond, PRECISE_TIME_TYPES):
+ * RFC 3339 in UTC with `+00:00`, the fraction as six digits and only when not zero, as PostHog writes them. One
+ * to_char and one replace: date arithmetic per row would cost more than the COPY. Null stays null.
  */
 function datetimeText(expression: string): string {
-  return `replace(to_char((${expression}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000+00:00"'), '.000000+', '+')`;
+  return `replace(to_char((${expression}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), '.000000+', '+')`;
 }
 
 /**
@@ -539,7 +539,10 @@ export async function* readExportRecords(
     await trx.raw(`declare export_records no scroll cursor for ${query.sql}`, query.bindings as Knex.RawBinding[]);
     for (;;) {
       if (signal?.aborted) throw abortReason(signal);
-      const result = await trx.raw(`fetch forward ${batchSize} from export_records`).options({ query_timeout: timeoutMs + 1_000 });
+      // Timestamps to the microsecond: the files written from these records show them, as PostHog's do.
+      const result = await trx
+        .raw(`fetch forward ${batchSize} from export_records`)
+        .options({ query_timeout: timeoutMs + 1_000, types: PRECISE_TIME_TYPES });
       const rows = (result as { rows: ExportRecord[] }).rows;
       if (rows.length === 0) break;
       yield rows;

@@ -19,6 +19,7 @@ export function presentRun(run: BatchExportRunRow): BatchExportRun {
     id: run.id,
     status: run.status,
     records_completed: count(run.records_completed),
+    records_failed: count(run.records_failed),
     latest_error: run.latest_error,
     data_interval_start: iso(run.data_interval_start),
     data_interval_end: run.data_interval_end.toISOString(),
@@ -73,7 +74,7 @@ export function presentBackfill(row: BackfillWithProgress, interval: BatchExport
   return {
     id: row.id,
     batch_export: row.batch_export_id,
-    team_id: row.team_id,
+    team: row.team_id,
     start_at: iso(row.start_at),
     end_at: iso(row.end_at),
     adjusted_start_at: iso(row.adjusted_start_at),

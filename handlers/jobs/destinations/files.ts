@@ -18,6 +18,7 @@ import {
   type FileCompression,
   type FileFormat,
 } from '../../../db/queries/batch-exports/rows.js';
+import { epochMicros, microsOfSecond } from '../../../db/pg/precise-time.js';
 import { NonRetryableExportError, type ExportRecord } from './types.js';
 
 export type { FileCompression, FileFormat };
@@ -80,13 +81,13 @@ export function fileExtension(format: FileFormat, compression: FileCompression |
 
 /**
  * A datetime as PostHog's files show it (orjson): RFC 3339 in UTC with `+00:00`, and a fraction of six digits
- * only when it is not zero.
+ * only when it is not zero; microseconds when the date holds them (a PreciseDate read from PostgreSQL).
  */
 export function formatDatetime(date: Date): string {
   const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ (or an expanded year, never for our data)
-  const millis = date.getUTCMilliseconds();
+  const micros = microsOfSecond(date);
   const seconds = iso.slice(0, iso.indexOf('.'));
-  return millis === 0 ? `${seconds}+00:00` : `${seconds}.${String(millis).padStart(3, '0')}000+00:00`;
+  return micros === 0 ? `${seconds}+00:00` : `${seconds}.${String(micros).padStart(6, '0')}+00:00`;
 }
 
 /** The columns of `record` in the file's order; a column a record lacks is written as null. */
@@ -262,7 +263,8 @@ function parquetValue(column: string, kind: ParquetColumnKind, value: unknown): 
     case 'timestamp': {
       const date = value instanceof Date ? value : new Date(String(value));
       if (Number.isNaN(date.getTime())) throw new NonRetryableExportError(`Column ${column} holds ${JSON.stringify(value)}, which is not a datetime`);
-      return date;
+      // Microseconds since the epoch, the column's unit, exactly: the writer would make them of a Date's millis.
+      return epochMicros(date);
     }
     case 'boolean':
       return Boolean(value);
