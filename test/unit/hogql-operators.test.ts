@@ -178,7 +178,9 @@ describe('unit: HogQL operators', () => {
     });
 
     it('a Bool beside numbers is the number 0 or 1, as a ClickHouse Bool is a UInt8', () => {
-      expect(compile("select if(event = 'a', 2, true), [1, false] from events").text).to.not.include('::text');
+      const text = compile("select if(event = 'a', 2, true), [1, false] from events").text;
+      expect(text).to.include('else ($3::boolean)::int::bigint end');
+      expect(text).to.include('to_jsonb(($5::boolean)::int::bigint)');
       expect(compile('select 10 ?? true ? 20 : 30').text).to.include('::int::bigint');
     });
   });
