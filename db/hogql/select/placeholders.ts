@@ -4,7 +4,8 @@
  * `{variables.<code_name>}` the value the request gives that variable. Both become trees of constants and fields,
  * so every value stays a bound parameter and every field is read through the table's own compiler.
  *
- * `{filters}`: the property filters (as elsewhere: property-filters.ts), then `timestamp < date_to`, then
+ * `{filters}`: the property filters (as elsewhere: property-filters.ts; `session` filters read the sessions table's
+ * column, or `session.<key>` from events, and are the only ones a query of sessions alone takes), then `timestamp < date_to`, then
  * `timestamp >= date_from` (unless "all"), ANDed; `true` when there are none. The timestamp is the events' `timestamp`,
  * the sessions' `$start_timestamp` when only sessions are read, the groups' `created_at` for groups. Dates are ISO
  * 8601 (without an offset: in the environment's timezone) or PostHog's relative forms (`-7d`, `-1mStart`).
