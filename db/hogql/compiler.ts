@@ -336,8 +336,9 @@ export class Compiler {
   comparison(op: CompareOp, left: Typed, right: Typed): Typed {
     if (left.type === 'null' || right.type === 'null') {
       const other = left.type === 'null' ? right : left;
-      if (op === '=') return this.boolean(this.nullTest(other, false), [other]);
-      if (op === '!=') return this.boolean(this.nullTest(other, true), [other]);
+      // LIKE and ILIKE treat a NULL as PostHog's printer does: as = does, and NOT LIKE as != does.
+      if (op === '=' || op === 'like' || op === 'ilike') return this.boolean(this.nullTest(other, false), [other]);
+      if (op === '!=' || op === 'not like' || op === 'not ilike') return this.boolean(this.nullTest(other, true), [other]);
       return this.boolean(keyword('false'), [other]);
     }
     const textual = op.endsWith('like');
@@ -359,6 +360,11 @@ export class Compiler {
       return this.boolean(sql`(${l.sql} ${keyword(op === '=' ? 'is not distinct from' : 'is distinct from')} ${r.sql})`, parts);
     }
     const negative = op === '!=' || op.startsWith('not ');
+    if (textual && l.nullable && r.nullable) {
+      // Two missing values match (and so fail NOT LIKE); one missing value matches nothing.
+      const fallback = negative ? sql`(${l.sql} is not null or ${r.sql} is not null)` : sql`(${l.sql} is null and ${r.sql} is null)`;
+      return this.boolean(sql`coalesce(${body}, ${fallback})`, parts);
+    }
     return this.boolean(sql`coalesce(${body}, ${keyword(negative ? 'true' : 'false')})`, parts);
   }
 

@@ -432,6 +432,9 @@ const REGEX_OPERATORS: Readonly<Record<string, RegexOperator>> = {
  * negated ones are not(match(…)).
  */
 function regexMatch(subject: Expr, pattern: Expr, operator: RegexOperator): Expr {
+  // PostHog's printer answers a NULL matched against a NULL as = does: a match, so !~ is false.
+  const isNullConstant = (expr: Expr) => expr.kind === 'constant' && expr.value === null;
+  if (isNullConstant(subject) && isNullConstant(pattern)) return { kind: 'constant', value: !operator.negated };
   let regex = pattern;
   if (operator.caseInsensitive) {
     regex =

@@ -36,7 +36,8 @@ export const OPERATORS = [
 export type PropertyOperator = (typeof OPERATORS)[number];
 
 export const FILTER_TYPES = ['event', 'person', 'element', 'group', 'hogql', 'event_metadata'] as const;
-export type FilterType = (typeof FILTER_TYPES)[number];
+/** `session` filters are read only where a query's `{filters}` can reach the sessions table (select/placeholders.ts). */
+export type FilterType = (typeof FILTER_TYPES)[number] | 'session';
 
 /** Types PostHog knows that Hedgerow has no data for. */
 const UNSUPPORTED_TYPES = [
@@ -86,9 +87,10 @@ function isScalar(value: unknown): value is Scalar {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-function parseFilter(raw: Record<string, unknown>): PropertyFilter {
+function parseFilter(raw: Record<string, unknown>, sessions: boolean): PropertyFilter {
   const type = raw.type === undefined || raw.type === null || raw.type === '' ? 'event' : raw.type;
-  if (typeof type !== 'string' || !(FILTER_TYPES as readonly string[]).includes(type)) {
+  const known = (FILTER_TYPES as readonly string[]).includes(type as string) || (sessions && type === 'session');
+  if (typeof type !== 'string' || !known) {
     if (typeof type === 'string' && UNSUPPORTED_TYPES.includes(type)) {
       throw new HogQLError(`Property filters of type "${type}" are not supported.`);
     }
@@ -122,7 +124,7 @@ function parseFilter(raw: Record<string, unknown>): PropertyFilter {
   return filter;
 }
 
-function parseNode(raw: unknown, depth: number, count: { filters: number }): PropertyGroup | PropertyFilter {
+function parseNode(raw: unknown, depth: number, count: { filters: number; sessions: boolean }): PropertyGroup | PropertyFilter {
   if (depth > MAX_DEPTH) throw new HogQLError(`Property groups may be nested at most ${MAX_DEPTH} deep.`);
   if (Array.isArray(raw)) return { kind: 'group', type: 'AND', values: raw.map((item) => parseNode(item, depth + 1, count)) };
   if (!isObject(raw)) throw new HogQLError('Each property filter must be an object.');
@@ -135,7 +137,7 @@ function parseNode(raw: unknown, depth: number, count: { filters: number }): Pro
   }
   count.filters += 1;
   if (count.filters > MAX_FILTERS) throw new HogQLError(`At most ${MAX_FILTERS} property filters are allowed.`);
-  return parseFilter(raw);
+  return parseFilter(raw, count.sessions);
 }
 
 /**
@@ -153,9 +155,9 @@ function fromOldStyle(raw: Record<string, unknown>): Array<Record<string, unknow
  * Reads the parsed JSON of a `properties` parameter: a list, a group, a single filter, or filters in PostHog's old
  * style (an object that is neither a group nor a filter).
  */
-export function parsePropertyFilters(raw: unknown): PropertyGroup {
+export function parsePropertyFilters(raw: unknown, options: { sessions?: boolean } = {}): PropertyGroup {
   const oldStyle = isObject(raw) && !('values' in raw) && !('key' in raw);
-  const node = parseNode(oldStyle ? fromOldStyle(raw) : raw, 0, { filters: 0 });
+  const node = parseNode(oldStyle ? fromOldStyle(raw) : raw, 0, { filters: 0, sessions: options.sessions === true });
   return node.kind === 'group' ? node : { kind: 'group', type: 'AND', values: [node] };
 }
 
@@ -177,6 +179,8 @@ function subject(filter: PropertyFilter, c: Compiler): Typed {
         throw new HogQLError(`"${filter.key}" is not an event field; filter properties with type "event".`);
       }
       return c.field([filter.key]);
+    case 'session':
+      throw new HogQLError('Property filters of type "session" are not supported.');
     default:
       return c.field(['properties', filter.key]);
   }

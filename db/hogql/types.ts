@@ -363,6 +363,8 @@ export function unifiedType(values: readonly Typed[]): HogQLType {
   if (types.has('json') && scalar.every((type) => JSON_COMPATIBLE.includes(type))) return 'json';
   if (scalar.length === 1) return scalar[0]!;
   if (scalar.every((type) => NUMERIC.includes(type))) return 'float';
+  // A Bool is a UInt8 to ClickHouse: beside numbers it is the number 0 or 1 (ifNull(10, true) is 10).
+  if (scalar.every((type) => NUMERIC.includes(type) || type === 'boolean')) return scalar.includes('float') ? 'float' : 'int';
   return 'string';
 }
 

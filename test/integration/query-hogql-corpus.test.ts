@@ -1009,7 +1009,9 @@ order by distinct_id, timestamp`,
     query: 'SELECT session_id, $entry_current_url from sessions WHERE {filters}',
     filters: { dateRange: { date_from: '2024-03-29', date_to: '2024-03-31' } },
     order: 'set',
-    rows: () => SESSIONS.filter((s) => s.start.toISOString() >= '2024-03-29').map((s) => [s.id, s.entryUrl]),
+    // date_to is `$start_timestamp < date_to`: midnight at the start of 31 March (posthog/hogql/filters.py; test_filters.py
+    // prints date_to="2020-02-02" as less(timestamp, toDateTime('2020-02-02 00:00:00.000000'))).
+    rows: () => SESSIONS.filter((s) => s.start.toISOString() >= '2024-03-29' && s.start.toISOString() < '2024-03-31').map((s) => [s.id, s.entryUrl]),
   },
   {
     source: `${TEST_QUERY} test_events_sessions_table`,
@@ -1667,7 +1669,10 @@ LIMIT 50000`,
     newYork: true,
     query: "SELECT count() FROM events WHERE event = '$pageview' AND {filters}",
     filters: { dateRange: { date_from: '2024-03-10', date_to: '2024-03-16' } },
-    rows: () => [[PV().filter((e) => e.timestamp >= '2024-03-10T05:00:00Z' && e.timestamp < '2024-03-17T04:00:00Z').length]],
+    // Both dates are midnights in the project's zone and date_to is exclusive: `timestamp < 2024-03-16 00:00` New York
+    // (posthog/hogql/filters.py reads date_to with isoparse in the team's zone; test_filters.py prints date_to="2020-02-02"
+    // as less(timestamp, toDateTime('2020-02-02 00:00:00.000000'))).
+    rows: () => [[PV().filter((e) => e.timestamp >= '2024-03-10T05:00:00Z' && e.timestamp < '2024-03-16T04:00:00Z').length]],
   },
   {
     source: 'posthog/hogql_queries/insights/trends (TrendsQuery inner series in a project in New York; $pageview, 8–12 March 2024)',

@@ -159,6 +159,24 @@ const CASES: Case[] = [
     filters: { properties: [{ key: '$browser', value: 'Chrome' }], dateRange: { date_to: '2024-01-03' } },
     rows: [['$pageview', 's1']],
   },
+  {
+    name: '{filters} of a sessions query: a session property filter reads the sessions\' column',
+    query: 'select session_id from sessions where {filters} order by session_id',
+    filters: { properties: [{ key: '$entry_current_url', value: 'https://x.test/a', type: 'session' }] },
+    rows: [['s1']],
+  },
+  {
+    name: '{filters} of an events query: a session property filter reads the event\'s session',
+    query: 'select event, distinct_id from events where {filters} order by timestamp',
+    filters: { properties: [{ key: '$entry_current_url', operator: 'icontains', value: 'X.TEST/A', type: 'session' }] },
+    rows: [['$pageview', 'alice']],
+  },
+  {
+    name: '{filters} of a sessions query: a session filter that no session matches',
+    query: 'select count() from sessions where {filters}',
+    filters: { properties: [{ key: '$entry_current_url', operator: 'is_not', value: 'https://x.test/a', type: 'session' }], dateRange: { date_to: '2024-01-02' } },
+    rows: [[0]],
+  },
   // {filters.dateRange.from} / {filters.dateRange.to}.
   {
     name: '{filters.dateRange.from} and {filters.dateRange.to} as constants',
@@ -230,6 +248,18 @@ const CASES: Case[] = [
     query: "select countIf(properties.$current_url =~ '/[Bb]log/'), countIf(properties.$current_url !~ 'blog'), countIf(properties.$current_url =~* '/BLOG/') from events",
     // The third event has no URL: it does not match, so it counts for !~.
     rows: [[1, 5, 1]],
+  },
+  {
+    name: 'NULL in LIKE, ILIKE and the regex operators, as PostHog prints them: two NULLs match, one matches nothing',
+    query:
+      "select null like null, '2' like null, null not like '2', null not ilike null, null =~ null, null !~ '2', null !~* null, ifNull(10, true), 10 ?? true ? 20 : 30",
+    rows: [[true, false, true, false, true, true, false, 10, 20]],
+  },
+  {
+    name: 'LIKE between two missing properties: a match, as = between them is',
+    // Only the sign-up has a plan; no event has "nothing".
+    query: "select countIf(properties.plan like properties.nothing), countIf(properties.plan not like properties.nothing), countIf(properties.plan ilike 'PR%') from events",
+    rows: [[4, 1, 1]],
   },
 ];
 
@@ -303,7 +333,13 @@ const REFUSED: Refusal[] = [
     name: 'property filters over sessions alone',
     query: 'select count() from sessions where {filters}',
     filters: { properties: [{ key: '$browser', value: 'Chrome' }] },
-    detail: 'Can only use session properties in a filter when selecting from only the sessions table; session property filters are not supported.',
+    detail: 'Can only use session properties in a filter when selecting from only the sessions table.',
+  },
+  {
+    name: 'a session property filter where no sessions table is read',
+    query: 'select key from groups where {filters}',
+    filters: { properties: [{ key: '$entry_current_url', value: 'https://x.test/a', type: 'session' }] },
+    detail: 'In {filters} over the groups table only group property filters apply, not "session".',
   },
   { name: 'equals() with one argument', query: 'select equals(event) from events', detail: 'equals() takes 2 arguments, got 1.' },
   { name: 'a ternary without its else', query: "select event = 'a' ? 1 from events", detail: 'Expected ":" but found "from" at position 24.' },

@@ -143,6 +143,12 @@ describe('unit: HogQL operators', () => {
       ["a =~ 'x' and b", "match(a, 'x') and b"],
       ["a || 'y' =~ 'x'", "match(concat(a, 'y'), 'x')"],
       ["not a =~ 'x'", "not match(a, 'x')"],
+      // Two NULL constants match, as PostHog's printer answers them.
+      ['null =~ null', 'true'],
+      ['null =~* null', 'true'],
+      ['null !~ null', 'false'],
+      ['null !~* null', 'false'],
+      ["null =~ 'x'", "match(null, 'x')"],
       // The operators beside them keep their meaning.
       ['a!=b', 'a != b'],
       ['a - -1', 'a - (-1)'],
@@ -163,6 +169,19 @@ describe('unit: HogQL operators', () => {
       const insensitive = compile("select count() from events where event =~* '^\\$PAGE'");
       expect(insensitive.text).to.include('(e.event ~ $2::text)');
       expect(insensitive.params[1]).to.equal('(?i)^\\$PAGE');
+    });
+
+    it('LIKE with a NULL is = with a NULL, NOT LIKE != (PostHog prints them as isNull and isNotNull)', () => {
+      expect(compile("select properties.a like null, null not ilike properties.a from events").text).to.equal(
+        compile('select properties.a = null, null != properties.a from events').text,
+      );
+    });
+
+    it('a Bool beside numbers is the number 0 or 1, as a ClickHouse Bool is a UInt8', () => {
+      const text = compile("select if(event = 'a', 2, true), [1, false] from events").text;
+      expect(text).to.include('else ($3::boolean)::int::bigint end');
+      expect(text).to.include('to_jsonb(($5::boolean)::int::bigint)');
+      expect(compile('select 10 ?? true ? 20 : 30').text).to.include('::int::bigint');
     });
   });
 

@@ -4,7 +4,8 @@
  * `{variables.<code_name>}` the value the request gives that variable. Both become trees of constants and fields,
  * so every value stays a bound parameter and every field is read through the table's own compiler.
  *
- * `{filters}`: the property filters (as elsewhere: property-filters.ts), then `timestamp < date_to`, then
+ * `{filters}`: the property filters (as elsewhere: property-filters.ts; `session` filters read the sessions table's
+ * column, or `session.<key>` from events, and are the only ones a query of sessions alone takes), then `timestamp < date_to`, then
  * `timestamp >= date_from` (unless "all"), ANDed; `true` when there are none. The timestamp is the events' `timestamp`,
  * the sessions' `$start_timestamp` when only sessions are read, the groups' `created_at` for groups. Dates are ISO
  * 8601 (without an offset: in the environment's timezone) or PostHog's relative forms (`-7d`, `-1mStart`).
@@ -53,13 +54,26 @@ function numberValue(filter: PropertyFilter, value: string | number | boolean): 
   return number;
 }
 
+/**
+ * What `{filters}` applies to: events, groups, sessions alone, or events beside sessions (where PostHog reads
+ * session filters on the sessions table and the others on events).
+ */
+type FilterScope = 'events' | 'groups' | 'sessions' | 'eventsAndSessions';
+
 /** The value a filter reads, on the table `{filters}` applies to. */
-function subject(filter: PropertyFilter, table: 'events' | 'groups'): Expr {
+function subject(filter: PropertyFilter, table: FilterScope): Expr {
   if (table === 'groups') {
     if (filter.type !== 'group') throw new HogQLError(`In {filters} over the groups table only group property filters apply, not "${filter.type}".`);
     return field('properties', filter.key);
   }
+  if (table === 'sessions' && filter.type !== 'session') {
+    throw new HogQLError('Can only use session properties in a filter when selecting from only the sessions table.');
+  }
   switch (filter.type) {
+    case 'session':
+      // A session property is a column of the sessions table; from events it is read through `session`.
+      if (table === 'sessions') return field(filter.key);
+      return table === 'eventsAndSessions' ? field('sessions', filter.key) : field('session', filter.key);
     case 'person':
       return field('person', 'properties', filter.key);
     case 'group':
@@ -77,7 +91,7 @@ function subject(filter: PropertyFilter, table: 'events' | 'groups'): Expr {
 }
 
 /** One property filter as the expression it stands for, read as property-filters.ts reads it. */
-function filterExpr(filter: PropertyFilter, table: 'events' | 'groups', timezone: string): Expr {
+function filterExpr(filter: PropertyFilter, table: FilterScope, timezone: string): Expr {
   if (filter.type === 'hogql') return parseExpression(filter.key);
   const value = subject(filter, table);
   const anyOf = (parts: Expr[], negative: boolean): Expr => (parts.length === 1 ? parts[0]! : { kind: negative ? 'and' : 'or', exprs: parts });
@@ -137,7 +151,7 @@ function filterExpr(filter: PropertyFilter, table: 'events' | 'groups', timezone
   }
 }
 
-function groupExpr(group: PropertyGroup, table: 'events' | 'groups', timezone: string): Expr | null {
+function groupExpr(group: PropertyGroup, table: FilterScope, timezone: string): Expr | null {
   const parts = group.values.map((node) => (node.kind === 'group' ? groupExpr(node, table, timezone) : filterExpr(node, table, timezone)));
   const present = parts.filter((part): part is Expr => part !== null);
   if (present.length === 0) return null;
@@ -169,7 +183,7 @@ export function requestPlaceholders(filters: HogQLFilters | null | undefined, va
   const dateRange = isObject(given.dateRange) ? given.dateRange : {};
   const dateFrom = typeof dateRange.date_from === 'string' && dateRange.date_from !== 'all' ? dateRange.date_from : null;
   const dateTo = typeof dateRange.date_to === 'string' ? dateRange.date_to : null;
-  const properties = given.properties === undefined || given.properties === null ? null : parsePropertyFilters(given.properties);
+  const properties = given.properties === undefined || given.properties === null ? null : parsePropertyFilters(given.properties, { sessions: true });
   const byCodeName = new Map<string, HogQLVariable>();
   if (isObject(variables)) {
     for (const variable of Object.values(variables)) {
@@ -182,10 +196,9 @@ export function requestPlaceholders(filters: HogQLFilters | null | undefined, va
       const exprs: Expr[] = [];
       const events = tables.has('events');
       if (properties && properties.values.length > 0) {
-        if (tables.has('sessions') && !events) {
-          throw new HogQLError('Can only use session properties in a filter when selecting from only the sessions table; session property filters are not supported.');
-        }
-        const condition = groupExpr(properties, events ? 'events' : 'groups', timezone);
+        const sessions = tables.has('sessions');
+        const scope: FilterScope = sessions ? (events ? 'eventsAndSessions' : 'sessions') : events ? 'events' : 'groups';
+        const condition = groupExpr(properties, scope, timezone);
         if (condition) exprs.push(condition);
       }
       const timestamp = tables.has('groups') ? field('created_at') : events ? field('timestamp') : field('$start_timestamp');
