@@ -259,8 +259,8 @@ const CASES: Case[] = [
   },
   {
     name: "an aggregate inside a lambda reads only this environment's rows",
-    query: 'select arrayMap(h -> countEqual(groupArray(toHour(timestamp)), h), [10, 11]) from events',
-    rows: [[[2, 0]]],
+    query: 'select arrayMap(h -> countEqual(groupArray(toHour(timestamp)), h), [10, 11]), arrayMap(h -> sum(arrayMap(x -> x * 1, properties.nums)[1]) + h, [0, 1]) from events',
+    rows: [[[2, 0], [13, 14]]],
   },
   {
     name: 'a lambda parameter shadows a column alias',
