@@ -156,9 +156,13 @@ export function arrayOffset(index: Typed, scope: Scope): Fragment {
  */
 export function checkZeroIndex(container: Expr, index: Expr): void {
   if (index.kind === 'constant' && index.value === 0 && container.kind !== 'array' && container.kind !== 'tuple') {
-    throw new HogQLError('Array indices are 1-based: [0] names no element (use [1] for the first, [-1] for the last).');
+    throw new HogQLError(ZERO_ARRAY_INDEX);
   }
 }
+
+/** PostHog's refusals of a constant index 0 (`x[0]`, `x.0`), in its words. */
+export const ZERO_ARRAY_INDEX = 'SQL indexes start from one, not from zero. E.g: array[1]';
+export const ZERO_TUPLE_INDEX = 'SQL indexes start from one, not from zero. E.g: array.1';
 
 /** `array[index]`, `tuple.N`: an element of an array, a tuple or a JSON value (a property holding a list). */
 export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean, scope: Scope): Typed {

@@ -136,6 +136,10 @@ export class Compiler {
   private aggregateDepth = 0;
   /** The parameters of the lambdas being compiled, innermost last: names bound only inside their bodies. */
   private readonly lambdaScopes: ReadonlyMap<string, Typed>[] = [];
+  /** How many lambdas were open when the aggregate being compiled began: their parameters are out of its reach. */
+  private lambdasOutsideAggregate = 0;
+  /** Fields read so far (lambda parameters aside): whether an aggregate inside a lambda reads the query's rows. */
+  private fieldReads = 0;
 
   constructor(readonly options: CompileOptions) {}
 
@@ -186,14 +190,14 @@ export class Compiler {
 
   /**
    * Compiles a lambda's body with its parameters bound to `values`: inside it they shadow fields and aliases of
-   * the same names. The body is compiled once, whatever the array's length.
+   * the same names. The body is compiled once, whatever the array's length. It may hold an aggregate of the
+   * query's rows that does not read the parameters (ClickHouse computes it once per group; PostgreSQL computes
+   * an aggregate whose arguments read only an outer query's columns in that outer query): see call().
    */
   withLambdaParams(params: readonly string[], values: readonly Typed[], body: () => Typed): Typed {
     this.lambdaScopes.push(new Map(params.map((name, index) => [name, values[index]!])));
     try {
-      const result = body();
-      if (result.aggregate) throw new HogQLError('A lambda cannot hold an aggregate function; aggregate the array instead.');
-      return result;
+      return body();
     } finally {
       this.lambdaScopes.pop();
     }
@@ -206,12 +210,20 @@ export class Compiler {
     for (let index = this.lambdaScopes.length - 1; index >= 0; index -= 1) {
       const value = this.lambdaScopes[index]!.get(head);
       if (value === undefined) continue;
+      if (this.insideAggregate && index < this.lambdasOutsideAggregate) {
+        throw new HogQLError(`A lambda cannot hold an aggregate function that reads its parameter "${head}"; aggregate the array instead.`);
+      }
       return rest.reduce<Typed>(
         (container, key) => elementOf(container, constant(key), typeof key === 'number' && container.tupleTypes !== undefined, this.scope),
         value,
       );
     }
     return undefined;
+  }
+
+  private fieldRead(chain: readonly (string | number)[]): Typed {
+    this.fieldReads += 1;
+    return this.field(chain);
   }
 
   /** An expression, refused when it is too large written out in full (see MAX_WEIGHT). */
@@ -230,7 +242,7 @@ export class Compiler {
       case 'constant':
         return constant(expr.value);
       case 'field':
-        return this.lambdaParam(expr.chain) ?? this.field(expr.chain);
+        return this.lambdaParam(expr.chain) ?? this.fieldRead(expr.chain);
       case 'call':
         if (expr.over) return this.windowCall(expr.name, expr.args, expr.params, expr.over);
         return this.call(expr.name, expr.args, expr.params);
@@ -537,10 +549,19 @@ export class Compiler {
     }
     if (this.aggregateDepth > 0) throw new HogQLError(`Aggregate functions cannot be nested: ${fn.name}() inside another.`);
     this.aggregateDepth += 1;
+    this.lambdasOutsideAggregate = this.lambdaScopes.length;
+    const readsBefore = this.fieldReads;
     try {
-      return { ...fn.compile(this, args, params ?? []), aggregate: true };
+      const result: Typed = { ...fn.compile(this, args, params ?? []), aggregate: true };
+      // PostgreSQL computes an aggregate that reads no column of any query in the innermost one: inside a lambda,
+      // over the lambda's elements, where ClickHouse computes it over the group's rows.
+      if (this.lambdaScopes.length > 0 && this.fieldReads === readsBefore) {
+        throw new HogQLError(`An aggregate function inside a lambda must read a column of the query's rows; ${fn.name}() here reads none, and would be computed over the lambda's elements instead of the group's rows.`);
+      }
+      return result;
     } finally {
       this.aggregateDepth -= 1;
+      this.lambdasOutsideAggregate = 0;
     }
   }
 }

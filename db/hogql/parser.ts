@@ -14,6 +14,7 @@
  * the start of an operand, followed by `(`); `not` does when `(` follows it directly, so `not (a)` stays the
  * operator.
  */
+import { ZERO_ARRAY_INDEX, ZERO_TUPLE_INDEX } from './arrays.js';
 import type { CompareOp, Expr, IntervalUnit, QueryRef, SelectItem, WindowSpec } from './ast.js';
 import { HogQLError } from './errors.js';
 import { operatorForm } from './library/operators.js';
@@ -760,6 +761,7 @@ export class Parser {
         const token = this.advance();
         if (expr.kind === 'field' && token.type === 'ident') expr = { kind: 'field', chain: [...expr.chain, token.value] };
         else if (token.type === 'number' && Number.isSafeInteger(token.value)) {
+          if (token.value === 0 && expr.kind === 'field') throw new HogQLError(ZERO_TUPLE_INDEX);
           expr =
             expr.kind === 'field'
               ? { kind: 'field', chain: [...expr.chain, token.value] }
@@ -772,6 +774,7 @@ export class Parser {
         const key = this.expression();
         this.expectOp(']');
         const isKey = key.kind === 'constant' && (typeof key.value === 'string' || Number.isSafeInteger(key.value));
+        if (expr.kind === 'field' && key.kind === 'constant' && key.value === 0) throw new HogQLError(ZERO_ARRAY_INDEX);
         if (expr.kind === 'field' && isKey) expr = { kind: 'field', chain: [...expr.chain, key.value as string | number] };
         else expr = { kind: 'element', expr, index: key, tuple: false };
       }

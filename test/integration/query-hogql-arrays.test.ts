@@ -249,6 +249,20 @@ const CASES: Case[] = [
     rows: [[['2024-01-01T10:00:00.000Z'], '2024-01-01T10:00:00.000Z', '2023-12-31T10:00:00.000Z']],
   },
   {
+    // ClickHouse computes an aggregate in a lambda that does not read its parameters once per group.
+    name: "an aggregate inside a lambda is the group's (a 24-hour sparkline's counts per hour)",
+    query: 'select event, arrayMap(h -> countEqual(groupArray(toHour(timestamp)), h), range(9, 12)), arrayMap(h -> count(distinct_id) * h, [1, 2]) from events group by event order by event',
+    rows: [
+      ['lists', [0, 1, 0], [1, 2]],
+      ['other', [0, 1, 0], [1, 2]],
+    ],
+  },
+  {
+    name: "an aggregate inside a lambda reads only this environment's rows",
+    query: 'select arrayMap(h -> countEqual(groupArray(toHour(timestamp)), h), [10, 11]), arrayMap(h -> sum(arrayMap(x -> x * 1, properties.nums)[1]) + h, [0, 1]) from events',
+    rows: [[[2, 0], [13, 14]]],
+  },
+  {
     name: 'a lambda parameter shadows a column alias',
     query: "select 5 as x, arrayMap(x -> x + 1, [1]) from events where event = 'lists'",
     rows: [[5, [2]]],
@@ -260,7 +274,12 @@ const REFUSED: [string, string][] = [
   ['select arrayMap(x -> x, 1) from events', 'arrayMap() needs an array, not a value of type Integer.'],
   ['select arrayMap((x, y) -> x, [1]) from events', 'The lambda of arrayMap() takes 2 parameters but is given 1 array.'],
   ['select arrayMap([1], [2]) from events', 'arrayMap() takes a lambda as its first argument, such as arrayMap(x -> x > 1, array).'],
-  ['select arrayMap(x -> count(), [1]) from events', 'A lambda cannot hold an aggregate function; aggregate the array instead.'],
+  [
+    'select arrayMap(x -> count(), [1]) from events',
+    "An aggregate function inside a lambda must read a column of the query's rows; count() here reads none, and would be computed over the lambda's elements instead of the group's rows.",
+  ],
+  ['select arrayMap(x -> sum(x), [1]) from events', 'A lambda cannot hold an aggregate function that reads its parameter "x"; aggregate the array instead.'],
+  ['select arrayMap(x -> arrayMap(y -> sum(x + y), [1]), [1]) from events', 'A lambda cannot hold an aggregate function that reads its parameter "x"; aggregate the array instead.'],
   ["select [1, 'a'] from events", 'An array has no common type for Integer and String.'],
   ['select (1, 2).3 from events', 'The tuple has 2 items: there is no item 3.'],
   ["select 'abc'[1] from events", 'Cannot take an element of a String; only of an array or a tuple.'],

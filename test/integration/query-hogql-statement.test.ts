@@ -269,9 +269,21 @@ const CASES: Case[] = [
   },
   { name: 'TOP n', query: 'select top 2 number from numbers(5)', rows: [[0], [1]] },
   { name: 'OFFSET without LIMIT', query: 'select number from numbers(4) offset 2', rows: [[2], [3]] },
+  // DISTINCT ordered by expressions of its columns (sortableSemVer(properties.$lib_version), as PostHog's examples).
+  {
+    name: 'DISTINCT ordered by an expression of a selected column',
+    query: 'select distinct event from events order by length(event) desc, event',
+    rows: [['$pageview'], ['purchase'], ['signup']],
+  },
+  {
+    name: 'DISTINCT ordered by an expression of a selected property, limited, in this environment',
+    query: 'select distinct properties.price as price from events where price is not null order by toFloat(price) desc limit 2',
+    rows: [['100'], ['50']],
+  },
 ];
 
 const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
+  { name: 'DISTINCT ordered by a column it does not select', query: 'select distinct event from events order by timestamp', detail: 'With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.' },
   { name: 'SQL bound to the count of numbers()', query: 'select number from numbers({n})', values: { n: '3) n; drop table events; --' }, detail: 'The count of numbers() must be a non-negative integer constant.' },
   { name: 'a count of numbers() beyond its bound, bound', query: 'select count() from numbers({n})', values: { n: 10_000_000 }, detail: 'The count of numbers() may be at most 1000000, not 10000000.' },
   { name: 'numbers() beyond its bound', query: 'select count() from numbers(1000001)', detail: 'The count of numbers() may be at most 1000000, not 1000001.' },

@@ -762,6 +762,15 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     ? values.map((value, index) => (types[index] === undefined || types[index].type === 'null' ? value : coerce(value, types[index].type, { timezone: options.timezone })))
     : values;
   const selected = selectedValues.map((value, index) => sql`${value.sql} as ${keyword(`c${index}`)}`);
+  // With DISTINCT, ClickHouse orders the distinct rows by expressions of their columns: an order term that is not a
+  // selected column is computed over those rows, in a statement wrapping the distinct one (PostgreSQL would refuse
+  // it in the same statement).
+  const overDistinct = query.distinct && !query.limitBy && orderBy.some((term) => !columns.some((column) => same(column.expr, term.expr)));
+  const distinctAlias = overDistinct ? internalAlias(context) : '';
+  const distinctRows: NestedSource = { core: { sql: keyword(''), values: selectedValues, names: selectedValues.map((_value, index) => `c${index}`) }, alias: distinctAlias };
+  const distinctOrderValues = overDistinct
+    ? orderBy.map((term) => new SubqueryCompiler({ timezone: options.timezone, clause: 'ORDER BY', allowAggregates: false }, context, distinctRows).compile(overSelectedColumns(term.expr, columns)))
+    : null;
   // With LIMIT BY, the statement also numbers each row within its LIMIT BY values (in the query's order) and keeps
   // the order keys it does not select, and a wrapping statement keeps the rows whose number is in range.
   const hidden: Fragment[] = [];
@@ -769,6 +778,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const column = columns.findIndex((c) => same(c.expr, orderBy[index]!.expr));
     // A selected expression is ordered by its output column (which DISTINCT requires).
     if (column >= 0) return columnReference(`${prefix}c${column}`, values[column]!.sql.weight);
+    if (distinctOrderValues) return distinctOrderValues[index]!.sql;
     if (!query.limitBy) return orderValues[index]!.sql;
     hidden.push(sql`${orderValues[index]!.sql} as ${keyword(`o${index}`)}`);
     return columnReference(`${prefix}o${index}`, orderValues[index]!.sql.weight);
@@ -778,12 +788,13 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   const direction = (index: number) => {
     const { descending, nullsFirst } = orderBy[index]!;
     const order = descending ? 'desc' : 'asc';
-    if (!orderValues[index]!.nullable) return keyword(order);
+    if (!(distinctOrderValues ?? orderValues)[index]!.nullable) return keyword(order);
     return keyword(nullsFirst ? `${order} nulls first` : descending ? 'desc nulls last' : 'asc');
   };
   const orderTerms = (prefix: string) => orderBy.map((_term, index) => sql`${orderKey(index, prefix)} ${direction(index)}`);
   const finalClauses: Fragment[] = [];
-  if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(query.limitBy ? 'lb.' : ''), ', ')}`);
+  const orderPrefix = query.limitBy ? 'lb.' : overDistinct ? `${distinctAlias}.` : '';
+  if (orderBy.length > 0) finalClauses.push(sql`order by ${join(orderTerms(orderPrefix), ', ')}`);
   if (query.withTies && limit.count !== null) {
     finalClauses.push(sql`offset ${rowCount(limit.offset)} rows fetch first ${rowCount(limit.count)} rows with ties`);
   } else {
@@ -805,10 +816,33 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const kept = selectedValues.map((value, index) => columnReference(`lb.c${index} as c${index}`, value.sql.weight));
     const range = sql`lb.lb_n > ${rowCount(offset)} and lb.lb_n <= ${rowCount(offset + count)}`;
     statement = join([sql`select ${join(kept, ', ')} from (${join(clauses, ' ')}) lb where ${range}`, ...finalClauses], ' ');
+  } else if (overDistinct) {
+    const kept = selectedValues.map((value, index) => columnReference(`${distinctAlias}.c${index} as c${index}`, value.sql.weight));
+    statement = join([sql`select ${join(kept, ', ')} from (${join(clauses, ' ')}) ${keyword(distinctAlias)}`, ...finalClauses], ' ');
   } else {
     statement = join([...clauses, ...finalClauses], ' ');
   }
   return bounded({ sql: statement, values: selectedValues, names }, context);
+}
+
+/**
+ * An ORDER BY term of a DISTINCT statement over its distinct rows: each selected expression in it as that column
+ * (`c0`, `c1`, … of the rows); refused when it reads anything else, since the distinct rows hold nothing more.
+ */
+function overSelectedColumns(expr: Expr, columns: readonly SelectColumn[]): Expr {
+  const columnReads = new Set<Expr>();
+  const rewritten = mapExpr(expr, (inner) => {
+    const index = columns.findIndex((column) => same(column.expr, inner));
+    if (index < 0) return undefined;
+    const read: Expr = { kind: 'field', chain: [`c${index}`] };
+    columnReads.add(read);
+    return read;
+  });
+  mapExpr(rewritten, (inner) => {
+    if (inner.kind === 'field' && !columnReads.has(inner)) throw new HogQLError('With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.');
+    return undefined;
+  });
+  return rewritten;
 }
 
 const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
