@@ -41,11 +41,11 @@ function addressOf(value: Fragment): Fragment {
   return sql`coalesce(${ipv4Of(value)}, ${ipv6Of(value)})`;
 }
 
-/** Whether a constant text is an address of the family ClickHouse reads there (undefined for a non-constant). */
+/** Whether a constant text is an address ClickHouse reads as the family (an IPv4 one as IPv6 too); undefined for a non-constant. */
 function constantIsAddress(value: Typed, family: 4 | 6): boolean | undefined {
   if (typeof value.constant !== 'string') return undefined;
-  if (family === 4) return IPV4_PATTERN.test(value.constant);
-  return value.constant.includes(':') && IPV6_CHARACTERS.test(value.constant);
+  if (IPV4_PATTERN.test(value.constant)) return true;
+  return family === 6 && value.constant.includes(':') && IPV6_CHARACTERS.test(value.constant);
 }
 
 /** A function that raises an error in ClickHouse for text that is not an address: refused for a constant one. */
@@ -57,6 +57,11 @@ function refuseConstant(name: string, value: Typed, family: 4 | 6): void {
 
 type Fallback = 'error' | 'null' | 'default';
 
+/** The default for text that is not an address; NULL for NULL, as ClickHouse's functions of a Nullable argument. */
+function orNullFor(value: Typed, fallback: Fragment): Fragment {
+  return value.nullable ? sql`(case when ${value.sql} is not null then ${fallback} end)` : fallback;
+}
+
 /** IPv4StringToNum…: the address as a number. */
 function ipv4StringToNum(name: string, fallback: Fallback): FunctionDef {
   return {
@@ -67,7 +72,7 @@ function ipv4StringToNum(name: string, fallback: Fallback): FunctionDef {
       const value = text(c, arg(args, 0));
       if (fallback === 'error') refuseConstant(name, value, 4);
       const number = sql`(${ipv4Of(value.sql)} - '0.0.0.0'::inet)`;
-      const body = fallback === 'default' ? sql`coalesce(${number}, 0)` : number;
+      const body = fallback === 'default' ? sql`coalesce(${number}, ${orNullFor(value, keyword('0'))})` : number;
       return derived(body, 'int', [value], fallback === 'default' ? value.nullable : true);
     },
   };
@@ -101,13 +106,13 @@ function toAddress(name: string, family: 4 | 6, fallback: Fallback): FunctionDef
       }
       const shown = sql`host(${address})`;
       const zero = family === 4 ? keyword("'0.0.0.0'") : keyword("'::'");
-      const body = fallback === 'default' ? sql`coalesce(${shown}, ${zero})` : shown;
+      const body = fallback === 'default' ? sql`coalesce(${shown}, ${orNullFor(parts[0]!, zero)})` : shown;
       return derived(body, 'string', parts, fallback === 'default' ? parts[0]!.nullable : true);
     },
   };
 }
 
-/** isIPv4String, isIPv6String: 1 where the text is an address of the family, else 0 (NULL too). */
+/** isIPv4String, isIPv6String: 1 where the text is an address of the family, else 0; NULL for NULL. */
 function isAddressText(name: string, family: 4 | 6): FunctionDef {
   return {
     name,
@@ -116,7 +121,7 @@ function isAddressText(name: string, family: 4 | 6): FunctionDef {
     compile: (c, args) => {
       const value = text(c, arg(args, 0));
       const address = family === 4 ? ipv4Of(value.sql) : ipv6Of(value.sql);
-      return c.boolean(sql`(${address} is not null)`, [value]);
+      return derived(sql`(case when ${value.sql} is not null then ${address} is not null end)`, 'boolean', [value]);
     },
   };
 }
