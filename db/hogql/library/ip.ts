@@ -168,6 +168,41 @@ function checkRange(value: Typed): void {
   }
 }
 
+/** The calls whose FixedString(16) IPv6NumToString() reads, each as the function that gives its address as text. */
+const BINARY_SOURCES: Readonly<Record<string, string>> = {
+  IPv6StringToNum: 'toIPv6',
+  IPv6StringToNumOrDefault: 'toIPv6OrDefault',
+  IPv6StringToNumOrNull: 'toIPv6OrNull',
+  toIPv6: 'toIPv6',
+  toIPv6OrDefault: 'toIPv6OrDefault',
+  toIPv6OrZero: 'toIPv6OrZero',
+  toIPv6OrNull: 'toIPv6OrNull',
+};
+
+/**
+ * IPv6NumToString() of the 16 bytes a call gives: Hedgerow has no FixedString(16), so it reads the call itself
+ * (IPv6StringToNum…, IPv4ToIPv6, or an IPv6 value of toIPv6…) and gives the address's text, as ClickHouse writes it.
+ */
+const IPV6_NUM_TO_STRING: FunctionDef = {
+  name: 'IPv6NumToString',
+  minArgs: 1,
+  maxArgs: 1,
+  compile: (c, args) => {
+    const source = arg(args, 0);
+    if (source.kind === 'call' && source.name === 'IPv4ToIPv6' && source.args.length === 1) {
+      // The IPv4-mapped address of a number (its low 32 bits, as ClickHouse's UInt32).
+      const number = coerce(c.compile(arg(source.args, 0)), 'int', c.scope);
+      return derived(sql`host(('::ffff:' || host(${ipv4FromNumber(number.sql)}))::inet)`, 'string', [number]);
+    }
+    const target = source.kind === 'call' ? BINARY_SOURCES[source.name] : undefined;
+    if (source.kind === 'constant' && source.value === null) return typed(keyword('null::text'), 'string', true);
+    if (!target || source.kind !== 'call') {
+      throw new HogQLError('IPv6NumToString() reads the 16 bytes of a FixedString(16), which Hedgerow has no type for: it takes IPv6StringToNum(), IPv4ToIPv6() or toIPv6() directly.');
+    }
+    return c.call(target, source.args);
+  },
+};
+
 const DEFINITIONS: FunctionDef[] = [
   ipv4StringToNum('IPv4StringToNum', 'error'),
   ipv4StringToNum('IPv4StringToNumOrDefault', 'default'),
@@ -205,6 +240,7 @@ const DEFINITIONS: FunctionDef[] = [
       return typed(body, 'boolean', range.nullable || range.constant === undefined, address.aggregate || range.aggregate);
     },
   },
+  IPV6_NUM_TO_STRING,
   cidrToRange('IPv4CIDRToRange', 4),
   cidrToRange('IPv6CIDRToRange', 6),
   {
@@ -226,7 +262,7 @@ const DEFINITIONS: FunctionDef[] = [
 ];
 
 const BINARY =
-  'It reads or writes the 16 bytes of a FixedString(16), which Hedgerow has no type for (its text holds no NUL byte); an IPv6 address is its text here: use toIPv6() and toString().';
+  'It gives the 16 bytes of a FixedString(16), which Hedgerow has no type for (its text holds no NUL byte); IPv6NumToString() of it runs, and toIPv6() gives the address as its text.';
 
 export const IP: Family = {
   title: 'IP addresses',
@@ -235,7 +271,6 @@ export const IP: Family = {
     IPv6StringToNum: BINARY,
     IPv6StringToNumOrDefault: BINARY,
     IPv6StringToNumOrNull: BINARY,
-    IPv6NumToString: BINARY,
     IPv4ToIPv6: BINARY,
   },
 };
