@@ -13,11 +13,10 @@ import type { FunctionDef } from '../functions.js';
 import { keyword, sql, type Fragment } from '../sql.js';
 import { arrayOf, coerce, typed, type Typed } from '../types.js';
 import type { Family } from './index.js';
-import { arg, constantInteger, derived, pattern } from './common.js';
+import { arg, constantInteger, derived } from './common.js';
 
 /** Four decimal numbers of at most three digits, each up to 255, as ClickHouse's IPv4 parser reads them. */
-const IPV4_TEXT = '^((25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])$';
-const IPV4_PATTERN = new RegExp(IPV4_TEXT);
+const IPV4_PATTERN = /^((25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])$/;
 /** What an IPv6 address may hold (PostgreSQL's inet reads the rest of its form). */
 const IPV6_CHARACTERS = /^[0-9A-Fa-f:.]+$/;
 
@@ -26,19 +25,14 @@ function text(c: Compiler, expr: Expr): Typed {
   return coerce(c.compile(expr), 'string', c.scope);
 }
 
-/** The inet of an IPv4 text, or NULL. */
+/** The inet of an IPv4 text, or NULL (SQL functions of the migration create_hogql_ip_functions). */
 function ipv4Of(value: Fragment): Fragment {
-  return sql`(case when ${value} ~ ${pattern(IPV4_TEXT)} then hogql_ip_address(${value}) end)`;
+  return sql`hogql_ipv4_address(${value})`;
 }
 
 /** The inet of an IPv6 text (an IPv4 one is not an IPv6 address), or NULL. */
 function ipv6Of(value: Fragment): Fragment {
-  return sql`(case when strpos(${value}, ':') > 0 then hogql_ip_address(${value}) end)`;
-}
-
-/** The inet of an IPv4 or IPv6 text, or NULL. */
-function addressOf(value: Fragment): Fragment {
-  return sql`coalesce(${ipv4Of(value)}, ${ipv6Of(value)})`;
+  return sql`hogql_ipv6_address(${value})`;
 }
 
 /** Whether a constant text is an address ClickHouse reads as the family (an IPv4 one as IPv6 too); undefined for a non-constant. */
@@ -101,7 +95,7 @@ function toAddress(name: string, family: 4 | 6, fallback: Fallback): FunctionDef
         const value = coerce(compiled, 'string', c.scope);
         if (fallback === 'error') refuseConstant(name, value, family);
         // An IPv4 text converts to IPv6 as its IPv4-mapped address (::ffff:a.b.c.d), as in ClickHouse.
-        address = family === 4 ? ipv4Of(value.sql) : sql`coalesce(${ipv6Of(value.sql)}, ('::ffff:' || host(${ipv4Of(value.sql)}))::inet)`;
+        address = family === 4 ? ipv4Of(value.sql) : sql`hogql_to_ipv6(${value.sql})`;
         parts = [value];
       }
       const shown = sql`host(${address})`;
@@ -120,8 +114,7 @@ function isAddressText(name: string, family: 4 | 6): FunctionDef {
     maxArgs: 1,
     compile: (c, args) => {
       const value = text(c, arg(args, 0));
-      const address = family === 4 ? ipv4Of(value.sql) : ipv6Of(value.sql);
-      return derived(sql`(case when ${value.sql} is not null then ${address} is not null end)`, 'boolean', [value]);
+      return derived(family === 4 ? sql`hogql_is_ipv4(${value.sql})` : sql`hogql_is_ipv6(${value.sql})`, 'boolean', [value]);
     },
   };
 }
@@ -236,7 +229,7 @@ const DEFINITIONS: FunctionDef[] = [
       const address = text(c, arg(args, 0));
       const range = text(c, arg(args, 1));
       checkRange(range);
-      const body = sql`(coalesce(${addressOf(address.sql)}, '::'::inet) <<= hogql_ip_range(${range.sql}))`;
+      const body = sql`(coalesce(hogql_ip_address(${address.sql}), '::'::inet) <<= hogql_ip_range(${range.sql}))`;
       return typed(body, 'boolean', range.nullable || range.constant === undefined, address.aggregate || range.aggregate);
     },
   },
