@@ -14,6 +14,7 @@ import { MATH } from '../../db/hogql/library/math.js';
 import { STRINGS } from '../../db/hogql/library/strings.js';
 import { URLS } from '../../db/hogql/library/urls.js';
 import { compileSelect, parseSelect } from '../../db/hogql/select/index.js';
+import { sql } from '../../db/hogql/sql.js';
 
 const OPTIONS = { teamId: 4242, timezone: 'Europe/Paris', defaultLimit: 100, maxLimit: 50_000 };
 const compile = (query: string) => compileSelect(parseSelect(query), OPTIONS);
@@ -109,6 +110,21 @@ describe('unit: HogQL scalar function library', () => {
     expect(() => compile(`select concat(${many}) from events`)).to.throw(HogQLError, /too complex/);
     const small = Array.from({ length: 200 }, () => "repeat('ab', 10)").join(', ');
     expect(() => compile(`select concat(${small}) from events`)).not.to.throw();
+  });
+
+  it('refuses deeply repeated arguments as too complex (a HogQLError), never overflowing the call stack', () => {
+    for (const wrap of [(x: string) => `IPv4NumToString(IPv4StringToNumOrDefault(${x}))`, (x: string) => `toString(parseDateTime64BestEffortOrZero(${x}))`, (x: string) => `greatest(${x}, event, 1)`]) {
+      let query = "concat(event, 'a')";
+      for (let depth = 0; depth < 24; depth += 1) query = wrap(query);
+      try {
+        compile(`select ${query} from events`);
+      } catch (error) {
+        expect(error, query).to.be.instanceOf(HogQLError);
+      }
+    }
+    // A composition of many bound values keeps them all.
+    const many = { text: '?', params: Array.from({ length: 300_000 }, (_unused, index) => index), weight: 1 };
+    expect(sql`(${many})`.params).to.have.length(300_000);
   });
 
   it('binds every value of a call, patterns and separators included', () => {
