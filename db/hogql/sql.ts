@@ -32,7 +32,8 @@ export function sql(strings: TemplateStringsArray, ...values: Fragment[]): Fragm
   let weight = 1;
   values.forEach((value, index) => {
     text += value.text + checkStatic(strings[index + 1]!);
-    params.push(...value.params);
+    // One by one: spreading a large list into push() as arguments overflows the call stack.
+    for (const bound of value.params) params.push(bound);
     weight += value.weight;
   });
   return { text, params, weight };

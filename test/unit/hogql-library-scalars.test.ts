@@ -8,11 +8,13 @@ import { expect } from 'chai';
 import type { FunctionDef } from '../../db/hogql/functions.js';
 import { HogQLError } from '../../db/hogql/errors.js';
 import { CONVERSIONS } from '../../db/hogql/library/conversions.js';
+import { IP } from '../../db/hogql/library/ip.js';
 import { JSON_FAMILY } from '../../db/hogql/library/json.js';
 import { MATH } from '../../db/hogql/library/math.js';
 import { STRINGS } from '../../db/hogql/library/strings.js';
 import { URLS } from '../../db/hogql/library/urls.js';
 import { compileSelect, parseSelect } from '../../db/hogql/select/index.js';
+import { sql } from '../../db/hogql/sql.js';
 
 const OPTIONS = { teamId: 4242, timezone: 'Europe/Paris', defaultLimit: 100, maxLimit: 50_000 };
 const compile = (query: string) => compileSelect(parseSelect(query), OPTIONS);
@@ -23,7 +25,7 @@ const MARKER = 'zq_marker_qz';
 /** Arguments of each kind a function may be given: a marked text, a number, a property, an array. */
 const ARGUMENTS = [`'${MARKER}'`, '3', 'properties.$marker_zq', `splitByChar(',', '${MARKER}')`];
 
-const FAMILIES = [STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS];
+const FAMILIES = [STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, IP];
 
 function counts(fn: FunctionDef): number[] {
   const most = Math.min(fn.maxArgs, fn.minArgs + 2);
@@ -58,6 +60,12 @@ describe('unit: HogQL scalar function library', () => {
       ["select substring('a') from events", 'substring() takes 2 to 3 arguments, got 1.'],
       ["select position('a', 'b', 1, 2) from events", 'position() takes 2 to 3 arguments, got 4.'],
       ["select format('{}') from events", 'format() takes at least 2 arguments, got 1.'],
+      ['select greatest(1) from events', 'greatest() takes at least 2 arguments, got 1.'],
+      ["select IPv4CIDRToRange(toIPv4('1.2.3.4'), 33) from events", 'The prefix length of IPv4CIDRToRange() must be from 0 to 32.'],
+      ["select cutIPv6(toIPv6('::1'), event, 0) from events", 'The bytes to cut for IPv6 of cutIPv6() must be an integer constant.'],
+      ["select isIPAddressInRange('1.2.3.4', '1.2.3.0/33') from events", /cannot read "1\.2\.3\.0\/33" as a range/],
+      ["select parseDateTime64BestEffort('2024-01-01', 10) from events", 'The precision of parseDateTime64BestEffort() must be from 0 to 9.'],
+      ["select parseDateTimeBestEffortOrNull('Fri, 15 Mar 2024 10:00:00 GMT') from events", /reads ISO 8601 text and Unix seconds here/],
       ["select format('{} {}', 'a') from events", 'The pattern of format() names argument 1, which the call does not have.'],
       ["select format('{x}', 'a') from events", 'The pattern of format() has a { that is not {} or {n}.'],
       ["select format('}', 'a') from events", 'The pattern of format() has a } that closes nothing.'],
@@ -81,7 +89,6 @@ describe('unit: HogQL scalar function library', () => {
       ["select toJSONString(splitByChar(',', 'a')) from events", /toJSONString\(\) of an array is not supported/],
       ['select roundDown(1, 2) from events', 'The second argument of roundDown() must be an array of numbers.'],
       ['select transform(1, 2, 3) from events', 'The second and third arguments of transform() must be arrays.'],
-      ["select parseDateTimeBestEffort('2024-01-01', 'UTC') from events", /takes the text only here/],
       ['select e(1) from events', 'e() takes 0 arguments, got 1.'],
       ['select bitNot(1) from events', /^The function bitNot\(\) is not available: It depends on the width/],
       ["select reinterpretAsUInt8('a') from events", /^The function reinterpretAsUInt8\(\) is not available/],
@@ -103,6 +110,21 @@ describe('unit: HogQL scalar function library', () => {
     expect(() => compile(`select concat(${many}) from events`)).to.throw(HogQLError, /too complex/);
     const small = Array.from({ length: 200 }, () => "repeat('ab', 10)").join(', ');
     expect(() => compile(`select concat(${small}) from events`)).not.to.throw();
+  });
+
+  it('refuses deeply repeated arguments as too complex (a HogQLError), never overflowing the call stack', () => {
+    for (const wrap of [(x: string) => `IPv4NumToString(IPv4StringToNumOrDefault(${x}))`, (x: string) => `toString(parseDateTime64BestEffortOrZero(${x}))`, (x: string) => `greatest(${x}, event, 1)`]) {
+      let query = "concat(event, 'a')";
+      for (let depth = 0; depth < 24; depth += 1) query = wrap(query);
+      try {
+        compile(`select ${query} from events`);
+      } catch (error) {
+        expect(error, query).to.be.instanceOf(HogQLError);
+      }
+    }
+    // A composition of many bound values keeps them all.
+    const many = { text: '?', params: Array.from({ length: 300_000 }, (_unused, index) => index), weight: 1 };
+    expect(sql`(${many})`.params).to.have.length(300_000);
   });
 
   it('binds every value of a call, patterns and separators included', () => {

@@ -9,7 +9,8 @@ import { UUID_PATTERN } from '../../core/text.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
 import { keyword, sql, type Fragment } from '../sql.js';
-import { coerce, typed, unifiedType, type HogQLType, type Typed } from '../types.js';
+import { parseIsoDateTime } from '../datetime.js';
+import { coerce, timezoneName, timezoneParam, typed, unifiedType, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 import { alias, arg, constantInteger, derived, pattern, scalar } from './common.js';
 
@@ -100,6 +101,65 @@ function toJSONString(c: Compiler, args: readonly Expr[]): Typed {
   return derived(sql`coalesce(${body}, 'null')`, 'string', [value], false);
 }
 
+/**
+ * The text forms of ClickHouse's best-effort parsing that are read here, exactly as it reads them: ISO 8601 (a
+ * date, a date and time, with or without an offset; one without is read on the wall clock of the timezone) and
+ * Unix seconds of 9 or 10 digits. ClickHouse reads more (RFC 2822, month names, "YYYYMMDD", "DD/MM/YYYY"…); a
+ * constant in such a form is refused, and such a value at run time is NULL.
+ */
+const BEST_EFFORT_UNIX = /^\s*[0-9]{9,10}\s*$/;
+const BEST_EFFORT_TEXT = '^\\s*([0-9]{9,10}|[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?)\\s*$';
+
+/** A datetime cut to `digits` decimals of a second, as ClickHouse's DateTime64(digits) keeps it (DateTime: 0). */
+function cutSeconds(at: Fragment, digits: number): Fragment {
+  if (digits >= 6) return at;
+  const scale = keyword(String(10 ** digits));
+  const seconds = sql`extract(epoch from ${at})`;
+  return sql`(${at} - ((${seconds} * ${scale} - floor(${seconds} * ${scale})) / ${scale}) * interval '1 second')`;
+}
+
+/**
+ * parseDateTimeBestEffort and its family: text to a datetime, with a timezone as the last argument (and before it
+ * the precision, for the DateTime64 ones). PostHog runs parseDateTimeBestEffort as
+ * parseDateTime64BestEffortOrNull: NULL for text that is not a datetime, milliseconds kept.
+ */
+function bestEffort(name: string, options: { precision: boolean; fallback: 'null' | 'zero' | 'error'; digits: number }): FunctionDef {
+  return {
+    name,
+    minArgs: 1,
+    maxArgs: options.precision ? 3 : 2,
+    compile: (c, args) => {
+      let digits = options.digits;
+      if (options.precision && args.length > 1) {
+        digits = constantInteger(arg(args, 1), `The precision of ${name}()`);
+        if (digits < 0 || digits > 9) throw new HogQLError(`The precision of ${name}() must be from 0 to 9.`);
+      }
+      const zoneIndex = options.precision ? 2 : 1;
+      const zone = args.length > zoneIndex ? timezoneName(arg(args, zoneIndex), name) : undefined;
+      const scope = zone ? { ...c.scope, timezone: zone } : c.scope;
+      const value = c.compile(arg(args, 0));
+      let at: Typed;
+      if (value.type === 'datetime' || value.type === 'date') {
+        at = coerce(value, 'datetime', scope);
+      } else {
+        const text = coerce(value, 'string', scope);
+        if (typeof text.constant === 'string' && !parseIsoDateTime(text.constant) && !BEST_EFFORT_UNIX.test(text.constant)) {
+          if (/[0-9]/.test(text.constant)) {
+            throw new HogQLError(`${name}() reads ISO 8601 text and Unix seconds here, not "${text.constant}": ClickHouse reads other forms by rules Hedgerow does not reproduce exactly.`);
+          }
+          if (options.fallback === 'error') throw new HogQLError(`${name}() cannot read "${text.constant}" as a datetime; ${name}OrNull() answers NULL for it.`);
+        }
+        const body = sql`(case when ${text.sql} ~ ${pattern(BEST_EFFORT_TEXT)} then hogql_to_datetime(${text.sql}, ${timezoneParam(scope)}) end)`;
+        at = derived(body, 'datetime', [text], true);
+      }
+      let result = cutSeconds(at.sql, digits);
+      if (options.fallback === 'zero') result = sql`coalesce(${result}, to_timestamp(0))`;
+      const typedResult = derived(result, 'datetime', [at], options.fallback === 'zero' ? false : at.nullable);
+      return zone ? { ...typedResult, zone } : typedResult;
+    },
+  };
+}
+
 const DEFINITIONS: FunctionDef[] = [
   {
     name: 'hex',
@@ -159,15 +219,12 @@ const DEFINITIONS: FunctionDef[] = [
     compile: (c, args) => coerce(c.compile(arg(args, 0)), 'boolean', c.scope),
   },
   { name: 'toJSONString', minArgs: 1, maxArgs: 1, compile: toJSONString },
-  {
-    name: 'parseDateTimeBestEffort',
-    minArgs: 1,
-    maxArgs: 2,
-    compile: (c, args) => {
-      if (args.length > 1) throw new HogQLError('parseDateTimeBestEffort() takes the text only here; convert the result with toTimeZone().');
-      return c.call('toDateTime', [arg(args, 0)]);
-    },
-  },
+  bestEffort('parseDateTimeBestEffort', { precision: false, fallback: 'null', digits: 3 }),
+  bestEffort('parseDateTimeBestEffortOrNull', { precision: false, fallback: 'null', digits: 0 }),
+  bestEffort('parseDateTimeBestEffortOrZero', { precision: false, fallback: 'zero', digits: 0 }),
+  bestEffort('parseDateTime64BestEffort', { precision: true, fallback: 'error', digits: 3 }),
+  bestEffort('parseDateTime64BestEffortOrNull', { precision: true, fallback: 'null', digits: 3 }),
+  bestEffort('parseDateTime64BestEffortOrZero', { precision: true, fallback: 'zero', digits: 3 }),
   {
     name: 'toDateTime64',
     minArgs: 1,

@@ -9,6 +9,7 @@ import { ARRAYS } from './arrays.js';
 import { CONVERSIONS } from './conversions.js';
 import { DATES } from './dates.js';
 import { GEO } from './geo.js';
+import { IP } from './ip.js';
 import { JSON_FAMILY } from './json.js';
 import { MAPS } from './maps.js';
 import { MATH } from './math.js';
@@ -25,7 +26,7 @@ export interface Family {
   unavailable: Readonly<Record<string, string>>;
 }
 
-export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES, AGGREGATES, POSTHOG, STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, MAPS, GEO];
+export const FAMILIES: readonly Family[] = [ARRAYS, OPERATOR_FUNCTIONS, DATES, AGGREGATES, POSTHOG, STRINGS, MATH, CONVERSIONS, JSON_FAMILY, URLS, MAPS, GEO, IP];
 
 /** The library's functions, by lower-case name. */
 export const LIBRARY_FUNCTIONS: Readonly<Record<string, FunctionDef>> = Object.fromEntries(

@@ -153,19 +153,23 @@ function remainder(name: string, positive: boolean): FunctionDef {
   };
 }
 
-/** least()/greatest() of two values: NULL when either is, as in ClickHouse (PostgreSQL's skip nulls). */
+/**
+ * least()/greatest() of two or more values (ClickHouse takes any number): NULL when one of them is, as in
+ * ClickHouse (PostgreSQL's skip nulls).
+ */
 function extreme(name: string, sqlName: 'least' | 'greatest'): FunctionDef {
   return {
     name,
     minArgs: 2,
-    maxArgs: 2,
+    maxArgs: Infinity,
     compile: (c, args) => {
       const values = args.map((item) => c.compile(item));
       const unified = unifiedType(values);
       const type: HogQLType = unified === 'json' ? 'float' : unified === 'null' ? 'int' : unified;
-      const [a, b] = values.map((value) => coerce(value, type, c.scope)) as [Typed, Typed];
-      const body = sql`(case when ${a.sql} is null or ${b.sql} is null then null else ${keyword(sqlName)}(${a.sql}, ${b.sql}) end)`;
-      return derived(body, type, [a, b]);
+      const parts = values.map((value) => coerce(value, type, c.scope));
+      const anyNull = join(parts.map((part) => sql`${part.sql} is null`), ' or ');
+      const body = sql`(case when ${anyNull} then null else ${keyword(sqlName)}(${join(parts.map((part) => part.sql), ', ')}) end)`;
+      return derived(body, type, parts);
     },
   };
 }
