@@ -7,7 +7,7 @@
  * Comparisons follow HogQL's null handling: `a = b` is true when both are null, `a != b` is true when only one
  * is, and every other comparison with a null is false, so conditions are always true or false.
  */
-import type { CompareOp, Expr, IntervalUnit, QueryRef, WindowSpec } from './ast.js';
+import { childrenOf, type CompareOp, type Expr, type IntervalUnit, type QueryRef, type WindowSpec } from './ast.js';
 import { buildArray, checkZeroIndex, elementOf } from './arrays.js';
 import { HogQLError } from './errors.js';
 import { FUNCTIONS, type FunctionDef } from './functions.js';
@@ -191,12 +191,33 @@ export class Compiler {
   withLambdaParams(params: readonly string[], values: readonly Typed[], body: () => Typed): Typed {
     this.lambdaScopes.push(new Map(params.map((name, index) => [name, values[index]!])));
     try {
-      const result = body();
-      if (result.aggregate) throw new HogQLError('A lambda cannot hold an aggregate function; aggregate the array instead.');
-      return result;
+      return body();
     } finally {
       this.lambdaScopes.pop();
     }
+  }
+
+  /**
+   * An aggregate inside a lambda's body is computed over the query's rows, before the lambda runs, as ClickHouse
+   * computes it (`arrayMap(d -> indexOf(groupArray(day), d), days)`): so it may not read the lambda's parameters.
+   * It must read a field of the query, since PostgreSQL gives an aggregate with no field to the innermost query,
+   * which here is the lambda's own.
+   */
+  private checkAggregateInLambda(name: string, args: readonly Expr[]): void {
+    const params = new Set(this.lambdaScopes.flatMap((scope) => [...scope.keys()]));
+    let readsField = false;
+    const visit = (expr: Expr): void => {
+      if (expr.kind === 'field') {
+        const head = expr.chain[0];
+        if (typeof head === 'string' && params.has(head)) {
+          throw new HogQLError(`${name}() inside a lambda cannot read the lambda's parameter "${head}": aggregates are computed before the lambda runs.`);
+        }
+        readsField = true;
+      }
+      childrenOf(expr).forEach(visit);
+    };
+    args.forEach(visit);
+    if (!readsField) throw new HogQLError(`${name}() inside a lambda must read a field of the query; compute it outside the lambda.`);
   }
 
   /** A lambda parameter named by `chain`'s head, with the rest of the chain read inside it; undefined when none. */
@@ -530,6 +551,7 @@ export class Compiler {
       throw new HogQLError(`Aggregate functions such as ${fn.name}() are not allowed in ${this.options.clause}.`);
     }
     if (this.aggregateDepth > 0) throw new HogQLError(`Aggregate functions cannot be nested: ${fn.name}() inside another.`);
+    if (this.lambdaScopes.length > 0) this.checkAggregateInLambda(fn.name, [...args, ...(params ?? [])]);
     this.aggregateDepth += 1;
     try {
       return { ...fn.compile(this, args, params ?? []), aggregate: true };

@@ -229,6 +229,11 @@ const CASES: Case[] = [
     rows: [[['2024-01-01T10:00:00.000Z', '2024-01-02T10:00:00.000Z'], 'lists,other']],
   },
   {
+    name: 'an aggregate inside a lambda is computed over the rows, and named inside an argument',
+    query: "select arrayMap(d -> indexOf(arraySort(groupArray(event)) AS sorted, d) + length(sorted), ['other', 'lists', 'none']) from events",
+    rows: [[[4, 3, 2]]],
+  },
+  {
     name: 'a lambda and arrays cannot reach the other environment',
     query: "select count(), sum(arraySum(arrayFilter(x -> x > 0, properties.nums))) from events where has(properties.tags, 'a') or distinct_id = 'mallory'",
     rows: [[1, 6]],
@@ -260,7 +265,8 @@ const REFUSED: [string, string][] = [
   ['select arrayMap(x -> x, 1) from events', 'arrayMap() needs an array, not a value of type Integer.'],
   ['select arrayMap((x, y) -> x, [1]) from events', 'The lambda of arrayMap() takes 2 parameters but is given 1 array.'],
   ['select arrayMap([1], [2]) from events', 'arrayMap() takes a lambda as its first argument, such as arrayMap(x -> x > 1, array).'],
-  ['select arrayMap(x -> count(), [1]) from events', 'A lambda cannot hold an aggregate function; aggregate the array instead.'],
+  ['select arrayMap(x -> count(), [1]) from events', 'count() inside a lambda must read a field of the query; compute it outside the lambda.'],
+  ['select arrayMap(x -> sum(x), [1]) from events', `sum() inside a lambda cannot read the lambda's parameter "x": aggregates are computed before the lambda runs.`],
   ["select [1, 'a'] from events", 'An array has no common type for Integer and String.'],
   ['select (1, 2).3 from events', 'The tuple has 2 items: there is no item 3.'],
   ["select 'abc'[1] from events", 'Cannot take an element of a String; only of an array or a tuple.'],

@@ -43,6 +43,8 @@ describe('unit: HogQL arrays, tuples and lambdas', () => {
         { kind: 'call', name: 'arrayMap', args: [{ kind: 'lambda', params: ['x'], body: f('x') }, { kind: 'array', items: [c(1)] }] },
       ],
       ['(a AS b)', { kind: 'alias', expr: f('a'), name: 'b' }],
+      ['indexOf(a AS b, b)', { kind: 'call', name: 'indexOf', args: [{ kind: 'alias', expr: f('a'), name: 'b' }, f('b')] }],
+      ['[a AS b, 1]', { kind: 'array', items: [{ kind: 'alias', expr: f('a'), name: 'b' }, c(1)] }],
       ['(1 + 2 AS three) * 2', { kind: 'arithmetic', op: '*', left: { kind: 'alias', expr: { kind: 'arithmetic', op: '+', left: c(1), right: c(2) }, name: 'three' }, right: c(2) }],
       // Member access binds tighter than unary minus.
       ['-[1][1]', { kind: 'negate', expr: { kind: 'element', expr: { kind: 'array', items: [c(1)] }, index: c(1), tuple: false } }],
@@ -88,7 +90,8 @@ describe('unit: HogQL arrays, tuples and lambdas', () => {
       ['select x -> 1 from events', /can only be an argument of a function that calls it/],
       ['select arrayMap(x -> y, [1]) from events', /Unknown field "y"/],
       ['select arrayMap(x -> x, [1]) from events where x = 1', /Unknown field "x"/],
-      ['select arrayFilter(x -> sum(x) > 1, [1]) from events', /lambda cannot hold an aggregate/],
+      ['select arrayFilter(x -> sum(x) > 1, [1]) from events', /cannot read the lambda's parameter "x"/],
+      ['select arrayMap(x -> x + count(), [1]) from events', /inside a lambda must read a field of the query/],
       ["select [1, 'a'] from events", /no common type/],
       ['select [[1], 2] from events', /no common type/],
       ['select (1, 2).0 from events', /no item 0/],
