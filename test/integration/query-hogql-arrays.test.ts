@@ -252,6 +252,12 @@ const CASES: Case[] = [
   { name: 'arrayConcat of arrays of tuples keeps their items\' types', query: "select arrayConcat(arrayZip(['a'], [1]), arrayZip(['b'], [2]))[2].2 + 1 from events where event = 'lists'", rows: [[3]] },
   { name: 'numbers() without an alias is named numbers', query: 'select numbers.number from numbers(3) order by number', rows: [[0], [1], [2]] },
   {
+    name: 'an aggregate inside a lambda makes the column an aggregate: one row',
+    query: 'select arrayMap(n -> countEqual(groupArray(toInt(length(event))), n), [5, 4]) from events',
+    rows: [[[2, 0]]],
+  },
+  { name: 'a column that reads no field stands beside aggregates', query: 'select arrayMap(n -> n + 1, range(2)) as r, count() from events', rows: [[[1, 2], 2]] },
+  {
     name: 'a lambda and arrays cannot reach the other environment',
     query: "select count(), sum(arraySum(arrayFilter(x -> x > 0, properties.nums))) from events where has(properties.tags, 'a') or distinct_id = 'mallory'",
     rows: [[1, 6]],

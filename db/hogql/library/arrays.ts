@@ -80,7 +80,8 @@ function higherOrder(c: Compiler, args: readonly Expr[], fn: string, lambdaRequi
   }
   const elements = elementsOf(c, arrays);
   const value = lambda ? c.withLambdaParams(lambda.params, elements.items, () => c.compile(lambda.body)) : null;
-  return { elements, value, aggregate: arrays.some((array) => array.aggregate) };
+  // An aggregate inside the lambda (over the query's rows) makes the call one too.
+  return { elements, value, aggregate: arrays.some((array) => array.aggregate) || value?.aggregate === true };
 }
 
 /** A jsonb array of `value` over the elements, in their order (only those passing `where`). */

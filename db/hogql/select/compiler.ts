@@ -5,7 +5,7 @@
  * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
  * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr, WindowSpec } from '../ast.js';
+import { childrenOf, type Expr, type WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
@@ -808,7 +808,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   if (grouped) {
     // A window function's fields are PostgreSQL's to check (it names the one that is not grouped).
     const ungrouped = (expr: Expr, value: Typed) =>
-      !value.aggregate && expr.kind !== 'constant' && !(expr.kind === 'call' && expr.over) && !groupBy.some((group) => same(group, expr));
+      !value.aggregate && readsFields(expr) && !(expr.kind === 'call' && expr.over) && !groupBy.some((group) => same(group, expr));
     columns.forEach((column, index) => {
       if (ungrouped(column.expr, values[index]!)) {
         throw new HogQLError(`"${names[index]}" must be in GROUP BY or inside an aggregate function.`);
@@ -905,6 +905,14 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     statement = join([...clauses, ...finalClauses], ' ');
   }
   return bounded({ sql: statement, values: selectedValues, names }, context);
+}
+
+/** Whether `expr` reads a field (a lambda's parameters aside): one that reads none is the same in every group. */
+function readsFields(expr: Expr, bound: ReadonlySet<string> = new Set()): boolean {
+  if (expr.kind === 'field') return !(typeof expr.chain[0] === 'string' && bound.has(expr.chain[0]));
+  if (expr.kind === 'lambda') return readsFields(expr.body, new Set([...bound, ...expr.params]));
+  if (expr.kind === 'subquery' || expr.kind === 'inQuery') return true;
+  return childrenOf(expr).some((child) => readsFields(child, bound));
 }
 
 const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
