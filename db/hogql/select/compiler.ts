@@ -742,6 +742,8 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
       const [name, ...rest] = inner.chain as [string, ...(string | number)[]];
       const named = aliases.get(name);
       if (!named || excluded.has(name)) return undefined;
+      // `p.name` of a joined table `p` reads the table, whatever a column is called.
+      if (rest.length > 0 && joined.some((each) => each.names.has(name))) return undefined;
       // Names that name each other twice over would write out a tree exponential in their number.
       expansions += 1;
       if (expansions > MAX_ALIAS_EXPANSIONS) throw new HogQLError(`The query's names stand for more than ${MAX_ALIAS_EXPANSIONS} expressions written out in full.`);
