@@ -783,12 +783,22 @@ export class Parser {
   }
 
   /** Items up to `close`, for an array or tuple literal, bounded in number. */
+  /**
+   * An argument or an item: an expression, and `AS name` after it, as ClickHouse reads `f(g(x) AS y, y)`; the
+   * name then stands for the expression elsewhere in the statement, as `(expr AS name)` does.
+   */
+  private argument(): Expr {
+    const expr = this.expression();
+    const name = this.alias();
+    return name === null ? expr : { kind: 'alias', expr, name };
+  }
+
   private items(close: string): Expr[] {
     const items: Expr[] = [];
     if (!this.isOp(close)) {
       do {
         if (items.length >= MAX_ARRAY_LITERAL_ITEMS) throw new HogQLError(`An array or tuple may list at most ${MAX_ARRAY_LITERAL_ITEMS} items.`);
-        items.push(this.expression());
+        items.push(this.argument());
       } while (this.isOp(',') && this.advance());
     }
     this.expectOp(close);
@@ -946,7 +956,7 @@ export class Parser {
       const args: Expr[] = [];
       if (!this.isOp(')')) {
         do {
-          args.push(this.expression());
+          args.push(this.argument());
         } while (this.isOp(',') && this.advance());
       }
       this.expectOp(')');
@@ -980,7 +990,7 @@ export class Parser {
       if (lower === 'array' || lower === 'tuple') return { kind: lower, items: this.items(')') };
       if (!this.isOp(')')) {
         do {
-          args.push(this.expression());
+          args.push(this.argument());
         } while (this.isOp(',') && this.advance());
       }
       this.expectOp(')');

@@ -229,6 +229,35 @@ const CASES: Case[] = [
     rows: [[['2024-01-01T10:00:00.000Z', '2024-01-02T10:00:00.000Z'], 'lists,other']],
   },
   {
+    name: 'an aggregate inside a lambda is computed over the rows, and named inside an argument',
+    query: "select arrayMap(d -> indexOf(arraySort(groupArray(event)) AS sorted, d) + length(sorted), ['other', 'lists', 'none']) from events",
+    rows: [[[4, 3, 2]]],
+  },
+  {
+    name: "columns read an arrayJoin's element by its name, on each element",
+    query: "select arrayJoin(arrayZip(['a', 'b'], [1, 2])) as pair, pair.1 as letter, pair.2 + 10 as number from events where event = 'lists' order by letter",
+    rows: [
+      [['a', 1], 'a', 11],
+      [['b', 2], 'b', 12],
+    ],
+  },
+  {
+    name: "an arrayJoin's element read by name, of an array built from aggregates",
+    query: "select arrayJoin(arrayZip(arraySort(groupArray(event)), [1, 2])) as pair, pair.1 as event_name, pair.2 as position from events order by position",
+    rows: [
+      [['lists', 1], 'lists', 1],
+      [['other', 2], 'other', 2],
+    ],
+  },
+  { name: 'arrayConcat of arrays of tuples keeps their items\' types', query: "select arrayConcat(arrayZip(['a'], [1]), arrayZip(['b'], [2]))[2].2 + 1 from events where event = 'lists'", rows: [[3]] },
+  { name: 'numbers() without an alias is named numbers', query: 'select numbers.number from numbers(3) order by number', rows: [[0], [1], [2]] },
+  {
+    name: 'an aggregate inside a lambda makes the column an aggregate: one row',
+    query: 'select arrayMap(n -> countEqual(groupArray(toInt(length(event))), n), [5, 4]) from events',
+    rows: [[[2, 0]]],
+  },
+  { name: 'a column that reads no field stands beside aggregates', query: 'select arrayMap(n -> n + 1, range(2)) as r, count() from events', rows: [[[1, 2], 2]] },
+  {
     name: 'a lambda and arrays cannot reach the other environment',
     query: "select count(), sum(arraySum(arrayFilter(x -> x > 0, properties.nums))) from events where has(properties.tags, 'a') or distinct_id = 'mallory'",
     rows: [[1, 6]],

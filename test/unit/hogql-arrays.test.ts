@@ -43,6 +43,8 @@ describe('unit: HogQL arrays, tuples and lambdas', () => {
         { kind: 'call', name: 'arrayMap', args: [{ kind: 'lambda', params: ['x'], body: f('x') }, { kind: 'array', items: [c(1)] }] },
       ],
       ['(a AS b)', { kind: 'alias', expr: f('a'), name: 'b' }],
+      ['indexOf(a AS b, b)', { kind: 'call', name: 'indexOf', args: [{ kind: 'alias', expr: f('a'), name: 'b' }, f('b')] }],
+      ['[a AS b, 1]', { kind: 'array', items: [{ kind: 'alias', expr: f('a'), name: 'b' }, c(1)] }],
       ['(1 + 2 AS three) * 2', { kind: 'arithmetic', op: '*', left: { kind: 'alias', expr: { kind: 'arithmetic', op: '+', left: c(1), right: c(2) }, name: 'three' }, right: c(2) }],
       // Member access binds tighter than unary minus.
       ['-[1][1]', { kind: 'negate', expr: { kind: 'element', expr: { kind: 'array', items: [c(1)] }, index: c(1), tuple: false } }],

@@ -300,6 +300,23 @@ describe('unit: HogQL SELECT compiler', () => {
     expect(inner(compiled)).to.include(`left join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where e.team_id = $${team}::int`);
   });
 
+  describe('names whose head is an alias', () => {
+    it('reads inside the named value: pair.1, list[2]', () => {
+      const compiled = compile("select (1, 'a') as pair, pair.2 as letter, [7, 8] as list, list[2] as second from events");
+      expect(compiled.columns.map((column) => column.type)).to.deep.equal(['array', 'string', 'array', 'int']);
+    });
+    it("a joined table's name wins over a column's alias", () => {
+      const compiled = compile('select e.event as p, p.id from events e join persons p on p.id = e.person_id');
+      expect(inner(compiled)).to.match(/\.c\d+ as c1/);
+    });
+    it('refuses an aggregate beside an arrayJoin element read by name', () => {
+      expect(() => compile('select arrayJoin([1, 2]) as n, n + count() from events')).to.throw(HogQLError, /reads an arrayJoin\(\) element together with an aggregate/);
+    });
+    it('names a table function without an alias by its function', () => {
+      expect(inner(compile('select numbers.number from numbers(2)'))).to.include('generate_series');
+    });
+  });
+
   describe('names of the new tables’ properties stay values', () => {
     const attempts: [string, string][] = [
       ["select poe.properties['x''); drop table events; --'] from events", "x'); drop table events; --"],

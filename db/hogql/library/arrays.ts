@@ -80,6 +80,7 @@ function higherOrder(c: Compiler, args: readonly Expr[], fn: string, lambdaRequi
   }
   const elements = elementsOf(c, arrays);
   const value = lambda ? c.withLambdaParams(lambda.params, elements.items, () => c.compile(lambda.body)) : null;
+  // An aggregate inside the lambda (over the query's rows) makes the call one too.
   return { elements, value, aggregate: arrays.some((array) => array.aggregate) || value?.aggregate === true };
 }
 
@@ -295,7 +296,14 @@ function concat(c: Compiler, arrays: readonly Typed[]): Typed {
   const probes = arrays.map((array) => typed(keyword('null'), elementType(array), false));
   const type = commonElementType(probes, 'arrayConcat()');
   const fragment = join(arrays.map((array) => sql`coalesce(${array.sql}, '[]'::jsonb)`), ' || ');
-  return { ...arrayOf(sql`(${fragment})`, type, false, arrays.some((array) => array.aggregate)), elementNullable: arrays.some((array) => elementsNullable(array)) };
+  // Arrays of tuples (or of arrays) holding the same types keep them: `arrayConcat(arrayZip(…), arrayZip(…))[1].1`.
+  const shapes = new Set(arrays.map((array) => JSON.stringify(array.elementShape ?? null)));
+  const elementShape = shapes.size === 1 ? arrays[0]!.elementShape : undefined;
+  return {
+    ...arrayOf(sql`(${fragment})`, type, false, arrays.some((array) => array.aggregate)),
+    elementNullable: arrays.some((array) => elementsNullable(array)),
+    ...(elementShape ? { elementShape } : {}),
+  };
 }
 
 /** A length bound for range() and arrayResize(): a constant over the bound is refused, a computed one is cut at it. */

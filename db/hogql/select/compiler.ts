@@ -5,12 +5,13 @@
  * persons, distinct ids, groups and sessions joined to them), so that no expression can reach another
  * environment's rows or any other table. The row limit always applies.
  */
-import type { Expr, WindowSpec } from '../ast.js';
+import { childrenOf, type Expr, type WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
 import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { MAX_NUMBERS, type ArrayJoin, type FromSource, type JoinClause, type QueryNode, type SelectColumn, type SelectQuery, type SetOperator } from './parser.js';
+import { functionDefinition } from './functions.js';
 import { printExpr, printQuery } from './print.js';
 import { bounded, internalAlias, StatementCompiler, type Context, type Core, type SelectOptions } from './statement.js';
 import { TABLES, TABLE_NAMES, type Table } from './tables.js';
@@ -37,7 +38,9 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
     const filled = source.outer && !value.nullable && value.type !== 'json' && value.type !== 'null' && value.type !== 'interval';
     const read = filled ? sql`coalesce(${column}, ${defaultElement(value.type)})` : column;
     // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
-    return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element };
+    // An array keeps what its elements hold (tuples' item types among them), for the outer query's `.1` and `[1]`.
+    const shape = value.type === 'array' ? { elementNullable: value.elementNullable, tupleTypes: value.tupleTypes, elementShape: value.elementShape } : {};
+    return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element, ...shape };
   }
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
@@ -396,6 +399,12 @@ function joinSql(
   }
 }
 
+/** The name a source has without its alias: a table's, and a table function's (`numbers.number`, as in ClickHouse). */
+function sourceName(each: FromSource): string[] {
+  if ('table' in each) return [each.table];
+  return 'tableFunction' in each && each.alias === null ? [each.tableFunction] : [];
+}
+
 /** A FROM source: a WITH query (which shadows a table of its name), a nested query or numbers() as a statement, or a table. */
 function resolveSource(from: FromSource, context: Context): { table: Table | null; core: Core | null } {
   if ('query' in from) return { table: null, core: compileNode(from.query, context, null) };
@@ -548,10 +557,93 @@ function tableFields(table: Table, from: { table: string }, context: Context): C
 }
 
 /**
+ * `SELECT arrayJoin(pairs) AS pair, pair.1 AS day, pair.2 AS status`: columns that read the arrayJoin's element by
+ * its name. ClickHouse computes them on each element; PostgreSQL's set-returning function cannot stand inside
+ * another expression, so the statement becomes a nested one that selects the element, and an outer one that
+ * computes those columns from it. Null when no column reads the element.
+ */
+function arrayJoinReaders(query: SelectQuery): SelectQuery | null {
+  if (query.columns.some((column) => column.star)) return null;
+  const nameOf = (column: SelectColumn) => column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : null);
+  const bodyOf = (column: SelectColumn) => (column.expr.kind === 'alias' ? column.expr.expr : column.expr);
+  const joinColumns = query.columns.filter((column) => isArrayJoin(bodyOf(column)) && nameOf(column) !== null);
+  if (joinColumns.length !== 1) return null;
+  // The columns that read the element, and those that read them, in turn.
+  const derived = new Set([nameOf(joinColumns[0]!)!]);
+  const readers = new Set<SelectColumn>();
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const column of query.columns) {
+      if (column === joinColumns[0] || readers.has(column)) continue;
+      let reads = false;
+      mapExpr(column.expr, (inner) => {
+        if (inner.kind === 'field' && typeof inner.chain[0] === 'string' && derived.has(inner.chain[0])) reads = true;
+        return undefined;
+      });
+      if (!reads) continue;
+      readers.add(column);
+      const name = nameOf(column);
+      if (name !== null) derived.add(name);
+      grown = true;
+    }
+  }
+  if (readers.size === 0) return null;
+  const names = query.columns.map((column) => nameOf(column) ?? printExpr(column.expr));
+  for (const column of readers) {
+    mapExpr(column.expr, (inner) => {
+      const fn = inner.kind === 'call' ? functionDefinition(inner.name) : undefined;
+      if (inner.kind === 'call' && (inner.over || fn?.aggregate || isArrayJoin(inner))) {
+        throw new HogQLError(`"${printExpr(column.expr)}" reads an arrayJoin() element together with an aggregate or another arrayJoin(); compute it in an outer query.`);
+      }
+      return undefined;
+    });
+  }
+  // ORDER BY moves out (with LIMIT) when it reads the element's columns; DISTINCT is over all the columns.
+  const readsDerived = (expr: Expr) => {
+    let reads = false;
+    mapExpr(expr, (inner) => {
+      if (inner.kind === 'field' && typeof inner.chain[0] === 'string' && derived.has(inner.chain[0])) reads = true;
+      return undefined;
+    });
+    return reads;
+  };
+  const orderOutside = query.orderBy.some((term) => readsDerived(term.expr));
+  const inner: SelectQuery = {
+    ...query,
+    distinct: false,
+    columns: query.columns.flatMap((column, index) => (readers.has(column) ? [] : [{ star: false, expr: bodyOf(column), alias: names[index]! }])),
+    ...(orderOutside ? { orderBy: [], limit: null, offset: null, withTies: false } : {}),
+  };
+  return {
+    kind: 'select',
+    ctes: [],
+    distinct: query.distinct,
+    columns: query.columns.map((column, index) =>
+      readers.has(column) ? { star: false, expr: bodyOf(column), alias: names[index]! } : { star: false, expr: { kind: 'field', chain: [names[index]!] }, alias: names[index]! },
+    ),
+    from: { query: inner, alias: null },
+    joins: [],
+    arrayJoin: null,
+    windows: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    orderBy: orderOutside ? query.orderBy : [],
+    limitBy: null,
+    limit: orderOutside ? query.limit : null,
+    offset: orderOutside ? query.offset : null,
+    withTies: orderOutside && query.withTies === true,
+  };
+}
+
+/**
  * One SELECT. `types`: the columns' types when it is a later part of a UNION ALL (its values are brought to the
  * first part's).
  */
 function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, types: readonly Typed[] | null): Core {
+  const split = arrayJoinReaders(query);
+  // The outer statement applies the LIMIT where its ORDER BY is; otherwise the nested one has it, and its OFFSET.
+  if (split) return compileSelectCore(split, outer, split.orderBy.length > 0 ? limit : { count: limit.count, offset: 0 }, types);
   const ctes = new Map(outer.ctes);
   for (const [name, cte] of query.ctes) ctes.set(name, cte);
   const context: Context = { ...outer, ctes };
@@ -568,7 +660,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     const froms = [from!, ...query.joins.map((clause) => clause.source)];
     froms.forEach((each, index) => {
       const { table: joinedTable, core } = resolveSource(each, context);
-      const names = new Set([...(each.alias !== null ? [each.alias] : 'table' in each ? [each.table] : [])]);
+      const names = new Set([...(each.alias !== null ? [each.alias] : sourceName(each))]);
       for (const name of names) {
         if (joined.some((other) => other.names.has(name))) throw new HogQLError(`Two joined tables are named "${name}"; give one an alias.`);
       }
@@ -585,7 +677,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   } else if (query.columns.some((column) => column.star)) {
     throw new HogQLError('* needs a FROM: a SELECT without FROM has no fields.');
   }
-  const tableNames = new Set(joined.length > 0 || !from ? [] : [...('table' in from ? [from.table] : []), ...(from.alias === null ? [] : [from.alias])]);
+  const tableNames = new Set(joined.length > 0 || !from ? [] : [...sourceName(from), ...(from.alias === null ? [] : [from.alias])]);
   // `e.event` and `events.event` are `event`.
   const unqualified = (expr: Expr) =>
     mapExpr(expr, (inner) =>
@@ -646,14 +738,20 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     mapExpr(unqualified(expr), (inner) => {
       if (inner.kind === 'alias') return resolve(inner.expr, new Set([...excluded, inner.name]));
       if (inner.kind === 'call' && inner.over?.base !== undefined) return resolve({ ...inner, over: namedWindow(inner.over, windows) }, excluded);
-      if (inner.kind !== 'field' || inner.chain.length !== 1 || typeof inner.chain[0] !== 'string') return undefined;
-      const name = inner.chain[0];
+      if (inner.kind !== 'field' || typeof inner.chain[0] !== 'string') return undefined;
+      const [name, ...rest] = inner.chain as [string, ...(string | number)[]];
       const named = aliases.get(name);
       if (!named || excluded.has(name)) return undefined;
+      // `p.name` of a joined table `p` reads the table, whatever a column is called.
+      if (rest.length > 0 && joined.some((each) => each.names.has(name))) return undefined;
       // Names that name each other twice over would write out a tree exponential in their number.
       expansions += 1;
       if (expansions > MAX_ALIAS_EXPANSIONS) throw new HogQLError(`The query's names stand for more than ${MAX_ALIAS_EXPANSIONS} expressions written out in full.`);
-      return resolve(named, new Set([...excluded, name]));
+      // `pair.1`, `list[2]`, `props.key`: the rest of the name reads inside the named value, as ClickHouse reads it.
+      return rest.reduce<Expr>(
+        (container, key) => ({ kind: 'element', expr: container, index: { kind: 'constant', value: key }, tuple: typeof key === 'number' }),
+        resolve(named, new Set([...excluded, name])),
+      );
     });
   const columns: SelectColumn[] = written.map((column) => {
     const own = column.alias ?? (column.expr.kind === 'alias' ? column.expr.name : null);
@@ -712,7 +810,7 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
   if (grouped) {
     // A window function's fields are PostgreSQL's to check (it names the one that is not grouped).
     const ungrouped = (expr: Expr, value: Typed) =>
-      !value.aggregate && expr.kind !== 'constant' && !(expr.kind === 'call' && expr.over) && !groupBy.some((group) => same(group, expr));
+      !value.aggregate && readsFields(expr) && !(expr.kind === 'call' && expr.over) && !groupBy.some((group) => same(group, expr));
     columns.forEach((column, index) => {
       if (ungrouped(column.expr, values[index]!)) {
         throw new HogQLError(`"${names[index]}" must be in GROUP BY or inside an aggregate function.`);
@@ -843,6 +941,14 @@ function overSelectedColumns(expr: Expr, columns: readonly SelectColumn[]): Expr
     return undefined;
   });
   return rewritten;
+}
+
+/** Whether `expr` reads a field (a lambda's parameters aside): one that reads none is the same in every group. */
+function readsFields(expr: Expr, bound: ReadonlySet<string> = new Set()): boolean {
+  if (expr.kind === 'field') return !(typeof expr.chain[0] === 'string' && bound.has(expr.chain[0]));
+  if (expr.kind === 'lambda') return readsFields(expr.body, new Set([...bound, ...expr.params]));
+  if (expr.kind === 'subquery' || expr.kind === 'inQuery') return true;
+  return childrenOf(expr).some((child) => readsFields(child, bound));
 }
 
 const isArrayJoin = (expr: Expr) => expr.kind === 'call' && expr.name.toLowerCase() === 'arrayjoin';
