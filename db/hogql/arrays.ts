@@ -161,7 +161,7 @@ export function checkZeroIndex(container: Expr, index: Expr): void {
 }
 
 /** `array[index]`, `tuple.N`: an element of an array, a tuple or a JSON value (a property holding a list). */
-export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean, scope: Scope): Typed {
+export function elementOf(container: Typed, index: Typed, tupleAccess: boolean, scope: Scope): Typed {
   const aggregate = container.aggregate || index.aggregate;
   if (container.type === 'json') {
     const key = index.type === 'string' ? coerce(index, 'string', scope).sql : arrayOffset(index, scope);
@@ -180,6 +180,17 @@ export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean,
     const type = types[position > 0 ? position - 1 : types.length + position]!;
     const value = readElement(container, sql`(${container.sql} -> ${jsonKey(position)})`, type, container.elementNullable === true);
     return { ...value, aggregate };
+  }
+  // `.N` on an array of tuples is, as ClickHouse's tupleElement, the array of each tuple's item N.
+  const itemTypes = container.elementShape?.tupleTypes;
+  if (tupleAccess && !types && itemTypes && typeof index.constant === 'number') {
+    const position = index.constant;
+    if (!Number.isInteger(position) || position === 0 || Math.abs(position) > itemTypes.length) {
+      throw new HogQLError(`The tuples have ${itemTypes.length} items: there is no item ${position}.`);
+    }
+    const itemType = itemTypes[position > 0 ? position - 1 : itemTypes.length + position]!;
+    const items = sql`(select coalesce(jsonb_agg(hogql_tuple -> ${jsonKey(position)} order by hogql_position), '[]'::jsonb) from jsonb_array_elements(${container.sql}) with ordinality as hogql_tuples(hogql_tuple, hogql_position))`;
+    return { ...arrayOf(items, itemType, container.nullable, aggregate), elementNullable: container.elementShape?.elementNullable };
   }
   // `.N` on an array whose tuples' types are not known here (a tuple read from JSON) reads the element.
   const type = elementType(container);

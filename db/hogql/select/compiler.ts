@@ -9,7 +9,8 @@ import type { Expr, WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { elementOf as itemOf } from '../arrays.js';
+import { coerce, comparisonType, constant, outputColumn, shapeOf, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { MAX_NUMBERS, type ArrayJoin, type FromSource, type JoinClause, type QueryNode, type SelectColumn, type SelectQuery, type SetOperator } from './parser.js';
 import { printExpr, printQuery } from './print.js';
 import { bounded, internalAlias, StatementCompiler, type Context, type Core, type SelectOptions } from './statement.js';
@@ -38,6 +39,11 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
     const read = filled ? sql`coalesce(${column}, ${defaultElement(value.type)})` : column;
     // The column keeps the zone toTimeZone() gave its value, so that the outer query reads its wall clock there too.
     return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element };
+  }
+  if (value.type === 'array' && rest.every((key) => typeof key === 'number')) {
+    // `column.N` of an array or a tuple: its item, as tupleElement reads it.
+    const container: Typed = { ...typed(column, 'array', value.nullable), ...shapeOf(value) };
+    return rest.reduce<Typed>((inner, key) => itemOf(inner, constant(key), true, c.scope), container);
   }
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);
@@ -646,10 +652,16 @@ function compileSelectCore(query: SelectQuery, outer: Context, limit: RowLimit, 
     mapExpr(unqualified(expr), (inner) => {
       if (inner.kind === 'alias') return resolve(inner.expr, new Set([...excluded, inner.name]));
       if (inner.kind === 'call' && inner.over?.base !== undefined) return resolve({ ...inner, over: namedWindow(inner.over, windows) }, excluded);
-      if (inner.kind !== 'field' || inner.chain.length !== 1 || typeof inner.chain[0] !== 'string') return undefined;
-      const name = inner.chain[0];
+      if (inner.kind !== 'field' || typeof inner.chain[0] !== 'string') return undefined;
+      const [name, ...items] = inner.chain as [string, ...(string | number)[]];
       const named = aliases.get(name);
       if (!named || excluded.has(name)) return undefined;
+      if (items.length > 0) {
+        // `x.1` of a name given to a tuple (or an array of tuples): its item, as tupleElement reads it.
+        if (!items.every((item) => typeof item === 'number')) return undefined;
+        const container = resolve({ kind: 'field', chain: [name] }, excluded);
+        return items.reduce<Expr>((tuple, item) => ({ kind: 'element', expr: tuple, index: { kind: 'constant', value: item }, tuple: true }), container);
+      }
       // Names that name each other twice over would write out a tree exponential in their number.
       expansions += 1;
       if (expansions > MAX_ALIAS_EXPANSIONS) throw new HogQLError(`The query's names stand for more than ${MAX_ALIAS_EXPANSIONS} expressions written out in full.`);
