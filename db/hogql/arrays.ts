@@ -177,9 +177,11 @@ export function elementOf(container: Typed, index: Typed, tupleAccess: boolean, 
     if (!Number.isInteger(position) || position === 0 || Math.abs(position) > types.length) {
       throw new HogQLError(`The tuple has ${types.length} items: there is no item ${position}.`);
     }
-    const type = types[position > 0 ? position - 1 : types.length + position]!;
+    const item = position > 0 ? position - 1 : types.length + position;
+    const type = types[item]!;
     const value = readElement(container, sql`(${container.sql} -> ${jsonKey(position)})`, type, container.elementNullable === true);
-    return { ...value, aggregate };
+    const shape = type === 'array' ? container.tupleShapes?.[item] : undefined;
+    return { ...value, ...(shape ? { element: shape.element, elementNullable: shape.elementNullable, tupleTypes: shape.tupleTypes, tupleShapes: shape.tupleShapes, elementShape: shape.elementShape } : {}), aggregate };
   }
   // `.N` on an array of tuples is, as ClickHouse's tupleElement, the array of each tuple's item N.
   const itemTypes = container.elementShape?.tupleTypes;

@@ -621,7 +621,8 @@ function mappedArrays(name: string, sqlName: 'sum' | 'min' | 'max'): FunctionDef
       const grouped = sql`(select hogql_key, ${join(totals.map((total, index) => sql`${total.sql} as ${keyword(`hogql_total_${index}`)}`), ', ')} from jsonb_array_elements(${rows}) as hogql_map_rows(hogql_map_row), jsonb_array_elements(hogql_map_row -> 0) with ordinality as hogql_map_keys(hogql_key, hogql_position) where jsonb_typeof(hogql_key) <> 'null' group by hogql_key)`;
       const arrays = [keyword('hogql_key'), ...totals.map((_total, index) => keyword(`hogql_total_${index}`))].map((column) => sql`coalesce(jsonb_agg(${column} order by ${keyOrder}), '[]'::jsonb)`);
       const tuple = sql`(select jsonb_build_array(${join(arrays, ', ')}) from ${grouped} as hogql_map)`;
-      return { ...arrayOf(tuple, 'array', false), elementNullable: false, tupleTypes: [keys!.type, ...values.map(() => 'array' as HogQLType)] };
+      const tupleShapes = [{ element: keyType }, ...totals.map((total) => ({ element: total.type }))];
+      return { ...arrayOf(tuple, 'array', false), elementNullable: false, tupleTypes: [keys!.type, ...values.map(() => 'array' as HogQLType)], tupleShapes };
     },
   };
 }
