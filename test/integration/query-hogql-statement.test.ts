@@ -220,6 +220,13 @@ const CASES: Case[] = [
       "select first_value(event) over (w rows between 2 preceding and 1 preceding), last_value(event) over (w rows between 1 following and 2 following), nth_value(event, 2) over (w rows between unbounded preceding and unbounded following), nth_value(event, 3) over (w rows between unbounded preceding and current row) from events window w as (partition by distinct_id order by timestamp) where distinct_id = 'alice' order by timestamp",
     rows: [['', 'purchase', '$pageview', ''], ['$pageview', 'purchase', '$pageview', ''], ['$pageview', '', '$pageview', 'purchase']],
   },
+  {
+    name: 'first_value() and last_value() skip nulls as ClickHouse does; their _respect_nulls forms keep them',
+    query:
+      'select distinct_id, last_value(properties.price) over (w rows between unbounded preceding and current row), last_value_respect_nulls(properties.price) over (w rows between unbounded preceding and current row), first_value(properties.price) over (w rows between current row and unbounded following), first_value_respect_nulls(properties.price) over (w rows between current row and unbounded following) from events window w as (partition by distinct_id order by timestamp) order by timestamp',
+    // A property reads as its text, as PostHog's properties are strings.
+    rows: [['alice', '1', '1', '1', '1'], ['alice', '1', null, '50', null], ['bob', '5', '5', '5', '5'], ['bob', '100', '100', '100', '100'], ['alice', '50', '50', '50', '50']],
+  },
   // Positional GROUP BY and ORDER BY.
   { name: 'GROUP BY 1 ORDER BY 2 DESC', query: 'select event, count() from events group by 1 order by 2 desc, 1', rows: [['$pageview', 2], ['purchase', 2], ['signup', 1]] },
   { name: 'ORDER BY a position of an expression', query: 'select distinct_id, max(timestamp) from events group by 1 order by 2', rows: [['bob', '2024-01-03T08:30:00.000Z'], ['alice', '2024-01-04T23:15:00.000Z']] },

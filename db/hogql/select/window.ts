@@ -20,7 +20,7 @@ interface WindowFunction {
   name: string;
   minArgs: number;
   maxArgs: number;
-  compile(c: Compiler, args: readonly Expr[], over: WindowSpec): { body: Fragment; type: HogQLType; nullable: boolean; parts: Typed[]; orElse?: Fragment };
+  compile(c: Compiler, args: readonly Expr[], over: WindowSpec): { body: Fragment; type: HogQLType; nullable: boolean; parts: Typed[]; around?: (windowed: Fragment) => Fragment };
 }
 
 /** A value an aggregate reads: JSON nulls as SQL nulls. */
@@ -69,8 +69,12 @@ function missingValue(value: Typed): Fragment | null {
   return value.nullable ? null : defaultOf(value.type);
 }
 
-/** first_value, last_value and nth_value: ClickHouse's answer for a frame without that row is the type's default. */
-function valueAt(name: string, sqlName: 'first_value' | 'last_value' | 'nth_value'): WindowFunction {
+/**
+ * first_value, last_value and nth_value: ClickHouse's answer for a frame without that row is the type's default.
+ * first_value and last_value skip nulls, as ClickHouse's aggregates do (their `_respect_nulls` forms keep them):
+ * the non-null values of the frame are gathered and the first (last) one taken.
+ */
+function valueAt(name: string, sqlName: 'first_value' | 'last_value' | 'nth_value', respectNulls = false): WindowFunction {
   const positional = sqlName === 'nth_value';
   return {
     name,
@@ -78,6 +82,14 @@ function valueAt(name: string, sqlName: 'first_value' | 'last_value' | 'nth_valu
     maxArgs: positional ? 2 : 1,
     compile: (c, args) => {
       const value = c.compile(args[0]!);
+      const fallback = missingValue(value);
+      const orDefault = (windowed: Fragment) => (fallback ? sql`coalesce(${windowed}, ${fallback})` : windowed);
+      if (!positional && value.nullable && !respectNulls) {
+        const read = nonNullJson(value);
+        const body = sql`array_agg(${read}) filter (where ${read} is not null)`;
+        const around = (windowed: Fragment) => (sqlName === 'first_value' ? sql`(${windowed})[1]` : sql`(${windowed})[cardinality(${windowed})]`);
+        return { body, type: value.type, nullable: true, parts: [value], around };
+      }
       let body = sql`${keyword(sqlName)}(${value.sql})`;
       if (positional) {
         const position = args[1]!;
@@ -86,8 +98,7 @@ function valueAt(name: string, sqlName: 'first_value' | 'last_value' | 'nth_valu
         }
         body = sql`nth_value(${value.sql}, ${rowCount(position.value)})`;
       }
-      const fallback = missingValue(value);
-      return { body, type: value.type, nullable: value.nullable, parts: [value], ...(fallback ? { orElse: fallback } : {}) };
+      return { body, type: value.type, nullable: value.nullable, parts: [value], around: orDefault };
     },
   };
 }
@@ -175,6 +186,8 @@ const WINDOW_FUNCTIONS: readonly WindowFunction[] = [
   offsetFunction('lead', 'lead'),
   valueAt('first_value', 'first_value'),
   valueAt('last_value', 'last_value'),
+  valueAt('first_value_respect_nulls', 'first_value', true),
+  valueAt('last_value_respect_nulls', 'last_value', true),
   valueAt('nth_value', 'nth_value'),
   inFrameOffset('lagInFrame', 'lag'),
   inFrameOffset('leadInFrame', 'lead'),
@@ -341,5 +354,5 @@ export function compileWindowCall(c: Compiler, name: string, args: readonly Expr
   const window = windowClause(c, over);
   const parts = [...compiled.parts, ...window.parts];
   const windowed = sql`${compiled.body} over (${window.sql})`;
-  return typed(compiled.orElse ? sql`coalesce(${windowed}, ${compiled.orElse})` : windowed, compiled.type, compiled.nullable, parts.some((part) => part.aggregate));
+  return typed(compiled.around ? compiled.around(windowed) : windowed, compiled.type, compiled.nullable, parts.some((part) => part.aggregate));
 }
