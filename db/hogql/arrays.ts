@@ -106,7 +106,8 @@ export function buildArray(values: readonly Typed[], scope: Scope, tuple: boolea
   if (tuple) {
     const tupleTypes = values.map((value) => (value.type === 'null' ? 'json' : value.type));
     const single = new Set(tupleTypes).size === 1 ? tupleTypes[0]! : 'json';
-    return { ...arrayOf(jsonArray(values, scope), single, false, aggregate), elementNullable, tupleTypes };
+    const tupleShapes = values.map((value) => shapeOf(value));
+    return { ...arrayOf(jsonArray(values, scope), single, false, aggregate), elementNullable, tupleTypes, ...(tupleShapes.some(Boolean) ? { tupleShapes } : {}) };
   }
   const type = commonElementType(values, 'An array');
   const converted = values.map((value) => (value.type === 'null' || value.type === 'array' ? value : coerce(value, type, scope)));

@@ -98,6 +98,11 @@ const CASES: Case[] = [
     rows: [[[1, 2, 3, 4, 5], [10, 10, 20, 10, 10], 20]],
   },
   {
+    name: 'sumMap and maxMap of a tuple of arrays, as of the arrays it holds',
+    query: "select sumMap(([event, 'z'], [1, 2])), maxMap(tuple([toDayOfMonth(timestamp)], [event])) from events",
+    rows: [[[['a', 'b', 'c', 'z'], [3, 2, 1, 12]], [[1, 2, 3, 4, 5], ['a', 'a', 'b', 'b', 'c']]]],
+  },
+  {
     name: 'sumMap of nothing: empty arrays',
     query: "select sumMap([event], [1]) from events where event = 'zzz'",
     rows: [[[[], []]]],
@@ -255,7 +260,7 @@ const REFUSED: { name: string; query: string; detail: string }[] = [
     query: 'select uniqMerge(event) from events',
     detail: 'The function uniqMerge() is not available: the -Merge combinator reads ClickHouse’s internal aggregation states, which are never stored here.',
   },
-  { name: 'sumMap() of one value that is not a tuple of arrays', query: 'select sumMap(properties.v) from events', detail: 'sumMap() takes 2 to 17 arguments, got 1.' },
+  { name: 'sumMap() of one value that is not a tuple of arrays', query: 'select sumMap(properties.v) from events', detail: 'sumMap() of one argument needs a tuple of arrays: the keys, then the values.' },
   {
     name: 'a -Map combinator',
     query: 'select avgMap(properties.v) from events',

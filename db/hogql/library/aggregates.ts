@@ -10,6 +10,7 @@
  * round as its do, and are written as the shortest text that reads back as the same float8, as it prints them.
  */
 import type { Expr } from '../ast.js';
+import { elementOf } from '../arrays.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
@@ -17,7 +18,7 @@ import type { FunctionDef } from '../functions.js';
 // compile time, and this module is reached through library/index.ts, never imported first.
 import { functionDefinition } from '../select/functions.js';
 import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { arrayOf, coerce, typed, type HogQLType, type Typed } from '../types.js';
+import { arrayOf, coerce, constant, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 
 const NULL: Expr = { kind: 'constant', value: null };
@@ -602,11 +603,11 @@ const windowFunnel: FunctionDef = {
 function mappedArrays(name: string, sqlName: 'sum' | 'min' | 'max'): FunctionDef {
   return {
     name,
-    minArgs: 2,
+    minArgs: 1,
     maxArgs: 1 + MAX_MAPPED_VALUES,
     aggregate: true,
     compile: (c, args) => {
-      const [keys, ...values] = args.map((expr) => coerce(c.compile(expr), 'array', c.scope));
+      const [keys, ...values] = args.length === 1 ? tupleOfArrays(c, args[0]!, name) : args.map((expr) => coerce(c.compile(expr), 'array', c.scope));
       const keyType = keys!.element ?? 'json';
       const rows = sql`coalesce(jsonb_agg(jsonb_build_array(${join([keys!.sql, ...values.map((value) => value.sql)], ', ')})) filter (where jsonb_typeof(${keys!.sql}) = 'array'), '[]'::jsonb)`;
       const keyOrder =
@@ -625,6 +626,16 @@ function mappedArrays(name: string, sqlName: 'sum' | 'min' | 'max'): FunctionDef
       return { ...arrayOf(tuple, 'array', false), elementNullable: false, tupleTypes: [keys!.type, ...values.map(() => 'array' as HogQLType)], tupleShapes };
     },
   };
+}
+
+/** sumMap((keys, values…)): the arrays of a tuple, as the arguments they stand for. */
+function tupleOfArrays(c: Compiler, expr: Expr, name: string): Typed[] {
+  const tuple = c.compile(expr);
+  const types = tuple.tupleTypes ?? [];
+  if (types.length < 2 || types.length > 1 + MAX_MAPPED_VALUES || types.some((type) => type !== 'array')) {
+    throw new HogQLError(`${name}() of one argument needs a tuple of arrays: the keys, then the values.`);
+  }
+  return types.map((_type, index) => elementOf(tuple, constant(index + 1), true, c.scope));
 }
 
 /** How many arrays of values sumMap() and its kin take beside the keys. */
