@@ -210,6 +210,11 @@ const CASES: Case[] = [
     rows: [['$pageview', 'none', '', '$pageview'], ['$pageview', 'none', '', 'purchase'], ['purchase', '$pageview', '', '']],
   },
   {
+    name: 'lagInFrame() with a NULL default over the default frame, as PostHog writes it for revenue changes',
+    query: "select toFloat(properties.price), lagInFrame(toFloat(properties.price), 1, null) over (partition by distinct_id order by timestamp asc) from events where distinct_id = 'bob' order by timestamp",
+    rows: [[5, null], [100, 5]],
+  },
+  {
     name: 'lagInFrame() further back than the frame reaches answers the default',
     query: "select lagInFrame(event, 2) over (partition by distinct_id order by timestamp rows between 1 preceding and current row) from events where distinct_id = 'alice' order by timestamp",
     rows: [[''], [''], ['']],
