@@ -106,7 +106,8 @@ export function buildArray(values: readonly Typed[], scope: Scope, tuple: boolea
   if (tuple) {
     const tupleTypes = values.map((value) => (value.type === 'null' ? 'json' : value.type));
     const single = new Set(tupleTypes).size === 1 ? tupleTypes[0]! : 'json';
-    return { ...arrayOf(jsonArray(values, scope), single, false, aggregate), elementNullable, tupleTypes };
+    const tupleShapes = values.map((value) => shapeOf(value));
+    return { ...arrayOf(jsonArray(values, scope), single, false, aggregate), elementNullable, tupleTypes, ...(tupleShapes.some(Boolean) ? { tupleShapes } : {}) };
   }
   const type = commonElementType(values, 'An array');
   const converted = values.map((value) => (value.type === 'null' || value.type === 'array' ? value : coerce(value, type, scope)));
@@ -165,7 +166,7 @@ export const ZERO_ARRAY_INDEX = 'SQL indexes start from one, not from zero. E.g:
 export const ZERO_TUPLE_INDEX = 'SQL indexes start from one, not from zero. E.g: array.1';
 
 /** `array[index]`, `tuple.N`: an element of an array, a tuple or a JSON value (a property holding a list). */
-export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean, scope: Scope): Typed {
+export function elementOf(container: Typed, index: Typed, tupleAccess: boolean, scope: Scope): Typed {
   const aggregate = container.aggregate || index.aggregate;
   if (container.type === 'json') {
     const key = index.type === 'string' ? coerce(index, 'string', scope).sql : arrayOffset(index, scope);
@@ -181,9 +182,22 @@ export function elementOf(container: Typed, index: Typed, _tupleAccess: boolean,
     if (!Number.isInteger(position) || position === 0 || Math.abs(position) > types.length) {
       throw new HogQLError(`The tuple has ${types.length} items: there is no item ${position}.`);
     }
-    const type = types[position > 0 ? position - 1 : types.length + position]!;
+    const item = position > 0 ? position - 1 : types.length + position;
+    const type = types[item]!;
     const value = readElement(container, sql`(${container.sql} -> ${jsonKey(position)})`, type, container.elementNullable === true);
-    return { ...value, aggregate };
+    const shape = type === 'array' ? container.tupleShapes?.[item] : undefined;
+    return { ...value, ...(shape ? { element: shape.element, elementNullable: shape.elementNullable, tupleTypes: shape.tupleTypes, tupleShapes: shape.tupleShapes, elementShape: shape.elementShape } : {}), aggregate };
+  }
+  // `.N` on an array of tuples is, as ClickHouse's tupleElement, the array of each tuple's item N.
+  const itemTypes = container.elementShape?.tupleTypes;
+  if (tupleAccess && !types && itemTypes && typeof index.constant === 'number') {
+    const position = index.constant;
+    if (!Number.isInteger(position) || position === 0 || Math.abs(position) > itemTypes.length) {
+      throw new HogQLError(`The tuples have ${itemTypes.length} items: there is no item ${position}.`);
+    }
+    const itemType = itemTypes[position > 0 ? position - 1 : itemTypes.length + position]!;
+    const items = sql`(select coalesce(jsonb_agg(hogql_tuple -> ${jsonKey(position)} order by hogql_position), '[]'::jsonb) from jsonb_array_elements(${container.sql}) with ordinality as hogql_tuples(hogql_tuple, hogql_position))`;
+    return { ...arrayOf(items, itemType, container.nullable, aggregate), elementNullable: container.elementShape?.elementNullable };
   }
   // `.N` on an array whose tuples' types are not known here (a tuple read from JSON) reads the element.
   const type = elementType(container);

@@ -37,6 +37,8 @@ export interface Typed {
   elementNullable?: boolean;
   /** A tuple's items' types, by position (a tuple is a jsonb array too). */
   tupleTypes?: readonly HogQLType[];
+  /** For a tuple of arrays: what each item holds, by position, where known. */
+  tupleShapes?: readonly (ArrayShape | undefined)[];
   /** For an array of arrays (or of tuples): what its elements hold. */
   elementShape?: ArrayShape;
 }
@@ -47,12 +49,13 @@ export interface ArrayShape {
   elementNullable?: boolean;
   tupleTypes?: readonly HogQLType[];
   elementShape?: ArrayShape;
+  tupleShapes?: readonly (ArrayShape | undefined)[];
 }
 
 /** The shape of an array value, for the arrays holding it. */
 export function shapeOf(value: Typed): ArrayShape | undefined {
   if (value.type !== 'array') return undefined;
-  return { element: value.element, elementNullable: value.elementNullable, tupleTypes: value.tupleTypes, elementShape: value.elementShape };
+  return { element: value.element, elementNullable: value.elementNullable, tupleTypes: value.tupleTypes, tupleShapes: value.tupleShapes, elementShape: value.elementShape };
 }
 
 /** What conversions need to know about the query. */

@@ -86,6 +86,33 @@ const CASES: Case[] = [
     rows: [[2, [4], 2, 2]],
   },
   {
+    name: 'sumMap, minMap, maxMap and sumMapIf: the keys in order, a total per key (this environment only)',
+    query:
+      "select sumMap([event], [1]), minMap([event], [toDayOfMonth(timestamp)]), maxMap([event], [toDayOfMonth(timestamp)]), sumMapIf([event], [1], distinct_id = 'bob'), sumMap([event, 'z'], [1, 0], [10, 1]) from events",
+    rows: [[[['a', 'b', 'c'], [3, 2, 1]], [['a', 'b', 'c'], [1, 3, 5]], [['a', 'b', 'c'], [2, 4, 5]], [['a', 'b'], [1, 1]], [['a', 'b', 'c', 'z'], [3, 2, 1, 0], [30, 20, 10, 6]]]],
+  },
+  {
+    name: "sumMap over numeric keys, as ClickHouse's documentation sums its status maps; .1 and .2 of the tuple it answers",
+    query:
+      'select (sumMap(keys, values) as m).1, m.2, sumMap(keys, values).2[3] from (select [[1, 2, 3], [3, 4, 5], [4, 5, 6], [6, 7, 8]][number + 1] as keys, [10, 10, 10] as values from numbers(4) where number < 2)',
+    rows: [[[1, 2, 3, 4, 5], [10, 10, 20, 10, 10], 20]],
+  },
+  {
+    name: 'sumMap and maxMap of a tuple of arrays, as of the arrays it holds',
+    query: "select sumMap(([event, 'z'], [1, 2])), maxMap(tuple([toDayOfMonth(timestamp)], [event])) from events",
+    rows: [[[['a', 'b', 'c', 'z'], [3, 2, 1, 12]], [[1, 2, 3, 4, 5], ['a', 'a', 'b', 'b', 'c']]]],
+  },
+  {
+    name: 'sumMap of nothing: empty arrays',
+    query: "select sumMap([event], [1]) from events where event = 'zzz'",
+    rows: [[[[], []]]],
+  },
+  {
+    name: 'x.N of an array of tuples: the array of their items N',
+    query: "select [(1, 'a'), (2, 'b')].2, g.1 from (select [(3, 'c')] as g)",
+    rows: [[['a', 'b'], [3]]],
+  },
+  {
     name: 'topK, groupUniqArray, groupArrayIf',
     query: "select topK(2)(event), topK(10)(event), groupUniqArray(event), groupUniqArrayIf(distinct_id, event = 'a'), groupArrayIf(event, distinct_id = 'alice') from events",
     rows: [[['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c'], ['alice', 'bob'], ['a', 'a']]],
@@ -233,10 +260,11 @@ const REFUSED: { name: string; query: string; detail: string }[] = [
     query: 'select uniqMerge(event) from events',
     detail: 'The function uniqMerge() is not available: the -Merge combinator reads ClickHouse’s internal aggregation states, which are never stored here.',
   },
+  { name: 'sumMap() of one value that is not a tuple of arrays', query: 'select sumMap(properties.v) from events', detail: 'sumMap() of one argument needs a tuple of arrays: the keys, then the values.' },
   {
     name: 'a -Map combinator',
-    query: 'select sumMap(properties.v) from events',
-    detail: 'The function sumMap() is not available: the -Map combinator aggregates ClickHouse Map values, and HogQL values here have no Map type.',
+    query: 'select avgMap(properties.v) from events',
+    detail: 'The function avgMap() is not available: the -Map combinator aggregates ClickHouse Map values, and HogQL values here have no Map type.',
   },
   {
     name: 'a random sample',

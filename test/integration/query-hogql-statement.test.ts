@@ -197,6 +197,41 @@ const CASES: Case[] = [
     query: "select distinct_id, countIf(event = 'purchase') over (partition by distinct_id), sumIf(properties.price, event = 'purchase') over () from events order by timestamp limit 1 by distinct_id",
     rows: [['alice', 1, 150], ['bob', 1, 150]],
   },
+  // ClickHouse's window functions that look inside the frame, and the type's default where a row is not there.
+  {
+    name: 'lagInFrame() over the whole partition: the type\'s default before the first row',
+    query: 'select distinct_id, event, lagInFrame(event) over (partition by distinct_id order by timestamp rows between unbounded preceding and unbounded following) from events order by timestamp',
+    rows: [['alice', '$pageview', ''], ['alice', '$pageview', '$pageview'], ['bob', 'signup', ''], ['bob', 'purchase', 'signup'], ['alice', 'purchase', '$pageview']],
+  },
+  {
+    name: 'lagInFrame() with an offset and a default, leadInFrame() past the end of the frame',
+    query:
+      "select event, lagInFrame(event, 2, 'none') over w, leadInFrame(event) over (w rows between unbounded preceding and current row), leadInFrame(event, 1) over (w rows between current row and 1 following) from events window w as (partition by distinct_id order by timestamp) where distinct_id = 'alice' order by timestamp",
+    rows: [['$pageview', 'none', '', '$pageview'], ['$pageview', 'none', '', 'purchase'], ['purchase', '$pageview', '', '']],
+  },
+  {
+    name: 'lagInFrame() with a NULL default over the default frame, as PostHog writes it for revenue changes',
+    query: "select toFloat(properties.price), lagInFrame(toFloat(properties.price), 1, null) over (partition by distinct_id order by timestamp asc) from events where distinct_id = 'bob' order by timestamp",
+    rows: [[5, null], [100, 5]],
+  },
+  {
+    name: 'lagInFrame() further back than the frame reaches answers the default',
+    query: "select lagInFrame(event, 2) over (partition by distinct_id order by timestamp rows between 1 preceding and current row) from events where distinct_id = 'alice' order by timestamp",
+    rows: [[''], [''], ['']],
+  },
+  {
+    name: 'first_value(), last_value() and nth_value() of a frame without that row: the type\'s default',
+    query:
+      "select first_value(event) over (w rows between 2 preceding and 1 preceding), last_value(event) over (w rows between 1 following and 2 following), nth_value(event, 2) over (w rows between unbounded preceding and unbounded following), nth_value(event, 3) over (w rows between unbounded preceding and current row) from events window w as (partition by distinct_id order by timestamp) where distinct_id = 'alice' order by timestamp",
+    rows: [['', 'purchase', '$pageview', ''], ['$pageview', 'purchase', '$pageview', ''], ['$pageview', '', '$pageview', 'purchase']],
+  },
+  {
+    name: 'first_value() and last_value() skip nulls as ClickHouse does; their _respect_nulls forms keep them',
+    query:
+      'select distinct_id, last_value(properties.price) over (w rows between unbounded preceding and current row), last_value_respect_nulls(properties.price) over (w rows between unbounded preceding and current row), first_value(properties.price) over (w rows between current row and unbounded following), first_value_respect_nulls(properties.price) over (w rows between current row and unbounded following) from events window w as (partition by distinct_id order by timestamp) order by timestamp',
+    // A property reads as its text, as PostHog's properties are strings.
+    rows: [['alice', '1', '1', '1', '1'], ['alice', '1', null, '50', null], ['bob', '5', '5', '5', '5'], ['bob', '100', '100', '100', '100'], ['alice', '50', '50', '50', '50']],
+  },
   // Positional GROUP BY and ORDER BY.
   { name: 'GROUP BY 1 ORDER BY 2 DESC', query: 'select event, count() from events group by 1 order by 2 desc, 1', rows: [['$pageview', 2], ['purchase', 2], ['signup', 1]] },
   { name: 'ORDER BY a position of an expression', query: 'select distinct_id, max(timestamp) from events group by 1 order by 2', rows: [['bob', '2024-01-03T08:30:00.000Z'], ['alice', '2024-01-04T23:15:00.000Z']] },
@@ -313,6 +348,16 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
   { name: 'a window refining the order of one that has it', query: 'select count() over (w order by event) from events window w as (order by timestamp)', detail: 'The window "w" has an ORDER BY already.' },
   { name: 'uniq() over a window', query: 'select uniq(event) over () from events', detail: 'uniq() cannot be computed over a window: PostgreSQL cannot count distinct values over a window.' },
   { name: 'median() over a window', query: 'select median(properties.price) over () from events', detail: 'median() cannot be computed over a window: PostgreSQL has no window form of a quantile.' },
+  {
+    name: 'leadInFrame() over a frame by value, whose peers decide',
+    query: 'select leadInFrame(event) over (partition by distinct_id order by timestamp) from events',
+    detail: 'leadInFrame() over a RANGE frame depends on which rows are peers; give the window a ROWS frame (e.g. ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING).',
+  },
+  { name: 'nth_value() at a position that is not a constant', query: 'select nth_value(event, 0) over () from events', detail: 'The position of nth_value() must be a positive integer constant.' },
+  { name: 'lagInFrame() with a negative offset', query: 'select lagInFrame(event, -1) over () from events', detail: 'The offset of lagInFrame() must be a non-negative integer constant.' },
+  { name: 'lagInFrame() without OVER', query: 'select lagInFrame(event) from events', detail: 'Unknown function "lagInFrame".' },
+  { name: 'an item past the end of an array of tuples', query: 'select g.3 from (select [(1, 2)] as g)', detail: 'The tuples have 2 items: there is no item 3.' },
+  { name: 'an item of a name given to a string', query: "select ('a' as s).1, s.1", detail: 'Cannot take an element of a String; only of an array or a tuple.' },
   { name: 'a plain function over a window', query: 'select lower(event) over () from events', detail: 'lower() is not an aggregate function, so it cannot be computed over a window.' },
   { name: 'GROUP BY a position beyond the columns', query: 'select event from events group by 2', detail: 'GROUP BY 2 names no column: the query selects 1 column.' },
   { name: 'ORDER BY position 0', query: 'select event from events order by 0', detail: 'ORDER BY 0 names no column: the query selects 1 column.' },

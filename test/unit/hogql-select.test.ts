@@ -270,6 +270,30 @@ describe('unit: HogQL SELECT compiler', () => {
     );
   });
 
+  describe("ClickHouse's frame-bound window functions (query → SQL of the column)", () => {
+    const cases: [string, string][] = [
+      [
+        'lagInFrame(event) over (partition by distinct_id order by timestamp rows between unbounded preceding and unbounded following)',
+        "lag(e.event, 1, ''::text) over (partition by e.distinct_id order by e.timestamp asc nulls last rows between unbounded preceding and unbounded following)",
+      ],
+      // Further back than the frame reaches: always the default.
+      ['lagInFrame(event, 3) over (order by timestamp rows between 2 preceding and current row)', "lag(''::text, 0, ''::text) over (order by e.timestamp asc nulls last rows between 2 preceding and current row)"],
+      ['leadInFrame(event, 1) over (rows between current row and 1 following)', "lead(e.event, 1, ''::text) over (rows between current row and 1 following)"],
+      ['first_value(event) over (order by timestamp rows between 2 preceding and 1 preceding)', "coalesce(first_value(e.event) over (order by e.timestamp asc nulls last rows between 2 preceding and 1 preceding), ''::text)"],
+      ['nth_value(event, 2) over ()', "coalesce(nth_value(e.event, 2) over (), ''::text)"],
+    ];
+    for (const [call, want] of cases) {
+      it(call, () => {
+        expect(inner(compile(`select ${call} from events`))).to.equal(`select ${want} as c0 from events e where e.team_id = $1::int limit 101 offset 0`);
+      });
+    }
+    it('a default given to lagInFrame() is a bound parameter', () => {
+      const compiled = compile("select lagInFrame(event, 1, 'none; drop table events') over () from events");
+      expect(compiled.params).to.include('none; drop table events');
+      expect(inner(compiled)).to.not.include('drop table');
+    });
+  });
+
   it('the groups and session joins of events are filtered by the environment, as the groups table is', () => {
     const compiled = compile('select group_0.key, group_4.properties.x, session.$session_duration from events');
     const team = numberOf(compiled, TEAM);

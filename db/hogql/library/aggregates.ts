@@ -10,6 +10,7 @@
  * round as its do, and are written as the shortest text that reads back as the same float8, as it prints them.
  */
 import type { Expr } from '../ast.js';
+import { elementOf } from '../arrays.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import type { FunctionDef } from '../functions.js';
@@ -17,7 +18,7 @@ import type { FunctionDef } from '../functions.js';
 // compile time, and this module is reached through library/index.ts, never imported first.
 import { functionDefinition } from '../select/functions.js';
 import { join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { arrayOf, coerce, typed, type HogQLType, type Typed } from '../types.js';
+import { arrayOf, coerce, constant, typed, type HogQLType, type Typed } from '../types.js';
 import type { Family } from './index.js';
 
 const NULL: Expr = { kind: 'constant', value: null };
@@ -594,6 +595,52 @@ const windowFunnel: FunctionDef = {
   },
 };
 
+/**
+ * sumMap(keys, values…), minMap and maxMap: ClickHouse's aggregates over arrays of keys and arrays of values
+ * (position by position), answering a tuple of the keys in order and, for each array of values, the sum (least,
+ * greatest) of the values of each key. Keys sort as ClickHouse sorts them: numbers by value, text by its bytes.
+ */
+function mappedArrays(name: string, sqlName: 'sum' | 'min' | 'max'): FunctionDef {
+  return {
+    name,
+    minArgs: 1,
+    maxArgs: 1 + MAX_MAPPED_VALUES,
+    aggregate: true,
+    compile: (c, args) => {
+      const [keys, ...values] = args.length === 1 ? tupleOfArrays(c, args[0]!, name) : args.map((expr) => coerce(c.compile(expr), 'array', c.scope));
+      const keyType = keys!.element ?? 'json';
+      const rows = sql`coalesce(jsonb_agg(jsonb_build_array(${join([keys!.sql, ...values.map((value) => value.sql)], ', ')})) filter (where jsonb_typeof(${keys!.sql}) = 'array'), '[]'::jsonb)`;
+      const keyOrder =
+        keyType === 'string' ? keyword(`(hogql_key #>> '{}') collate "C"`) : keyType === 'int' || keyType === 'float' ? keyword(`(hogql_key #>> '{}')::numeric`) : keyword('hogql_key');
+      const totals = values.map((value, index) => {
+        const element = sql`(hogql_map_row -> ${rowCount(index + 1)} -> (hogql_position::int - 1))`;
+        // Text is compared by its bytes for min and max; everything else is a number.
+        if (sqlName !== 'sum' && value.element === 'string') return { sql: sql`to_jsonb(${keyword(sqlName)}((${element} #>> '{}') collate "C"))`, type: 'string' as HogQLType };
+        const type: HogQLType = value.element === 'int' ? 'int' : 'float';
+        return { sql: sql`to_jsonb(${keyword(sqlName)}(${numberFromJson(element)}))`, type };
+      });
+      const grouped = sql`(select hogql_key, ${join(totals.map((total, index) => sql`${total.sql} as ${keyword(`hogql_total_${index}`)}`), ', ')} from jsonb_array_elements(${rows}) as hogql_map_rows(hogql_map_row), jsonb_array_elements(hogql_map_row -> 0) with ordinality as hogql_map_keys(hogql_key, hogql_position) where jsonb_typeof(hogql_key) <> 'null' group by hogql_key)`;
+      const arrays = [keyword('hogql_key'), ...totals.map((_total, index) => keyword(`hogql_total_${index}`))].map((column) => sql`coalesce(jsonb_agg(${column} order by ${keyOrder}), '[]'::jsonb)`);
+      const tuple = sql`(select jsonb_build_array(${join(arrays, ', ')}) from ${grouped} as hogql_map)`;
+      const tupleShapes = [{ element: keyType }, ...totals.map((total) => ({ element: total.type }))];
+      return { ...arrayOf(tuple, 'array', false), elementNullable: false, tupleTypes: [keys!.type, ...values.map(() => 'array' as HogQLType)], tupleShapes };
+    },
+  };
+}
+
+/** sumMap((keys, values…)): the arrays of a tuple, as the arguments they stand for. */
+function tupleOfArrays(c: Compiler, expr: Expr, name: string): Typed[] {
+  const tuple = c.compile(expr);
+  const types = tuple.tupleTypes ?? [];
+  if (types.length < 2 || types.length > 1 + MAX_MAPPED_VALUES || types.some((type) => type !== 'array')) {
+    throw new HogQLError(`${name}() of one argument needs a tuple of arrays: the keys, then the values.`);
+  }
+  return types.map((_type, index) => elementOf(tuple, constant(index + 1), true, c.scope));
+}
+
+/** How many arrays of values sumMap() and its kin take beside the keys. */
+const MAX_MAPPED_VALUES = 16;
+
 const DEFINITIONS: FunctionDef[] = [
   ...COMBINED_BASES.flatMap((base) => RUNNING_CHAINS.map((chain) => combined(base, chain))).filter(
     (definition) => !DEFINED_ELSEWHERE.has(definition.name.toLowerCase()),
@@ -643,6 +690,9 @@ const DEFINITIONS: FunctionDef[] = [
   quantileExact,
   ...withIf(simpleLinearRegression),
   windowFunnel,
+  ...withIf(mappedArrays('sumMap', 'sum')),
+  ...withIf(mappedArrays('minMap', 'min')),
+  ...withIf(mappedArrays('maxMap', 'max')),
   ...withIf(deltaSumTimestamp),
   ...withIf(intersections('maxIntersections', 'count')),
   ...withIf(intersections('maxIntersectionsPosition', 'position')),
@@ -658,8 +708,11 @@ const CROSS_TAB =
 const ROW_ORDER = 'its answer depends on the order ClickHouse reads rows in, which a query cannot fix; use a window function with ORDER BY instead.';
 const NEEDS_WEIGHT = 'ClickHouse needs a weight as its second argument, which PostHog’s mapping does not let through; use quantile() or median().';
 
+/** Names the -Map combinator would refuse that are defined above (sumMap over arrays of keys and values). */
+const DEFINED_NAMES = new Set(DEFINITIONS.map((definition) => definition.name));
+
 const UNAVAILABLE: Record<string, string> = {
-  ...Object.fromEntries(generatedNames().flatMap(({ name, refused }) => (refused ? [[name, REFUSED_COMBINATORS[refused]!]] : []))),
+  ...Object.fromEntries(generatedNames().flatMap(({ name, refused }) => (refused && !DEFINED_NAMES.has(name) ? [[name, REFUSED_COMBINATORS[refused]!]] : []))),
   countState: STATE,
   countStateIf: STATE,
   countMerge: MERGE,
@@ -696,14 +749,8 @@ const UNAVAILABLE: Record<string, string> = {
   groupBitmapOrState: STATE,
   groupBitmapXor: 'it combines ClickHouse bitmap states, which have no form here; groupBitmap() counts distinct integers.',
   groupBitmapXorIf: 'it combines ClickHouse bitmap states, which have no form here; groupBitmap() counts distinct integers.',
-  sumMap: MAP,
-  sumMapIf: MAP,
   sumMapMerge: MERGE,
   sumMapMergeIf: MERGE,
-  minMap: MAP,
-  minMapIf: MAP,
-  maxMap: MAP,
-  maxMapIf: MAP,
   sumWithOverflow: 'it wraps around at the width of ClickHouse’s integer type of the argument, which values here do not have; use sum().',
   sumWithOverflowIf: 'it wraps around at the width of ClickHouse’s integer type of the argument, which values here do not have; use sumIf().',
   groupArrayMovingAvg: ROW_ORDER,

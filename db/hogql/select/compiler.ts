@@ -9,7 +9,8 @@ import { childrenOf, type Expr, type WindowSpec } from '../ast.js';
 import type { Compiler, CompileOptions } from '../compiler.js';
 import { HogQLError } from '../errors.js';
 import { columnReference, join, keyword, param, rowCount, sql, type Fragment } from '../sql.js';
-import { coerce, comparisonType, outputColumn, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
+import { elementOf as itemOf } from '../arrays.js';
+import { coerce, comparisonType, constant, outputColumn, shapeOf, TYPE_NAMES, typed, type HogQLType, type Typed } from '../types.js';
 import { MAX_NUMBERS, type ArrayJoin, type FromSource, type JoinClause, type QueryNode, type SelectColumn, type SelectQuery, type SetOperator } from './parser.js';
 import { functionDefinition } from './functions.js';
 import { printExpr, printQuery } from './print.js';
@@ -41,6 +42,11 @@ function columnOf(c: Compiler, source: NestedSource & { outer?: boolean }, chain
     // An array keeps what its elements hold (tuples' item types among them), for the outer query's `.1` and `[1]`.
     const shape = value.type === 'array' ? { elementNullable: value.elementNullable, tupleTypes: value.tupleTypes, elementShape: value.elementShape } : {};
     return { ...typed(read, value.type, value.nullable), zone: value.zone, element: value.element, ...shape };
+  }
+  if (value.type === 'array' && rest.every((key) => typeof key === 'number')) {
+    // `column.N` of an array or a tuple: its item, as tupleElement reads it.
+    const container: Typed = { ...typed(column, 'array', value.nullable), ...shapeOf(value) };
+    return rest.reduce<Typed>((inner, key) => itemOf(inner, constant(key), true, c.scope), container);
   }
   if (value.type !== 'json') throw new HogQLError(`The field "${String(head)}" has no field "${rest.map(String).join('.')}".`);
   return c.jsonPath(column, rest, true);

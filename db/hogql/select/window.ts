@@ -5,6 +5,7 @@
  * a 400 elsewhere. Frame offsets are integers checked by the parser and written as numbers; every other value
  * is a bound parameter.
  */
+import { defaultOf } from '../arrays.js';
 import type { Expr, FrameBound, WindowSpec } from '../ast.js';
 import type { Compiler } from '../compiler.js';
 import { HogQLError } from '../errors.js';
@@ -19,7 +20,7 @@ interface WindowFunction {
   name: string;
   minArgs: number;
   maxArgs: number;
-  compile(c: Compiler, args: readonly Expr[]): { body: Fragment; type: HogQLType; nullable: boolean; parts: Typed[] };
+  compile(c: Compiler, args: readonly Expr[], over: WindowSpec): { body: Fragment; type: HogQLType; nullable: boolean; parts: Typed[]; around?: (windowed: Fragment) => Fragment };
 }
 
 /** A value an aggregate reads: JSON nulls as SQL nulls. */
@@ -39,12 +40,7 @@ function offsetFunction(name: string, sqlName: 'lag' | 'lead'): WindowFunction {
     maxArgs: 3,
     compile: (c, args) => {
       const value = c.compile(args[0]!);
-      const offset = args[1];
-      // PostgreSQL's offset is an int.
-      if (offset && (offset.kind !== 'constant' || typeof offset.value !== 'number' || !Number.isSafeInteger(offset.value) || offset.value < 0 || offset.value > 2 ** 31 - 1)) {
-        throw new HogQLError(`The offset of ${name}() must be a non-negative integer constant.`);
-      }
-      const rows = rowCount(offset ? (offset.value as number) : 1);
+      const rows = rowCount(rowOffset(name, args[1]));
       if (args.length < 3) return { body: sql`${keyword(sqlName)}(${value.sql}, ${rows})`, type: value.type, nullable: true, parts: [value] };
       const fallback = coerce(c.compile(args[2]!), value.type, c.scope);
       return {
@@ -57,14 +53,110 @@ function offsetFunction(name: string, sqlName: 'lag' | 'lead'): WindowFunction {
   };
 }
 
-function valueAt(name: string, sqlName: 'first_value' | 'last_value'): WindowFunction {
+/** A constant row offset of `name()`, as PostgreSQL's int takes it. */
+function rowOffset(name: string, offset: Expr | undefined): number {
+  if (offset && (offset.kind !== 'constant' || typeof offset.value !== 'number' || !Number.isSafeInteger(offset.value) || offset.value < 0 || offset.value > 2 ** 31 - 1)) {
+    throw new HogQLError(`The offset of ${name}() must be a non-negative integer constant.`);
+  }
+  return offset ? (offset.value as number) : 1;
+}
+
+/**
+ * ClickHouse answers the type's default where PostgreSQL answers NULL for a row that is not there (an empty
+ * frame, an offset outside it) — unless the value itself may be null, when ClickHouse's default is NULL too.
+ */
+function missingValue(value: Typed): Fragment | null {
+  return value.nullable ? null : defaultOf(value.type);
+}
+
+/**
+ * first_value, last_value and nth_value: ClickHouse's answer for a frame without that row is the type's default.
+ * first_value and last_value skip nulls, as ClickHouse's aggregates do (their `_respect_nulls` forms keep them):
+ * the non-null values of the frame are gathered and the first (last) one taken.
+ */
+function valueAt(name: string, sqlName: 'first_value' | 'last_value' | 'nth_value', respectNulls = false): WindowFunction {
+  const positional = sqlName === 'nth_value';
+  return {
+    name,
+    minArgs: positional ? 2 : 1,
+    maxArgs: positional ? 2 : 1,
+    compile: (c, args) => {
+      const value = c.compile(args[0]!);
+      const fallback = missingValue(value);
+      const orDefault = (windowed: Fragment) => (fallback ? sql`coalesce(${windowed}, ${fallback})` : windowed);
+      if (!positional && value.nullable && !respectNulls) {
+        const read = nonNullJson(value);
+        const body = sql`array_agg(${read}) filter (where ${read} is not null)`;
+        const around = (windowed: Fragment) => (sqlName === 'first_value' ? sql`(${windowed})[1]` : sql`(${windowed})[cardinality(${windowed})]`);
+        return { body, type: value.type, nullable: true, parts: [value], around };
+      }
+      let body = sql`${keyword(sqlName)}(${value.sql})`;
+      if (positional) {
+        const position = args[1]!;
+        if (position.kind !== 'constant' || typeof position.value !== 'number' || !Number.isSafeInteger(position.value) || position.value < 1 || position.value > 2 ** 31 - 1) {
+          throw new HogQLError('The position of nth_value() must be a positive integer constant.');
+        }
+        body = sql`nth_value(${value.sql}, ${rowCount(position.value)})`;
+      }
+      return { body, type: value.type, nullable: value.nullable, parts: [value], around: orDefault };
+    },
+  };
+}
+
+/** How many rows before the current one a frame bound is (negative after it), in a frame of rows. */
+function rowsBefore(frameBound: FrameBound): number {
+  switch (frameBound.kind) {
+    case 'unboundedPreceding':
+      return Infinity;
+    case 'preceding':
+      return frameBound.rows;
+    case 'currentRow':
+      return 0;
+    case 'following':
+      return -frameBound.rows;
+    case 'unboundedFollowing':
+      return -Infinity;
+  }
+}
+
+/**
+ * Whether the row `before` rows before the current one (after it when negative) lies in the window's frame,
+ * whenever it exists in the partition. Frames of rows say so from their bounds; frames by value (the default
+ * one with an ORDER BY, RANGE) only where peers cannot matter.
+ */
+function rowInFrame(name: string, over: WindowSpec, before: number): boolean {
+  if (over.frame?.unit === 'rows') return rowsBefore(over.frame.end) <= before && before <= rowsBefore(over.frame.start);
+  // Without ORDER BY every row is a peer: the frame is the whole partition.
+  if (over.orderBy.length === 0 || before === 0) return true;
+  const start = over.frame?.start.kind ?? 'unboundedPreceding';
+  const end = over.frame?.end.kind ?? 'currentRow';
+  const bounded = (kind: FrameBound['kind']): boolean => kind === 'unboundedPreceding' || kind === 'currentRow' || kind === 'unboundedFollowing';
+  if (bounded(start) && bounded(end)) {
+    if (before > 0 && start === 'unboundedPreceding') return true;
+    if (before < 0 && end === 'unboundedFollowing') return true;
+  }
+  throw new HogQLError(`${name}() over a RANGE frame depends on which rows are peers; give the window a ROWS frame (e.g. ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING).`);
+}
+
+/**
+ * lagInFrame(x[, offset[, default]]) and leadInFrame(…): ClickHouse's lag and lead, which look only inside the
+ * window's frame and answer the default (the type's default unless given) outside it.
+ */
+function inFrameOffset(name: string, sqlName: 'lag' | 'lead'): WindowFunction {
   return {
     name,
     minArgs: 1,
-    maxArgs: 1,
-    compile: (c, args) => {
+    maxArgs: 3,
+    compile: (c, args, over) => {
       const value = c.compile(args[0]!);
-      return { body: sql`${keyword(sqlName)}(${value.sql})`, type: value.type, nullable: value.nullable, parts: [value] };
+      const offset = rowOffset(name, args[1]);
+      const given = args.length === 3 ? coerce(c.compile(args[2]!), value.type, c.scope) : null;
+      const fallback = given ? given.sql : (missingValue(value) ?? keyword('null'));
+      const nullable = given ? value.nullable || given.nullable : missingValue(value) === null;
+      const parts = given ? [value, given] : [value];
+      // A row always outside the frame: the default, written as a window function since OVER follows.
+      if (!rowInFrame(name, over, sqlName === 'lag' ? offset : -offset)) return { body: sql`lag(${fallback}, 0, ${fallback})`, type: value.type, nullable, parts };
+      return { body: sql`${keyword(sqlName)}(${value.sql}, ${rowCount(offset)}, ${fallback})`, type: value.type, nullable, parts };
     },
   };
 }
@@ -94,6 +186,11 @@ const WINDOW_FUNCTIONS: readonly WindowFunction[] = [
   offsetFunction('lead', 'lead'),
   valueAt('first_value', 'first_value'),
   valueAt('last_value', 'last_value'),
+  valueAt('first_value_respect_nulls', 'first_value', true),
+  valueAt('last_value_respect_nulls', 'last_value', true),
+  valueAt('nth_value', 'nth_value'),
+  inFrameOffset('lagInFrame', 'lag'),
+  inFrameOffset('leadInFrame', 'lead'),
   {
     name: 'count',
     minArgs: 0,
@@ -253,8 +350,9 @@ export function compileWindowCall(c: Compiler, name: string, args: readonly Expr
     const expected = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
     throw new HogQLError(`${fn.name}() takes ${expected} argument${expected === '1' ? '' : 's'}, got ${args.length}.`);
   }
-  const compiled = fn.compile(c, args);
+  const compiled = fn.compile(c, args, over);
   const window = windowClause(c, over);
   const parts = [...compiled.parts, ...window.parts];
-  return typed(sql`${compiled.body} over (${window.sql})`, compiled.type, compiled.nullable, parts.some((part) => part.aggregate));
+  const windowed = sql`${compiled.body} over (${window.sql})`;
+  return typed(compiled.around ? compiled.around(windowed) : windowed, compiled.type, compiled.nullable, parts.some((part) => part.aggregate));
 }
