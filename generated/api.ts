@@ -2792,7 +2792,7 @@ export interface components {
          *     are those of PostHog's mapping, listed in generated/hogql-functions.md with those refused and why.
          *
          *     **Dates and times.** PostHog's date functions (`toStartOfInterval`, `toWeek(t, mode)`, `toYearWeek`,
-         *     `addMonths`, `age`, `toIntervalDay`, … each in generated/hogql-functions.md) read days and wall-clock
+         *     `addMonths`, `age`, `toIntervalDay`, ... each in generated/hogql-functions.md) read days and wall-clock
          *     times in the project's timezone, or in a function's timezone argument (an IANA name; another is a
          *     400). `toStartOfMonth`, `toStartOfWeek`, `toMonday` and the other starts of a day or longer answer a
          *     Date; week numbers follow ClickHouse's modes 0 to 9. An interval (`INTERVAL n unit`, `toIntervalDay(n)`,

@@ -142,7 +142,7 @@ const CASES: Case[] = [
   },
   {
     name: '$urls[n]: counted from 1, negative from the end, out of range an empty string',
-    query: "select $urls[1], $urls[2], $urls[-1], $urls[0], $urls[3] from sessions where session_id = 'S1'",
+    query: "select $urls[1], $urls[2], $urls[-1], $urls[3], $urls[-3] from sessions where session_id = 'S1'",
     rows: [['https://shop.test/home?x=1', 'https://shop.test/cart#top', 'https://shop.test/cart#top', '', '']],
   },
   {
