@@ -10,7 +10,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { S3Client } from '@aws-sdk/client-s3';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors as parquetDecompressors } from 'hyparquet-compressors';
-import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
 import { createS3Destination, MultipartUpload, MIN_PART_BYTES, s3Destination } from '../../handlers/jobs/destinations/s3.js';
 import { NonRetryableExportError, type ExportOutcome, type ExportRun } from '../../handlers/jobs/destinations/types.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
@@ -222,13 +221,14 @@ describe('batch export to S3', function () {
       const rows = await parquetReadObjects({
         file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
         compressors: parquetDecompressors,
+        parsers: { timestampFromMicroseconds: (micros: bigint) => micros },
       });
       expect(
         rows.map((row) => ({
           ...row,
-          timestamp: formatDatetime(row.timestamp),
-          _inserted_at: formatDatetime(row._inserted_at),
-          created_at: formatDatetime(row.created_at),
+          timestamp: postHogDatetime(microsText(row.timestamp)),
+          _inserted_at: postHogDatetime(microsText(row._inserted_at)),
+          created_at: postHogDatetime(microsText(row.created_at)),
           properties: JSON.parse(row.properties),
           person_properties: row.person_properties === null ? null : JSON.parse(row.person_properties),
         })),
