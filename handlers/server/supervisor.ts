@@ -16,6 +16,23 @@ import { isHedgerowMessage, type JobsMessage, type PrimaryMessage, type WorkerMe
 /** How long the primary waits for each worker's counters when gathering `/_metrics`. */
 const METRICS_WAIT_MS = 2_000;
 
+/**
+ * The V8 heap (MB) each HTTP worker may grow to. Left to itself, V8 sizes a heap by the machine's memory (gigabytes
+ * here) and lets garbage pile up far past 512 MB before a full collection: a burst of answers built and then
+ * refused or sent left a worker past 512 MB resident while the answers it held stayed within their budget. With
+ * this limit V8 collects before its heap nears it, and a worker stays under 512 MB: this heap, the answers being
+ * sent (whose buffers live outside it, up to HEDGEROW_ANSWER_MEMORY_MB), code and native memory. What a worker
+ * holds alive within its budgets (answers while they are built, its share of capture) fits in it. An operator's
+ * own --max-old-space-size (in NODE_OPTIONS or node's arguments) is kept.
+ */
+export const WORKER_HEAP_MB = 384;
+
+/** The node arguments of an HTTP worker: the primary's, with the heap limit unless one is set already. */
+export function workerExecArgv(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  const limited = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((arg) => /^--max[-_]old[-_]space[-_]size(=|$)/.test(arg));
+  return limited ? [...execArgv] : [...execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`];
+}
+
 export interface WorkerPlan {
   count: number;
   /** How the count was reached, for the start-up log. */
@@ -118,6 +135,7 @@ export class Supervisor {
     cluster.on('message', (worker, message) => this.onMessage(worker, message));
     cluster.on('listening', (worker) => this.onListening(worker));
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
+    cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
     const allListening = new Promise<void>((resolve, reject) => (this.firstListening = { resolve, reject }));
     for (let index = 0; index < this.options.count; index += 1) {
       const slot: Slot = { worker: null, listening: false, startedAt: 0, backoffMs: 0, timer: null };

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { readFile, readdir } from 'node:fs/promises';
 import net from 'node:net';
 import { createDb, type Db } from '../../db/pg/client.js';
+import { WORKER_HEAP_MB } from '../../handlers/server/supervisor.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { invalidInputBody } from '../helpers/error-bodies.js';
@@ -123,6 +124,9 @@ describe('answers of bounded size from the server process', function () {
 
     const processes = await memoryOfTree(server.child.pid!);
     expect(processes.length).to.be.at.least(2);
+    // The worker's heap is limited, so that V8 collects the garbage of refused answers long before 512 MB.
+    const commands = await Promise.all(processes.map(({ pid }) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')));
+    expect(commands.some((command) => command.split('\0').includes(`--max-old-space-size=${WORKER_HEAP_MB}`))).to.equal(true);
     for (const process of processes) expect(process.peakMb, `peak RSS of process ${process.pid}`).to.be.below(PEAK_RSS_BOUND_MB);
   });
 

@@ -3,7 +3,7 @@
  */
 import { expect } from 'chai';
 import { combineWorkerMetrics } from '../../handlers/capture/metrics.js';
-import { planWorkers } from '../../handlers/server/supervisor.js';
+import { planWorkers, WORKER_HEAP_MB, workerExecArgv } from '../../handlers/server/supervisor.js';
 
 describe('unit: planWorkers', () => {
   const cases: Array<{ name: string; requested: number | undefined; cpus: number; max: number; reserved: number; used: number; count: number }> = [
@@ -21,6 +21,21 @@ describe('unit: planWorkers', () => {
       expect(plan.count).to.equal(count);
       expect(plan.reason).to.include(`max_connections ${max} - reserved ${reserved} - in use ${used}`);
     });
+  }
+});
+
+describe('unit: workerExecArgv', () => {
+  const limit = `--max-old-space-size=${WORKER_HEAP_MB}`;
+  const cases: Array<[string, string[], string | undefined, string[]]> = [
+    ['adds the heap limit to the primary\'s arguments', ['--enable-source-maps', '--max-semi-space-size=8'], undefined, ['--enable-source-maps', '--max-semi-space-size=8', limit]],
+    ['adds it with no arguments and an empty NODE_OPTIONS', [], '', [limit]],
+    ['keeps an operator\'s limit among node\'s arguments', ['--max-old-space-size=1024'], undefined, ['--max-old-space-size=1024']],
+    ['keeps it spelled with underscores', ['--max_old_space_size=1024'], undefined, ['--max_old_space_size=1024']],
+    ['keeps an operator\'s limit in NODE_OPTIONS (adds none that would override it)', ['--enable-source-maps'], '--trace-warnings  --max-old-space-size=2048', ['--enable-source-maps']],
+    ['is not fooled by a similar flag', ['--max-semi-space-size=8'], '--max-old-space-sizes', ['--max-semi-space-size=8', limit]],
+  ];
+  for (const [name, execArgv, nodeOptions, expected] of cases) {
+    it(name, () => expect(workerExecArgv(execArgv, nodeOptions)).to.deep.equal(expected));
   }
 });
 
