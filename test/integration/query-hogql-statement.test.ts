@@ -251,7 +251,8 @@ const CASES: Case[] = [
   { name: 'PREWHERE filters as WHERE', query: "select count() from events prewhere event = 'purchase' where distinct_id = 'bob'", rows: [[1]] },
   { name: 'SAMPLE 1 reads every row', query: 'select count() from events sample 1', rows: [[5]] },
   { name: 'FINAL is accepted', query: 'select count() from events final', rows: [[5]] },
-  { name: 'UNION DISTINCT', query: 'select distinct_id from events union distinct select distinct_id from events order by 1', rows: [['alice'], ['bob']] },
+  // ORDER BY after the last SELECT orders that SELECT alone, as in ClickHouse: the union is ordered outside it.
+  { name: 'UNION DISTINCT', query: 'select distinct_id from (select distinct_id from events union distinct select distinct_id from events) order by 1', rows: [['alice'], ['bob']] },
   {
     name: 'INTERSECT keeps duplicates (ClickHouse defaults to ALL)',
     query: "select * from (select event from events intersect select event from events where event != 'signup') order by event",

@@ -339,9 +339,9 @@ describe('query: POST …/query/ with HogQLQuery', function () {
       detail: 'An expression outside an aggregate function uses a field that is not in GROUP BY.',
     },
     {
-      name: 'DISTINCT ordered by an expression it does not select (found by PostgreSQL)',
+      name: 'DISTINCT ordered by an expression it does not select',
       query: 'select distinct event from events order by timestamp',
-      detail: 'With DISTINCT, ORDER BY may only name selected expressions.',
+      detail: 'With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.',
     },
     { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
     {
