@@ -20,7 +20,7 @@ import {
   type BatchExportModel,
   type DestinationType,
 } from '../../db/queries/batch-exports/rows.js';
-import { S3_KEYS_REQUIRED_MESSAGE } from '../jobs/destinations/s3.js';
+import { S3_KEYS_REQUIRED_MESSAGE } from '../jobs/destinations/s3-rules.js';
 
 type FieldKind = 'string' | 'int' | 'bool' | 'list';
 

@@ -31,6 +31,7 @@ import {
   type GuardedAgents,
 } from './egress.js';
 import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
+import { S3_KEYS_REQUIRED_MESSAGE } from './s3-rules.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
 /** The events columns of PostHog's S3 files, in its order (team_id, set and set_once are left out). */
@@ -46,17 +47,6 @@ export const S3_EVENT_COLUMNS = [
   'person_properties',
   'person_id',
 ] as const;
-
-/**
- * Why an S3 destination must carry its own keys: without them the AWS SDK looks for credentials itself (the
- * instance metadata service, the container's credentials endpoint, the server's environment and ~/.aws), over
- * connections the address policy does not see, and the export would write with the server's own identity. PostHog
- * lets an S3 destination leave its keys out and signs with its workers' credentials; here that would let every
- * tenant write wherever the server may. So the keys are required, on every write of every S3 type (the write's
- * refusal, handlers/batch-exports/validation.ts, says the same words) and again when a run starts.
- */
-export const S3_KEYS_REQUIRED_MESSAGE =
-  "S3 destinations need 'aws_access_key_id' and 'aws_secret_access_key': this server never lends its own AWS credentials to an export";
 
 /** S3 refuses parts below 5 MiB except the last one. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
