@@ -245,7 +245,7 @@ export async function listEvents(
             : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
       }
       return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-    }, dataErrorParameterOf(request));
+    }, { data: dataErrorParameterOf(request), selectedExpressions: 'select' });
   } catch (error) {
     throw toApiError(error);
   }
