@@ -4,6 +4,7 @@
  */
 import type { components } from '../generated/api.js';
 import { getEvent, listEvents, listPropertyValues } from '../db/queries/events/listing.js';
+import { parseEventListRequest } from './events/request.js';
 import { parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/events/shape.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from '../db/core/errors.js';
@@ -103,10 +104,11 @@ async function listPage(
   const csv = wantsCsv(query.format, ctx);
   const limit = pageLimit(query, ctx);
   const maxResultBytes = deps.config.queryResultMaxBytes;
+  const { environment } = environmentOf(state);
   const page = await listEvents(
     tenantReader(deps.reader, tenantOf(state)),
-    environmentOf(state).environment,
-    { ...query, limit, offset: query.offset ?? 0 },
+    environment,
+    parseEventListRequest({ ...query, limit, offset: query.offset ?? 0 }, environment.timezone),
     { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes, onAnswerBytes },
   );
   if (csv) {

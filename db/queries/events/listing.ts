@@ -1,7 +1,7 @@
 /**
  * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
- * by UUID, and recent values of a property. The request is parsed by request.ts, the page's rows shaped by
- * shape.ts; every query runs on a read-only session with the query timeout (db/pg/read-session.ts).
+ * by UUID, and recent values of a property. The request is parsed by handlers/events/request.ts, the page's rows
+ * shaped by shape.ts; every query runs on a read-only session with the query timeout (db/pg/read-session.ts).
  */
 import type { components } from '../../../generated/api.js';
 import { errors } from '../../core/errors.js';
@@ -17,6 +17,7 @@ import {
   LISTED_EVENT_COLUMNS,
   HogQLError,
   outputValue,
+  type DateTimeText,
   PERSON_LOOKUP_LIMIT,
   splitPersonFilters,
   type EventsQuerySpec,
@@ -24,11 +25,30 @@ import {
 } from '../../hogql/index.js';
 import type { EnvironmentRow } from '../../rows.js';
 import { DEFAULT_RESULT_MAX_BYTES, guardedByBudget, isOverBudget, pageTooLarge, type QueryBounds } from '../query/execute.js';
-import { encodeCursor } from './cursor.js';
-import { dataErrorParameterOf, invalid, parseEventListRequest, type EventListRequest } from './request.js';
+import { encodeCursor, type Cursor } from './cursor.js';
 import { eventJson, parseEventJson, type EventJson, type LegacyEvent, type ListedEventRow } from './shape.js';
 
 export type PropertyValue = components['schemas']['PropertyValue'];
+
+/** One page of the listing as asked for, its parameters parsed and checked (handlers/events/request.ts). */
+export interface EventListQuery {
+  cursor: Cursor | null;
+  properties: EventsQuerySpec['properties'];
+  where: EventsQuerySpec['where'];
+  select: EventsQuerySpec['select'];
+  direction: 'asc' | 'desc';
+  after: DateTimeText | null;
+  before: DateTimeText | null;
+  event: string | null;
+  distinctId: string | null;
+  /** A person's id or UUID, checked when it is looked up. */
+  personId: string | null;
+  /** The page size, already capped by the caller. */
+  limit: number;
+  offset: number;
+  /** The parameter a data error comes from, when only one could hold it (db/pg/errors.ts QueryParameters). */
+  dataErrorParameter: string | null;
+}
 
 export type EventPage =
   | { kind: 'events'; results: EventJson[]; nextCursor: string | null }
@@ -87,7 +107,7 @@ function toApiError(error: unknown): unknown {
 /** The distinct ids of the person named by `person_id` (its numeric id or UUID). */
 async function distinctIdsOfPerson(read: Reader, teamId: number, personId: string): Promise<string[]> {
   const byId = /^\d{1,18}$/.test(personId);
-  if (!byId && !UUID_PATTERN.test(personId)) throw invalid('person_id', 'person_id must be a person’s id or UUID.');
+  if (!byId && !UUID_PATTERN.test(personId)) throw errors.validation('person_id must be a person’s id or UUID.', 'person_id');
   const { rows } = await read<{ distinct_id: string }>(
     `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
       where p.team_id = ?::int and ${byId ? 'p.id = ?::bigint' : 'p.uuid = ?::uuid'} order by pdi.distinct_id`,
@@ -133,7 +153,7 @@ export const PERSON_FILTER_TUNING: PersonFilterTuning = { lookupLimit: PERSON_LO
 export async function listEvents(
   reader: ReadDb,
   environment: EnvironmentRow,
-  request: EventListRequest,
+  request: EventListQuery,
   bounds: QueryBounds | number,
   tuning: PersonFilterTuning = PERSON_FILTER_TUNING,
 ): Promise<EventPage> {
@@ -141,7 +161,7 @@ export async function listEvents(
   const limits: QueryBounds = typeof bounds === 'number' ? { timeoutMs: bounds, maxResultBytes: DEFAULT_RESULT_MAX_BYTES } : bounds;
   const { timeoutMs, maxResultBytes } = limits;
   try {
-    const { cursor, properties, where, select, direction, after, before } = parseEventListRequest(request, environment.timezone);
+    const { cursor, properties, where, select, direction, after, before } = request;
 
     // The probe, compiled once: started beside the lookup (its rows), used if the lookup finds too many ids.
     const probed: { query: CompiledEventsQuery | null; rows: Promise<QueryRows> | null } = { query: null, rows: null };
@@ -152,8 +172,8 @@ export async function listEvents(
       timezone: environment.timezone,
       after,
       before,
-      event: request.event ?? null,
-      distinctId: request.distinct_id ?? null,
+      event: request.event,
+      distinctId: request.distinctId,
       ...narrowing,
       where,
       select,
@@ -165,7 +185,7 @@ export async function listEvents(
 
     return await onReadSession(reader, timeoutMs, async (read) => {
       let distinctIds =
-        request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
+        request.personId === null ? null : await distinctIdsOfPerson(read, environment.id, request.personId);
       let filters = properties;
       let personFilters: EventsQuerySpec['personFilters'] = null;
       let strategy: PersonFilterStrategy | null = null;
@@ -245,7 +265,7 @@ export async function listEvents(
             : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
       }
       return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-    }, { data: dataErrorParameterOf(request), selectedExpressions: 'select' });
+    }, { data: request.dataErrorParameter, selectedExpressions: 'select' });
   } catch (error) {
     throw toApiError(error);
   }
@@ -299,7 +319,7 @@ export async function listPropertyValues(
   const params: unknown[] = [environment.id];
   if (request.isColumn) {
     const column = VALUE_COLUMNS[request.key];
-    if (!column) throw invalid('key', `With is_column, key must be one of ${Object.keys(VALUE_COLUMNS).join(', ')}.`);
+    if (!column) throw errors.validation(`With is_column, key must be one of ${Object.keys(VALUE_COLUMNS).join(', ')}.`, 'key');
     source = `to_jsonb(${column})`;
   } else if (request.key === 'custom_event') {
     source = 'to_jsonb(e.event)';
