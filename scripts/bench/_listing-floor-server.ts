@@ -12,6 +12,7 @@ import { listEvents } from '../../db/queries/events/listing.js';
 import { parseEventListRequest, type EventListRequest } from '../../handlers/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { eventsPageJson, nextLink } from '../../handlers/events.js';
+import { eventJson } from '../../handlers/events/shape.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -28,7 +29,7 @@ const server = createServer((req, res) => {
     .then((page) => {
       if (page.kind !== 'events') throw new Error('the floor serves pages of events only');
       const next = page.nextCursor ? nextLink(url, page.nextCursor) : null;
-      const body = Buffer.from(eventsPageJson(next, page.results));
+      const body = Buffer.from(eventsPageJson(next, page.rows.map(eventJson)));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     })

@@ -8,7 +8,6 @@ import { expect } from 'chai';
 import { createReadDb } from '../../db/pg/client.js';
 import { ApiError } from '../../db/core/errors.js';
 import { PERSON_FILTER_TUNING, listEvents, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/events/listing.js';
-import { parseEventJson } from '../../db/queries/events/shape.js';
 import { parseEventListRequest, type EventListRequest } from '../../handlers/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
@@ -258,7 +257,7 @@ describe('events paging with person filters over many persons (each way, limit=7
           { ...TUNINGS.probe!, trace: (way) => ways.push(way) },
         );
         expect(page.kind).to.equal('events');
-        expect(page.kind === 'events' && page.results.map((event) => parseEventJson(event).id)).to.deep.equal(free);
+        expect(page.kind === 'events' && page.rows.map((row) => row.id)).to.deep.equal(free);
         expect(ways).to.deep.equal(['probe']);
         const pool = (reader.client as unknown as { pool: { numFree(): number; numUsed(): number } }).pool;
         expect(pool.numUsed(), 'sessions still lent').to.equal(0);

@@ -1,7 +1,8 @@
 /**
  * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
- * by UUID, and recent values of a property. The request is parsed by handlers/events/request.ts, the page's rows
- * shaped by shape.ts; every query runs on a read-only session with the query timeout (db/pg/read-session.ts).
+ * by UUID, and recent values of a property. The request is parsed by handlers/events/request.ts, events are
+ * shaped as the answer shows them by handlers/events/shape.ts; every query runs on a read-only session with the
+ * query timeout (db/pg/read-session.ts).
  */
 import type { components } from '../../../generated/api.js';
 import { errors } from '../../core/errors.js';
@@ -26,7 +27,6 @@ import {
 import type { EnvironmentRow } from '../../rows.js';
 import { DEFAULT_RESULT_MAX_BYTES, guardedByBudget, isOverBudget, pageTooLarge, type QueryBounds } from '../query/execute.js';
 import { encodeCursor, type Cursor } from './cursor.js';
-import { eventJson, parseEventJson, type EventJson, type LegacyEvent, type ListedEventRow } from './shape.js';
 
 export type PropertyValue = components['schemas']['PropertyValue'];
 
@@ -50,8 +50,27 @@ export interface EventListQuery {
   dataErrorParameter: string | null;
 }
 
+/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
+export interface ListedEventRow {
+  id: string;
+  event: string;
+  distinct_id: string;
+  /** JSON text, as stored. */
+  properties_json: string;
+  elements_chain: string;
+  /** `YYYY-MM-DDTHH:MI:SS.ffffffZ`, in UTC. */
+  keyset_timestamp: string;
+  person_is_identified: boolean | null;
+  /** The person's property of that name as JSON text, or null when the person has none. */
+  person_email_json: string | null;
+  person_name_json: string | null;
+  person_username_json: string | null;
+  person_distinct_id: string | null;
+}
+
+/** A page of the listing: events as their rows (shaped by the caller), or the rows of a `select` as values. */
 export type EventPage =
-  | { kind: 'events'; results: EventJson[]; nextCursor: string | null }
+  | { kind: 'events'; rows: ListedEventRow[]; nextCursor: string | null }
   | { kind: 'rows'; columns: string[]; results: unknown[][]; nextCursor: string | null };
 
 /** Rows as `pg` returns them. */
@@ -88,7 +107,7 @@ async function readQuery(read: Reader, query: CompiledEventsQuery, maxBytes: num
  * The page's rows shaped as the answer shows them, their JSON counted as they are: past the budget (an answer
  * may show a row larger than PostgreSQL wrote it, such as properties as JSON text), the page is refused.
  */
-function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
+export function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
   let bytes = 2; // the results array's brackets, and a comma between rows
   return rows.map((row, index) => {
     const shaped = shape(row);
@@ -248,7 +267,7 @@ export async function listEvents(
       if (query.mode === 'events') {
         const events = page as unknown as ListedEventRow[];
         const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as ListedEventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: shapeWithinBudget(events, eventJson, (json) => Buffer.byteLength(json), limits), nextCursor };
+        return { kind: 'events', rows: events, nextCursor };
       }
       const types: HogQLType[] = query.columns.map((column) => column.type);
       const results = shapeWithinBudget(
@@ -271,8 +290,8 @@ export async function listEvents(
   }
 }
 
-/** One event by UUID, or null. */
-export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<LegacyEvent | null> {
+/** One event's row by UUID, or null. */
+export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<ListedEventRow | null> {
   return onReadSession(reader, timeoutMs, async (read) => {
     const { rows } = await read<ListedEventRow>(
       `select ${LISTED_EVENT_COLUMNS}
@@ -282,7 +301,7 @@ export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: 
         where e.team_id = ?::int and e.uuid = ?::uuid`,
       [environment.id, id.toLowerCase()],
     );
-    return rows[0] ? parseEventJson(eventJson(rows[0])) : null;
+    return rows[0] ?? null;
   });
 }
 
