@@ -32,7 +32,7 @@ import {
   type RunsOrderColumn,
 } from '../db/queries/batch-exports/exports.js';
 import { FINAL_STATUSES, type BatchExportRow, type RunStatus } from '../db/queries/batch-exports/rows.js';
-import { presentBackfill, presentExport, presentRun } from '../db/queries/batch-exports/shape.js';
+import { presentBackfill, presentExport, presentRun } from './batch-exports/shape.js';
 import {
   adjustedBackfillStart,
   checkBackfillWindow,
@@ -44,7 +44,7 @@ import {
   validateDestination,
   validateFilters,
   validateTimezone,
-} from '../db/queries/batch-exports/validation.js';
+} from './batch-exports/validation.js';
 import type { AddressPolicy } from '../db/destinations/address-policy.js';
 import type { components } from '../generated/api.js';
 import { DEFAULT_PAGE_SIZE } from '../db/pagination.js';

@@ -3,8 +3,9 @@
  * /api/environments/, which answer the same.
  */
 import type { components } from '../generated/api.js';
-import { getEvent, listEvents, listPropertyValues } from '../db/queries/events/listing.js';
-import { parseEventJson, type EventJson, type LegacyEvent } from '../db/queries/events/shape.js';
+import { getEvent, listEvents, listPropertyValues, shapeWithinBudget } from '../db/queries/events/listing.js';
+import { parseEventListRequest } from './events/request.js';
+import { eventJson, parseEventJson, type EventJson, type LegacyEvent } from './events/shape.js';
 import { csvOfObjects, csvTable } from './csv.js';
 import { errors } from '../db/core/errors.js';
 import { stringifyExact } from '../db/core/exact-json.js';
@@ -66,7 +67,7 @@ export function nextLink(requestUrl: URL, cursor: string): string {
   return url.toString();
 }
 
-/** A page of events as the listing's JSON: each event is JSON text already (db/queries/events/shape.ts). */
+/** A page of events as the listing's JSON: each event is JSON text already (handlers/events/shape.ts). */
 export function eventsPageJson(next: string | null, results: readonly EventJson[]): string {
   return `{"next":${JSON.stringify(next)},"results":[${results.join(',')}]}`;
 }
@@ -103,21 +104,25 @@ async function listPage(
   const csv = wantsCsv(query.format, ctx);
   const limit = pageLimit(query, ctx);
   const maxResultBytes = deps.config.queryResultMaxBytes;
+  const { environment } = environmentOf(state);
+  const bounds = { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes, onAnswerBytes };
   const page = await listEvents(
     tenantReader(deps.reader, tenantOf(state)),
-    environmentOf(state).environment,
-    { ...query, limit, offset: query.offset ?? 0 },
-    { timeoutMs: deps.config.queryTimeoutMs, maxResultBytes, onAnswerBytes },
+    environment,
+    parseEventListRequest({ ...query, limit, offset: query.offset ?? 0 }, environment.timezone),
+    bounds,
   );
+  // The events as the answer shows them, held to the budget as they are written (the rows of a `select` were).
+  const events = page.kind === 'events' ? shapeWithinBudget(page.rows, eventJson, (json) => Buffer.byteLength(json), bounds) : [];
   if (csv) {
-    const body = page.kind === 'events' ? eventsCsv(page.results.map(parseEventJson)) : csvTable(page.columns, page.results);
+    const body = page.kind === 'events' ? eventsCsv(events.map(parseEventJson)) : csvTable(page.columns, page.results);
     return { status: 200 as const, body: withinBudget(body, maxResultBytes), contentType: 'text/csv' as const };
   }
   const next = page.nextCursor ? nextLink(new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`), page.nextCursor) : null;
   if (page.kind === 'rows') {
     return { status: 200 as const, body: jsonText<ListedRows>(withinBudget(stringifyExact({ columns: page.columns, next, results: page.results }), maxResultBytes)) };
   }
-  return { status: 200 as const, body: jsonText<ListedRows>(eventsPageJson(next, page.results)) };
+  return { status: 200 as const, body: jsonText<ListedRows>(eventsPageJson(next, events)) };
 }
 
 /**
@@ -132,8 +137,9 @@ function withinBudget(text: string, maxBytes: number): string {
 export const events_retrieve: Handler<'events_retrieve'> = async ({ params, query, state, deps, ctx }) => {
   if (!UUID.test(params.id)) throw errors.validation('Invalid UUID', 'id', 'invalid');
   const { environment } = environmentOf(state);
-  const event = await getEvent(tenantReader(deps.reader, tenantOf(state)), environment, hyphenated(params.id), deps.config.queryTimeoutMs);
-  if (!event) throw errors.notFound(`No events exist for event UUID ${params.id}`);
+  const row = await getEvent(tenantReader(deps.reader, tenantOf(state)), environment, hyphenated(params.id), deps.config.queryTimeoutMs);
+  if (!row) throw errors.notFound(`No events exist for event UUID ${params.id}`);
+  const event = parseEventJson(eventJson(row));
   const maxResultBytes = deps.config.queryResultMaxBytes;
   if (wantsCsv(query.format, ctx)) return { status: 200, body: withinBudget(eventsCsv([event]), maxResultBytes), contentType: 'text/csv' };
   return { status: 200, body: jsonText<LegacyEvent>(withinBudget(stringifyExact(event), maxResultBytes)) };

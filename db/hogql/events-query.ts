@@ -74,7 +74,7 @@ const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_i
  * The columns of one stored event `e` and of its person `person` (left-joined through its distinct id) that the
  * listing shows. The JSON columns come as text: the listing splices them into its answer as PostgreSQL sends
  * them, instead of parsing every event's properties into objects and serialising them again
- * (db/queries/events/shape.ts). Of the person's properties only those the listing shows are read, each as its JSON text
+ * (handlers/events/shape.ts). Of the person's properties only those the listing shows are read, each as its JSON text
  * (null when the person does not have it). A person reached through a distinct id has at least one, so
  * `person_distinct_id` (the person's first distinct id, as PostHog shows it) is set whenever the person is. The
  * timestamp is formatted once, with its microseconds, for the keyset of the next page; the listing shows it

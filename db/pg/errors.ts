@@ -134,12 +134,24 @@ export function queryTimeout(timeoutMs: number, advice = 'Narrow it with after a
   return new ApiError(504, 'server_error', QUERY_TIMEOUT, `The query ran longer than ${timeoutMs} ms and was cancelled. ${advice}`);
 }
 
+/** The request parameters that the errors of a query the caller wrote are named by, as the caller knows them. */
+export interface QueryParameters {
+  /** Where a data error comes from, when only one parameter could hold it. */
+  data?: string | null;
+  /**
+   * The parameter of the selected expressions, named when one of them uses a field outside an aggregate. Without
+   * it that error is left as PostgreSQL raised it, for the caller to word (as other errors of the query's shape).
+   */
+  selectedExpressions?: string;
+}
+
 /**
  * The errors of a query the caller wrote (the event listing's HogQL): a data error is named by the request
  * parameter it came from, when only one could hold it; anything else as translatePgError answers it.
  */
-export function translateQueryError(error: unknown, timeoutMs: number, dataErrorParameter: string | null): unknown {
+export function translateQueryError(error: unknown, timeoutMs: number, parameters: QueryParameters = {}): unknown {
   const pg = error as { code?: string; message?: string };
+  const dataErrorParameter = parameters.data ?? null;
   switch (pg.code) {
     case QUERY_CANCELED:
       return queryTimeout(timeoutMs);
@@ -151,9 +163,10 @@ export function translateQueryError(error: unknown, timeoutMs: number, dataError
     case '22008':
       return errors.validation('A number or date in the query is out of range.', dataErrorParameter);
     case '42803':
+      if (parameters.selectedExpressions === undefined) return error;
       return errors.validation(
         'With aggregates, every other selected expression is grouped by: it cannot use a field outside an aggregate inside a larger expression.',
-        'select',
+        parameters.selectedExpressions,
       );
     case '54001':
       return errors.validation('The query is too deeply nested.');

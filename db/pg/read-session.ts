@@ -4,7 +4,7 @@
  */
 import pg, { type ClientBase } from 'pg';
 import { cancelStatement, discardConnection, isDiscarded, type ReadDb } from './client.js';
-import { queryTimeout, translateQueryError } from './errors.js';
+import { queryTimeout, translateQueryError, type QueryParameters } from './errors.js';
 import { runCachedStatement, type StatementOptions } from './prepared.js';
 import { runQuery } from './query.js';
 
@@ -47,7 +47,7 @@ export async function onReadSession<T>(
   reader: ReadDb,
   timeoutMs: number,
   work: (read: Reader) => Promise<T>,
-  dataErrorParameter: string | null = null,
+  parameters: QueryParameters = {},
 ): Promise<T> {
   const started = performance.now();
   const connection = await lendSession(reader, timeoutMs);
@@ -79,7 +79,7 @@ export async function onReadSession<T>(
   try {
     return await work(Object.assign(read, { eachRow }));
   } catch (error) {
-    throw translateQueryError(error, timeoutMs, dataErrorParameter);
+    throw translateQueryError(error, timeoutMs, parameters);
   } finally {
     if (sessionTimeoutMs !== timeoutMs && !isDiscarded(connection)) {
       await runQuery(session, 'reset statement_timeout').catch(() => discardConnection(connection, 'its timeout could not be reset'));

@@ -62,12 +62,17 @@ export class SpecValidators {
   }
 }
 
-/** `/batch/1/uuid` → `batch[1].uuid` (for people) and `batch__1__uuid` (for `attr`). */
-function locate(instancePath: string, extra?: string): { text: string; attr: string | null } {
-  const segments = instancePath
+/** The segments of a JSON pointer as Ajv writes an error's place (RFC 6901: `~1` is `/`, `~0` is `~`). */
+export function pointerSegments(instancePath: string): string[] {
+  return instancePath
     .split('/')
     .filter(Boolean)
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** `/batch/1/uuid` → `batch[1].uuid` (for people) and `batch__1__uuid` (for `attr`). */
+function locate(instancePath: string, extra?: string): { text: string; attr: string | null } {
+  const segments = pointerSegments(instancePath);
   if (extra !== undefined) segments.push(extra);
   if (segments.length === 0) return { text: 'the payload', attr: null };
   const text = segments.map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');

@@ -18,6 +18,7 @@ import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
 import { useIndexedRouter } from '../openapi/router.js';
 import { SPEC_PATH } from '../openapi/spec.js';
+import { pointerSegments } from '../openapi/validators.js';
 import { NOT_BUILT, isLaneHandler, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from '../types.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -163,10 +164,7 @@ const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
 /** The first validation failure as DRF would word it, with `attr` naming the field (nested with `__`). */
 function toValidationError(error: ErrorObject | undefined, c: OperationContext): ApiError {
   if (!error) return errors.validation('Invalid request.');
-  const [location, ...segments] = error.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const [location, ...segments] = pointerSegments(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const field = error.keyword === 'required' ? [...segments, String(params.missingProperty)] : segments;
   const attr = field.length > 0 ? field.join('__') : null;

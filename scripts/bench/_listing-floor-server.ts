@@ -9,9 +9,10 @@
 import { createServer } from 'node:http';
 import { createDb, createReadDb } from '../../db/pg/client.js';
 import { listEvents } from '../../db/queries/events/listing.js';
-import type { EventListRequest } from '../../db/queries/events/request.js';
+import { parseEventListRequest, type EventListRequest } from '../../handlers/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { eventsPageJson, nextLink } from '../../handlers/events.js';
+import { eventJson } from '../../handlers/events/shape.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -23,11 +24,12 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const query = Object.fromEntries(url.searchParams) as Record<string, string>;
   const request = { ...query, limit: Number(query.limit ?? 100), offset: 0 } as EventListRequest;
-  listEvents(reader, environment, request, TIMEOUT_MS)
+  Promise.resolve()
+    .then(() => listEvents(reader, environment, parseEventListRequest(request, environment.timezone), TIMEOUT_MS))
     .then((page) => {
       if (page.kind !== 'events') throw new Error('the floor serves pages of events only');
       const next = page.nextCursor ? nextLink(url, page.nextCursor) : null;
-      const body = Buffer.from(eventsPageJson(next, page.results));
+      const body = Buffer.from(eventsPageJson(next, page.rows.map(eventJson)));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
     })

@@ -25,8 +25,8 @@ import pg from 'pg';
 import { createDb, createReadDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { listEvents } from '../../db/queries/events/listing.js';
-import type { EventListRequest } from '../../db/queries/events/request.js';
-import { parseEventJson } from '../../db/queries/events/shape.js';
+import { parseEventListRequest, type EventListRequest } from '../../handlers/events/request.js';
+import { eventJson } from '../../handlers/events/shape.js';
 import { privateBuild } from '../build.js';
 import { generateEvents } from '../generate-events.js';
 import { benchEnvironment } from './_environment.js';
@@ -269,9 +269,9 @@ export async function run(args: string[]): Promise<void> {
       const ids = (body: string) => (JSON.parse(body) as { results: { id: string }[] }).results.map((event) => event.id);
       const viaHttp = ids(await get(page.path));
       const viaFloor = ids(await getFloor(page.path));
-      const viaDb = await listEvents(reader, environment, page.request, TIMEOUT_MS);
+      const viaDb = await listEvents(reader, environment, parseEventListRequest(page.request, environment.timezone), TIMEOUT_MS);
       const viaHand = (await hand.query<{ id: string }>(page.hand.text, page.hand.values)).rows.slice(0, PAGE).map((row) => row.id);
-      const viaDbIds = viaDb.kind === 'events' ? viaDb.results.map((event) => parseEventJson(event).id) : [];
+      const viaDbIds = viaDb.kind === 'events' ? viaDb.rows.map((row) => row.id) : [];
       if ([viaHttp, viaFloor, viaDbIds].some((viaWay) => JSON.stringify(viaWay) !== JSON.stringify(viaHand))) {
         throw new Error(`${page.case.name} (${page.depth}): the four ways disagree`);
       }
@@ -280,7 +280,11 @@ export async function run(args: string[]): Promise<void> {
 
     const ways = {
       hand: (page: Page) => hand.query(page.hand.text, page.hand.values),
-      db: (page: Page) => listEvents(reader, environment!, page.request, TIMEOUT_MS),
+      // The listing as the handler runs it: its parameters parsed, its events written as JSON.
+      db: (page: Page) =>
+        listEvents(reader, environment!, parseEventListRequest(page.request, environment!.timezone), TIMEOUT_MS).then((listed) =>
+          listed.kind === 'events' ? listed.rows.map(eventJson) : listed.results,
+        ),
       floor: (page: Page) => getFloor(page.path),
       http: (page: Page) => get(page.path),
     };

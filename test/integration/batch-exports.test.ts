@@ -10,7 +10,7 @@ import { MembershipLevel, newAccount, newMember, unique, type Account } from '..
 import type { ApiResponse, HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { S3_KEYS_REQUIRED } from '../../db/queries/batch-exports/validation.js';
+import { S3_KEYS_REQUIRED_MESSAGE as S3_KEYS_REQUIRED } from '../../handlers/jobs/destinations/s3-rules.js';
 
 const EXPORT_KEYS = [
   'id',

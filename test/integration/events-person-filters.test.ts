@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { createReadDb } from '../../db/pg/client.js';
 import { ApiError } from '../../db/core/errors.js';
 import { PERSON_FILTER_TUNING, listEvents, type PersonFilterStrategy, type PersonFilterTuning } from '../../db/queries/events/listing.js';
-import { parseEventJson } from '../../db/queries/events/shape.js';
+import { parseEventListRequest, type EventListRequest } from '../../handlers/events/request.js';
 import type { EnvironmentRow } from '../../db/rows.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPersons, type NewPerson } from '../helpers/seed-persons.js';
@@ -63,6 +63,8 @@ describe('events paging with person filters over many persons (each way, limit=7
   const saved = { ...PERSON_FILTER_TUNING };
   let strategies: PersonFilterStrategy[] = [];
   let environment: EnvironmentRow;
+  /** A listing's request as the handler parses it. */
+  const listing = (request: EventListRequest) => parseEventListRequest(request, environment.timezone);
 
   before(async () => {
     server = await startTestServer();
@@ -250,12 +252,12 @@ describe('events paging with person filters over many persons (each way, limit=7
         const page = await listEvents(
           reader,
           environment,
-          { properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 },
+          listing({ properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 }),
           5000,
           { ...TUNINGS.probe!, trace: (way) => ways.push(way) },
         );
         expect(page.kind).to.equal('events');
-        expect(page.kind === 'events' && page.results.map((event) => parseEventJson(event).id)).to.deep.equal(free);
+        expect(page.kind === 'events' && page.rows.map((row) => row.id)).to.deep.equal(free);
         expect(ways).to.deep.equal(['probe']);
         const pool = (reader.client as unknown as { pool: { numFree(): number; numUsed(): number } }).pool;
         expect(pool.numUsed(), 'sessions still lent').to.equal(0);
@@ -280,7 +282,7 @@ describe('events paging with person filters over many persons (each way, limit=7
         const page = listEvents(
           reader,
           environment,
-          { properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 },
+          listing({ properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]), limit: PAGE, offset: 0 }),
           timeoutMs,
           { ...TUNINGS.probe!, trace: () => undefined },
         ).finally(() => (answered = true));
@@ -312,12 +314,12 @@ describe('events paging with person filters over many persons (each way, limit=7
       const page = await listEvents(
         reader,
         environment,
-        {
+        listing({
           properties: JSON.stringify([{ key: 'plan', value: 'free', type: 'person' }]),
           select: JSON.stringify(['count()']),
           limit: PAGE,
           offset: 0,
-        },
+        }),
         5000,
         { ...TUNINGS.probe!, trace: () => undefined },
       );

@@ -12,7 +12,6 @@ import { translated } from '../../pg/errors.js';
 import { errors } from '../../core/errors.js';
 import { notifyEngine } from './notify.js';
 import { exportRecordsQuery, InvalidExportSettingsError } from './records.js';
-import { INTERVAL_SECONDS } from './validation.js';
 import type {
   BatchExportBackfillRow,
   BatchExportInterval,
@@ -20,6 +19,7 @@ import type {
   BatchExportRunRow,
   RunStatus,
 } from './rows.js';
+import { INTERVAL_SECONDS } from './rows.js';
 
 /** Where an export is looked for: one environment, or every environment of an organization the caller may see. */
 export type ExportScope = { teamId: number } | { organizationId: string; teamIds: readonly number[] | null };

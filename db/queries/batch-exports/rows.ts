@@ -9,6 +9,15 @@ export type BatchExportModel = (typeof BATCH_EXPORT_MODELS)[number];
 export const BATCH_EXPORT_INTERVALS = ['hour', 'day', 'week', 'every 5 minutes', 'every 15 minutes'] as const;
 export type BatchExportInterval = (typeof BATCH_EXPORT_INTERVALS)[number];
 
+/** The length of each interval, in seconds. */
+export const INTERVAL_SECONDS: Readonly<Record<BatchExportInterval, number>> = {
+  hour: 3600,
+  day: 86400,
+  week: 604800,
+  'every 5 minutes': 300,
+  'every 15 minutes': 900,
+};
+
 /** The variables an S3 prefix may name, as `{name}` (filled from the run's interval and the model). */
 export const S3_PREFIX_VARIABLES = ['year', 'month', 'day', 'hour', 'minute', 'second', 'data_interval_start', 'data_interval_end', 'table'] as const;
 

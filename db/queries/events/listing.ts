@@ -1,7 +1,8 @@
 /**
  * Reading stored events for the deprecated event listing: one page (events, or the rows of a `select`), one event
- * by UUID, and recent values of a property. The request is parsed by request.ts, the page's rows shaped by
- * shape.ts; every query runs on a read-only session with the query timeout (db/pg/read-session.ts).
+ * by UUID, and recent values of a property. The request is parsed by handlers/events/request.ts, events are
+ * shaped as the answer shows them by handlers/events/shape.ts; every query runs on a read-only session with the
+ * query timeout (db/pg/read-session.ts).
  */
 import type { components } from '../../../generated/api.js';
 import { errors } from '../../core/errors.js';
@@ -17,6 +18,7 @@ import {
   LISTED_EVENT_COLUMNS,
   HogQLError,
   outputValue,
+  type DateTimeText,
   PERSON_LOOKUP_LIMIT,
   splitPersonFilters,
   type EventsQuerySpec,
@@ -24,14 +26,51 @@ import {
 } from '../../hogql/index.js';
 import type { EnvironmentRow } from '../../rows.js';
 import { DEFAULT_RESULT_MAX_BYTES, guardedByBudget, isOverBudget, pageTooLarge, type QueryBounds } from '../query/execute.js';
-import { encodeCursor } from './cursor.js';
-import { dataErrorParameterOf, invalid, parseEventListRequest, type EventListRequest } from './request.js';
-import { eventJson, parseEventJson, type EventJson, type LegacyEvent, type ListedEventRow } from './shape.js';
+import { encodeCursor, type Cursor } from './cursor.js';
 
 export type PropertyValue = components['schemas']['PropertyValue'];
 
+/** One page of the listing as asked for, its parameters parsed and checked (handlers/events/request.ts). */
+export interface EventListQuery {
+  cursor: Cursor | null;
+  properties: EventsQuerySpec['properties'];
+  where: EventsQuerySpec['where'];
+  select: EventsQuerySpec['select'];
+  direction: 'asc' | 'desc';
+  after: DateTimeText | null;
+  before: DateTimeText | null;
+  event: string | null;
+  distinctId: string | null;
+  /** A person's id or UUID, checked when it is looked up. */
+  personId: string | null;
+  /** The page size, already capped by the caller. */
+  limit: number;
+  offset: number;
+  /** The parameter a data error comes from, when only one could hold it (db/pg/errors.ts QueryParameters). */
+  dataErrorParameter: string | null;
+}
+
+/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
+export interface ListedEventRow {
+  id: string;
+  event: string;
+  distinct_id: string;
+  /** JSON text, as stored. */
+  properties_json: string;
+  elements_chain: string;
+  /** `YYYY-MM-DDTHH:MI:SS.ffffffZ`, in UTC. */
+  keyset_timestamp: string;
+  person_is_identified: boolean | null;
+  /** The person's property of that name as JSON text, or null when the person has none. */
+  person_email_json: string | null;
+  person_name_json: string | null;
+  person_username_json: string | null;
+  person_distinct_id: string | null;
+}
+
+/** A page of the listing: events as their rows (shaped by the caller), or the rows of a `select` as values. */
 export type EventPage =
-  | { kind: 'events'; results: EventJson[]; nextCursor: string | null }
+  | { kind: 'events'; rows: ListedEventRow[]; nextCursor: string | null }
   | { kind: 'rows'; columns: string[]; results: unknown[][]; nextCursor: string | null };
 
 /** Rows as `pg` returns them. */
@@ -68,7 +107,7 @@ async function readQuery(read: Reader, query: CompiledEventsQuery, maxBytes: num
  * The page's rows shaped as the answer shows them, their JSON counted as they are: past the budget (an answer
  * may show a row larger than PostgreSQL wrote it, such as properties as JSON text), the page is refused.
  */
-function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
+export function shapeWithinBudget<R, S>(rows: readonly R[], shape: (row: R) => S, size: (shaped: S) => number, bounds: QueryBounds): S[] {
   let bytes = 2; // the results array's brackets, and a comma between rows
   return rows.map((row, index) => {
     const shaped = shape(row);
@@ -87,7 +126,7 @@ function toApiError(error: unknown): unknown {
 /** The distinct ids of the person named by `person_id` (its numeric id or UUID). */
 async function distinctIdsOfPerson(read: Reader, teamId: number, personId: string): Promise<string[]> {
   const byId = /^\d{1,18}$/.test(personId);
-  if (!byId && !UUID_PATTERN.test(personId)) throw invalid('person_id', 'person_id must be a person’s id or UUID.');
+  if (!byId && !UUID_PATTERN.test(personId)) throw errors.validation('person_id must be a person’s id or UUID.', 'person_id');
   const { rows } = await read<{ distinct_id: string }>(
     `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
       where p.team_id = ?::int and ${byId ? 'p.id = ?::bigint' : 'p.uuid = ?::uuid'} order by pdi.distinct_id`,
@@ -133,7 +172,7 @@ export const PERSON_FILTER_TUNING: PersonFilterTuning = { lookupLimit: PERSON_LO
 export async function listEvents(
   reader: ReadDb,
   environment: EnvironmentRow,
-  request: EventListRequest,
+  request: EventListQuery,
   bounds: QueryBounds | number,
   tuning: PersonFilterTuning = PERSON_FILTER_TUNING,
 ): Promise<EventPage> {
@@ -141,7 +180,7 @@ export async function listEvents(
   const limits: QueryBounds = typeof bounds === 'number' ? { timeoutMs: bounds, maxResultBytes: DEFAULT_RESULT_MAX_BYTES } : bounds;
   const { timeoutMs, maxResultBytes } = limits;
   try {
-    const { cursor, properties, where, select, direction, after, before } = parseEventListRequest(request, environment.timezone);
+    const { cursor, properties, where, select, direction, after, before } = request;
 
     // The probe, compiled once: started beside the lookup (its rows), used if the lookup finds too many ids.
     const probed: { query: CompiledEventsQuery | null; rows: Promise<QueryRows> | null } = { query: null, rows: null };
@@ -152,8 +191,8 @@ export async function listEvents(
       timezone: environment.timezone,
       after,
       before,
-      event: request.event ?? null,
-      distinctId: request.distinct_id ?? null,
+      event: request.event,
+      distinctId: request.distinctId,
       ...narrowing,
       where,
       select,
@@ -165,7 +204,7 @@ export async function listEvents(
 
     return await onReadSession(reader, timeoutMs, async (read) => {
       let distinctIds =
-        request.person_id === undefined ? null : await distinctIdsOfPerson(read, environment.id, request.person_id);
+        request.personId === null ? null : await distinctIdsOfPerson(read, environment.id, request.personId);
       let filters = properties;
       let personFilters: EventsQuerySpec['personFilters'] = null;
       let strategy: PersonFilterStrategy | null = null;
@@ -228,7 +267,7 @@ export async function listEvents(
       if (query.mode === 'events') {
         const events = page as unknown as ListedEventRow[];
         const nextCursor = more && last ? encodeCursor({ keyset: { timestamp: (last as unknown as ListedEventRow).keyset_timestamp, uuid: String(last.id) } }) : null;
-        return { kind: 'events', results: shapeWithinBudget(events, eventJson, (json) => Buffer.byteLength(json), limits), nextCursor };
+        return { kind: 'events', rows: events, nextCursor };
       }
       const types: HogQLType[] = query.columns.map((column) => column.type);
       const results = shapeWithinBudget(
@@ -245,14 +284,14 @@ export async function listEvents(
             : encodeCursor({ offset: (keyset ? 0 : offset) + request.limit });
       }
       return { kind: 'rows', columns: query.columns.map((column) => column.name), results, nextCursor };
-    }, dataErrorParameterOf(request));
+    }, { data: request.dataErrorParameter, selectedExpressions: 'select' });
   } catch (error) {
     throw toApiError(error);
   }
 }
 
-/** One event by UUID, or null. */
-export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<LegacyEvent | null> {
+/** One event's row by UUID, or null. */
+export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<ListedEventRow | null> {
   return onReadSession(reader, timeoutMs, async (read) => {
     const { rows } = await read<ListedEventRow>(
       `select ${LISTED_EVENT_COLUMNS}
@@ -262,7 +301,7 @@ export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: 
         where e.team_id = ?::int and e.uuid = ?::uuid`,
       [environment.id, id.toLowerCase()],
     );
-    return rows[0] ? parseEventJson(eventJson(rows[0])) : null;
+    return rows[0] ?? null;
   });
 }
 
@@ -299,7 +338,7 @@ export async function listPropertyValues(
   const params: unknown[] = [environment.id];
   if (request.isColumn) {
     const column = VALUE_COLUMNS[request.key];
-    if (!column) throw invalid('key', `With is_column, key must be one of ${Object.keys(VALUE_COLUMNS).join(', ')}.`);
+    if (!column) throw errors.validation(`With is_column, key must be one of ${Object.keys(VALUE_COLUMNS).join(', ')}.`, 'key');
     source = `to_jsonb(${column})`;
   } else if (request.key === 'custom_event') {
     source = 'to_jsonb(e.event)';

@@ -73,12 +73,11 @@ export async function runCompiledSelect(
     }
   }).catch((error: unknown) => {
     if (isQueryTimeout(error)) throw queryTimeout(bounds.timeoutMs, TIMEOUT_ADVICE);
-    // The one query error read-session names the listing's `select` for: here the query is one text.
-    if (error instanceof ApiError && error.status === 400 && error.attr === 'select') {
-      throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
-    }
     // What PostgreSQL finds wrong with the statement a query compiled to (class 42) is the query's shape.
     const code = (error as { code?: unknown }).code;
+    if (!(error instanceof ApiError) && code === '42803') {
+      throw errors.validation('An expression outside an aggregate function uses a field that is not in GROUP BY.');
+    }
     if (!(error instanceof ApiError) && code === '42P10') throw errors.validation('With DISTINCT, ORDER BY may only name selected expressions.');
     if (!(error instanceof ApiError) && typeof code === 'string' && code.startsWith('42')) {
       throw errors.validation(`The query cannot run: ${(error as Error).message}.`);

@@ -6,7 +6,6 @@
  * of a previous attempt overwrites the same objects; an upload that fails is aborted, so no half file becomes
  * visible.
  */
-import { S3_KEYS_REQUIRED } from '../../../db/queries/batch-exports/validation.js';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -32,6 +31,7 @@ import {
   type GuardedAgents,
 } from './egress.js';
 import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
+import { S3_KEYS_REQUIRED_MESSAGE } from './s3-rules.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRecord, type ExportRun } from './types.js';
 
 /** The events columns of PostHog's S3 files, in its order (team_id, set and set_once are left out). */
@@ -47,14 +47,6 @@ export const S3_EVENT_COLUMNS = [
   'person_properties',
   'person_id',
 ] as const;
-
-/**
- * Why an S3 destination must carry its own keys: without them the AWS SDK looks for credentials itself (the
- * instance metadata service, the container's credentials endpoint, the server's environment and ~/.aws), over
- * connections the address policy does not see, and the export would write with the server's own identity. The
- * same words as the write's refusal.
- */
-export const S3_KEYS_REQUIRED_MESSAGE = S3_KEYS_REQUIRED;
 
 /** S3 refuses parts below 5 MiB except the last one. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;

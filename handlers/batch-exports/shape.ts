@@ -2,10 +2,10 @@
  * Batch exports, runs and backfills as the API answers them: secrets stripped from the destination's config,
  * the stored interval_offset shown as offset_day/offset_hour, bigint counters as numbers.
  */
-import type { components } from '../../../generated/api.js';
-import type { BackfillWithProgress } from './exports.js';
-import { INTERVAL_SECONDS, offsetsOf, publicConfig } from './validation.js';
-import type { BatchExportRow, BatchExportRunRow } from './rows.js';
+import type { components } from '../../generated/api.js';
+import type { BackfillWithProgress } from '../../db/queries/batch-exports/exports.js';
+import { INTERVAL_SECONDS, type BatchExportRow, type BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import { offsetsOf, publicConfig } from './validation.js';
 
 type BatchExport = components['schemas']['BatchExport'];
 type BatchExportRun = components['schemas']['BatchExportRun'];

@@ -1,34 +1,16 @@
 /**
  * A listed event's row as the listing's JSON (LegacyEvent): written as text around what PostgreSQL sent.
  */
-import type { components } from '../../../generated/api.js';
-import { parseJson as parseExactJson } from '../../core/exact-json.js';
-import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
-import { parseElementsChain } from './elements-chain.js';
+import type { components } from '../../generated/api.js';
+import { parseJson as parseExactJson } from '../../db/core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../db/core/json-limits.js';
+import { parseElementsChain } from '../../db/queries/events/elements-chain.js';
+import type { ListedEventRow } from '../../db/queries/events/listing.js';
 
 export type LegacyEvent = components['schemas']['LegacyEvent'];
 
 /** One event of the listing as JSON text: what the JSON answer is made of. */
 export type EventJson = string & { readonly __legacyEvent: true };
-
-
-/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
-export interface ListedEventRow {
-  id: string;
-  event: string;
-  distinct_id: string;
-  /** JSON text, as stored. */
-  properties_json: string;
-  elements_chain: string;
-  /** `YYYY-MM-DDTHH:MI:SS.ffffffZ`, in UTC. */
-  keyset_timestamp: string;
-  person_is_identified: boolean | null;
-  /** The person's property of that name as JSON text, or null when the person has none. */
-  person_email_json: string | null;
-  person_name_json: string | null;
-  person_username_json: string | null;
-  person_distinct_id: string | null;
-}
 
 /** The person properties the listing shows, as PostHog does, and the row's column of each. */
 const PERSON_PROPERTIES = [

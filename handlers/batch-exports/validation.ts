@@ -4,10 +4,10 @@
  * schedule's time zone and offsets, and the window of a backfill. Nothing here touches the database: the
  * earliest data a backfill could start from is looked up by the caller and handed in.
  */
-import { errors } from '../../core/errors.js';
-import { checkPostgresHostSpelling, DestinationAddressError, type AddressPolicy } from '../../destinations/address-policy.js';
-import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelectItem } from '../../hogql/index.js';
-import { tokenize, withoutComments } from '../../hogql/parser.js';
+import { errors } from '../../db/core/errors.js';
+import { checkPostgresHostSpelling, DestinationAddressError, type AddressPolicy } from '../../db/destinations/address-policy.js';
+import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelectItem } from '../../db/hogql/index.js';
+import { tokenize, withoutComments } from '../../db/hogql/parser.js';
 import {
   DESTINATION_TYPES,
   FILE_FORMATS,
@@ -15,10 +15,12 @@ import {
   isFileFormat,
   S3_PREFIX_VARIABLES,
   SUPPORTED_COMPRESSIONS,
+  INTERVAL_SECONDS,
   type BatchExportInterval,
   type BatchExportModel,
   type DestinationType,
-} from './rows.js';
+} from '../../db/queries/batch-exports/rows.js';
+import { S3_KEYS_REQUIRED_MESSAGE } from '../jobs/destinations/s3-rules.js';
 
 type FieldKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -156,19 +158,11 @@ function checkPrefixTemplate(prefix: string): void {
   }
 }
 
-/**
- * PostHog lets an S3 destination leave its keys out, and then signs with the credentials its own workers find.
- * Here that would be the server's identity (its instance role, its environment, its ~/.aws): every tenant could
- * write wherever the server may. So the keys are required, on every write, of every S3 type.
- */
-export const S3_KEYS_REQUIRED =
-  "S3 destinations need 'aws_access_key_id' and 'aws_secret_access_key': this server never lends its own AWS credentials to an export";
-
 function checkS3(config: Record<string, unknown>): void {
   const empty = ['bucket_name', 'region'].filter((name) => config[name] === '');
   if (empty.length > 0) throw errors.validation(`The following inputs are empty: ${pythonList(empty)}`, 'destination');
   const hasKey = (name: string) => typeof config[name] === 'string' && config[name] !== '';
-  if (!hasKey('aws_access_key_id') || !hasKey('aws_secret_access_key')) throw errors.validation(S3_KEYS_REQUIRED, 'destination');
+  if (!hasKey('aws_access_key_id') || !hasKey('aws_secret_access_key')) throw errors.validation(S3_KEYS_REQUIRED_MESSAGE, 'destination');
   if (typeof config.max_file_size_mb === 'number' && config.max_file_size_mb < 1) {
     throw errors.validation("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination');
   }
@@ -471,14 +465,6 @@ export function validateTimezone(timezone: unknown): string {
   }
   throw errors.validation(`"${String(timezone)}" is not a valid choice.`, 'timezone', 'invalid_choice');
 }
-
-export const INTERVAL_SECONDS: Readonly<Record<BatchExportInterval, number>> = {
-  hour: 3600,
-  day: 86400,
-  week: 604800,
-  'every 5 minutes': 300,
-  'every 15 minutes': 900,
-};
 
 /**
  * `interval_offset` in seconds from the API's offset_day (weekly only, 0 = Sunday) and offset_hour (daily and

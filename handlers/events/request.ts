@@ -1,20 +1,14 @@
 /**
  * The listing's request parameters, parsed and checked: a bad one is a 400 whose `attr` names it. HogQL text is
- * parsed here too (its errors are named by inParameter), so that the query is compiled from values only.
+ * parsed here too (its errors are named by inParameter), so that the query (db/queries/events/listing.ts) is
+ * compiled from values only.
  */
-import { errors, type ApiError } from '../../core/errors.js';
-import { parseJson as parseExactJson } from '../../core/exact-json.js';
-import { MAX_JSON_DEPTH } from '../../core/json-limits.js';
-import {
-  inParameter,
-  parseDateTimeInput,
-  parseExpression,
-  parsePropertyFilters,
-  parseSelectItem,
-  type DateTimeText,
-  type EventsQuerySpec,
-} from '../../hogql/index.js';
-import { decodeCursor, type Cursor } from './cursor.js';
+import { errors, type ApiError } from '../../db/core/errors.js';
+import { parseJson as parseExactJson } from '../../db/core/exact-json.js';
+import { MAX_JSON_DEPTH } from '../../db/core/json-limits.js';
+import { HogQLError, inParameter, parseDateTimeInput, parseExpression, parsePropertyFilters, parseSelectItem, type DateTimeText } from '../../db/hogql/index.js';
+import { decodeCursor } from '../../db/queries/events/cursor.js';
+import type { EventListQuery } from '../../db/queries/events/listing.js';
 
 /** The listing's parameters as the request carries them. */
 export interface EventListRequest {
@@ -32,35 +26,46 @@ export interface EventListRequest {
   offset: number;
 }
 
-/** The request as the query takes it. */
-export interface ParsedEventListRequest {
-  cursor: Cursor | null;
-  properties: EventsQuerySpec['properties'];
-  where: EventsQuerySpec['where'];
-  select: EventsQuerySpec['select'];
-  direction: 'asc' | 'desc';
-  after: DateTimeText | null;
-  before: DateTimeText | null;
+/**
+ * Every parameter of the request, parsed in a fixed order so that the first bad one is the one reported. `limit`
+ * is the page size, already capped by the caller.
+ */
+export function parseEventListRequest(request: EventListRequest, timezone: string): EventListQuery {
+  try {
+    const cursor = decodeCursor(request.cursor);
+    const propertiesText = request.properties;
+    const properties =
+      propertiesText === undefined || propertiesText === ''
+        ? null
+        : inParameter('properties', () => parsePropertyFilters(parseFilterJson(propertiesText)));
+    const where = inParameter('where', () => expressionList('where', request.where).map(parseExpression));
+    const selectTexts = expressionList('select', request.select);
+    const select = selectTexts.length > 0 ? inParameter('select', () => selectTexts.map(parseSelectItem)) : null;
+    const direction = order(request.orderBy);
+    const after = dateTime('after', request.after, timezone);
+    const before = dateTime('before', request.before, timezone);
+    return {
+      cursor,
+      properties,
+      where,
+      select,
+      direction,
+      after,
+      before,
+      event: request.event ?? null,
+      distinctId: request.distinct_id ?? null,
+      personId: request.person_id ?? null,
+      limit: request.limit,
+      offset: request.offset,
+      dataErrorParameter: dataErrorParameterOf(request),
+    };
+  } catch (error) {
+    if (error instanceof HogQLError) throw errors.validation(error.message, error.parameter);
+    throw error;
+  }
 }
 
-/** Every parameter of the request, parsed in a fixed order so that the first bad one is the one reported. */
-export function parseEventListRequest(request: EventListRequest, timezone: string): ParsedEventListRequest {
-  const cursor = decodeCursor(request.cursor);
-  const propertiesText = request.properties;
-  const properties =
-    propertiesText === undefined || propertiesText === ''
-      ? null
-      : inParameter('properties', () => parsePropertyFilters(parseFilterJson(propertiesText)));
-  const where = inParameter('where', () => expressionList('where', request.where).map(parseExpression));
-  const selectTexts = expressionList('select', request.select);
-  const select = selectTexts.length > 0 ? inParameter('select', () => selectTexts.map(parseSelectItem)) : null;
-  const direction = order(request.orderBy);
-  const after = dateTime('after', request.after, timezone);
-  const before = dateTime('before', request.before, timezone);
-  return { cursor, properties, where, select, direction, after, before };
-}
-
-export function invalid(attr: string, detail: string): ApiError {
+function invalid(attr: string, detail: string): ApiError {
   return errors.validation(detail, attr);
 }
 
@@ -113,7 +118,7 @@ function order(text: string | undefined): 'asc' | 'desc' {
  * The parameter that an error PostgreSQL raises on the data (a value out of range, a pattern it cannot run)
  * comes from, when only one parameter holds expressions or filters; otherwise none is named.
  */
-export function dataErrorParameterOf(request: EventListRequest): string | null {
+function dataErrorParameterOf(request: EventListRequest): string | null {
   const given = (['select', 'where', 'properties'] as const).filter((name) => request[name] !== undefined && request[name] !== '');
   return given.length === 1 ? given[0]! : null;
 }
