@@ -53,7 +53,7 @@ import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
 import { latestErrorOf } from './latest-error.js';
-import type { QueryRunner } from './queries.js';
+import type { QueryRunner } from './query-jobs.js';
 import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
 export const RUN_QUEUE = 'batch-export-run';
@@ -120,7 +120,7 @@ export interface EngineOptions {
    * straddle wait also consults, is taken to be moved by as much.
    */
   databaseClockShiftMs?: number;
-  /** Runs asynchronous queries on this engine's job queue (handlers/jobs/queries.ts). */
+  /** Runs asynchronous queries on this engine's job queue (handlers/jobs/query-jobs.ts). */
   queryRunner?: QueryRunner;
 }
 

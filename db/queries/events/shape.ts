@@ -12,7 +12,7 @@ export type LegacyEvent = components['schemas']['LegacyEvent'];
 export type EventJson = string & { readonly __legacyEvent: true };
 
 
-/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
+/** A row of LISTED_EVENT_COLUMNS (db/hogql/event-listing.ts). */
 export interface ListedEventRow {
   id: string;
   event: string;
