@@ -12,7 +12,7 @@ import { tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.
 import { captureErrors } from './capture/errors.js';
 import { capture as runCapture } from './capture/pipeline.js';
 import { errors } from '../db/core/errors.js';
-import { payloadError } from './openapi/validators.js';
+import { payloadError } from './openapi/validation-errors.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
 
 type CaptureOperation =

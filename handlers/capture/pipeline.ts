@@ -23,7 +23,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ENVIRONMENT_GONE } from '../../db/queries/ingestion.js';
 import type { ApiError } from '../../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../../db/core/json-limits.js';
-import { payloadError } from '../openapi/validators.js';
+import { payloadError } from '../openapi/validation-errors.js';
 import type { BudgetLease } from './budget.js';
 import { decompressPayload, parseJsonText, parsePayload, type EncodedRequest } from './decode.js';
 import { eventToken, normaliseToken, readEnvelope, withPlainNumbersOutsideValues } from './envelope.js';
