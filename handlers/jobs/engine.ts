@@ -47,7 +47,8 @@ import {
   type ClaimedRun,
   type RunProgress,
 } from '../../db/queries/batch-exports/runs.js';
-import { countExportRecords, InvalidExportSettingsError } from '../../db/queries/batch-exports/records.js';
+import { countExportRecords } from '../../db/queries/batch-exports/records.js';
+import { InvalidExportSettingsError } from '../../db/queries/batch-exports/records-query.js';
 import { QUERY_SUBMITTED } from '../../db/queries/query/status.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';

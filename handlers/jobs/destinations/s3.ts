@@ -10,7 +10,9 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { exportJsonLinesQuery, readExportRecords, readJsonLines, type RecordsQuery, type RecordsRequest } from '../../../db/queries/batch-exports/records.js';
+import { exportJsonLinesQuery } from '../../../db/queries/batch-exports/event-records.js';
+import { readExportRecords, readJsonLines } from '../../../db/queries/batch-exports/records.js';
+import type { RecordsQuery, RecordsRequest } from '../../../db/queries/batch-exports/records-query.js';
 import { RollingFileWriter } from './files.js';
 import { DESTINATION_REQUEST_DEADLINE_MS, guardedAgents } from './egress.js';
 import { JsonLinesBatcher, type JsonLinesBatch } from './json-text.js';
