@@ -8,10 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FLAGS_DECODED_LIMIT_BYTES, decodePayload } from './capture/decode.js';
-import { tokenErrors, tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
+import { tokenProblem, withPlainNumbersOutsideValues } from './capture/envelope.js';
+import { captureErrors } from './capture/errors.js';
 import { capture as runCapture } from './capture/pipeline.js';
 import { errors } from '../db/core/errors.js';
-import { payloadError } from './openapi/validators.js';
+import { payloadError } from './openapi/validation-errors.js';
 import { laneHandler, type LaneHandler, type LaneInput, type OperationId } from './types.js';
 
 type CaptureOperation =
@@ -84,12 +85,12 @@ export const flags_options = preflight<'flags_options'>();
 
 /** The environment of a project API key from the request, or the capture 401s. */
 async function environmentOf<K extends OperationId>(input: LaneInput<K>, token: unknown): Promise<number> {
-  if (token === undefined || token === null) throw tokenErrors.missing();
+  if (token === undefined || token === null) throw captureErrors.missingToken();
   const trimmed = typeof token === 'string' ? token.trim() : token;
   const problem = tokenProblem(trimmed);
-  if (problem) throw tokenErrors.invalid(problem);
+  if (problem) throw captureErrors.invalidToken(problem);
   const environmentId = await input.capture.tokens.environmentId(trimmed as string);
-  if (environmentId === null) throw tokenErrors.unknown();
+  if (environmentId === null) throw captureErrors.unknownToken();
   return environmentId;
 }
 
@@ -136,7 +137,7 @@ function remoteConfig(token: string) {
 async function knownToken<K extends 'remote_config_retrieve' | 'remote_config_js_retrieve'>(input: LaneInput<K>): Promise<string> {
   const token = input.params.token;
   const problem = tokenProblem(token);
-  if (problem) throw tokenErrors.invalid(problem);
+  if (problem) throw captureErrors.invalidToken(problem);
   if ((await input.capture.tokens.environmentId(token)) === null) throw errors.notFound('No project has this API key.');
   return token;
 }

@@ -1,7 +1,7 @@
 /**
  * Asynchronous queries at the API: submitting one (from the query endpoint's submit, by its execution mode),
  * reading its status (environments_query_retrieve) and cancelling it (environments_query_destroy). The statuses
- * live in PostgreSQL (db/queries/query/status.ts) and the runs are jobs of the engine (handlers/jobs/queries.ts),
+ * live in PostgreSQL (db/queries/query/status.ts) and the runs are jobs of the engine (handlers/jobs/query-jobs.ts),
  * so every answer is the same from whichever process gives it.
  */
 import { uuidv7 } from '../db/core/uuid.js';
@@ -9,7 +9,7 @@ import { errors } from '../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
 import { parseJson, stringifyExact } from '../db/core/exact-json.js';
 import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, storedResultsBytes, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
-import { QUERY_JOBS } from './jobs/queries.js';
+import { QUERY_JOBS } from './jobs/query-jobs.js';
 import { holdRequestAnswer } from './server/answer-memory.js';
 import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 

@@ -17,7 +17,7 @@ import type { Config } from './server/config.js';
 import type { CaptureServices } from './capture/services.js';
 import type { BudgetLease } from './capture/budget.js';
 import type { SupervisorLink } from './server/supervisor-link.js';
-import type { QueryJobs } from './jobs/queries.js';
+import type { QueryJobs } from './jobs/query-jobs.js';
 import type { AnswerMemory } from './server/answer-memory.js';
 
 export type OperationId = keyof operations;

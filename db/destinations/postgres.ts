@@ -40,7 +40,8 @@ import { isIP } from 'node:net';
 import { createHash } from 'node:crypto';
 import { connectionStringOf, type Db } from '../pg/client.js';
 import { checkPostgresHostSpelling, type AddressPolicy } from './address-policy.js';
-import { EXPORT_READER_NAME, inlineRecordsQuery, type RecordsQuery } from '../queries/batch-exports/records.js';
+import { EXPORT_READER_NAME, inlineRecordsQuery } from '../queries/batch-exports/records.js';
+import type { RecordsQuery } from '../queries/batch-exports/records-query.js';
 import type { BatchExportModel } from '../queries/batch-exports/rows.js';
 
 export interface PostgresDestinationConfig {

@@ -1,6 +1,6 @@
 /**
  * The HogQL expression engine: parse (parser.ts) → typed tree (ast.ts) → parameterised PostgreSQL
- * (compiler.ts, functions.ts, property-filters.ts), and the event listing query built from it (events-query.ts).
+ * (compiler.ts, functions.ts, property-filters.ts), and the event listing query built from it (event-listing.ts).
  */
 export type { Expr, SelectItem } from './ast.js';
 export { Compiler, FIELD_NAMES, type CompileOptions } from './compiler.js';
@@ -14,7 +14,7 @@ export {
   type CompiledEventsQuery,
   type EventsQuerySpec,
   type Keyset,
-} from './events-query.js';
+} from './event-listing.js';
 export { FUNCTION_NAMES } from './functions.js';
 export { parseExpression, parseSelectItem } from './parser.js';
 export { compilePropertyGroup, parsePropertyFilters, splitPersonFilters, type PropertyGroup } from './property-filters.js';

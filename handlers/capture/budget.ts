@@ -9,17 +9,8 @@
  * after `maxWaitMs` is answered 503 with `Retry-After`, which the SDKs retry. A single request larger than the
  * whole budget still runs, beside small ones only, so the budget never refuses what the size limits accept.
  */
-import { ApiError } from '../../db/core/errors.js';
-
-/** How long a capture SDK is told to wait before sending a refused request again. */
-export const RETRY_AFTER_SECONDS = 1;
-
-export const budgetErrors = {
-  busy: () =>
-    new ApiError(503, 'server_error', 'capture_busy', 'Capture is busy with other large requests; send this one again shortly.', {
-      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-    }),
-};
+import type { ApiError } from '../../db/core/errors.js';
+import { captureErrors } from './errors.js';
 
 /** What an ordinary capture request holds at most (a batch of a few hundred events). */
 const SMALL_REQUEST_BYTES = 1024 * 1024;
@@ -108,7 +99,7 @@ export class MemoryBudget {
         timer: setTimeout(() => {
           const index = this.waiters.indexOf(waiter);
           if (index !== -1) this.waiters.splice(index, 1);
-          reject(budgetErrors.busy());
+          reject(captureErrors.busy());
           this.wake(); // the next in line may fit where this larger one did not
         }, this.maxWaitMs),
       };

@@ -15,10 +15,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { ApiError } from '../../db/core/errors.js';
 import { parseJsonExactly } from '../../db/core/exact-json.js';
 import { MAX_JSON_DEPTH, scanJsonValue } from '../../db/core/json-limits.js';
 import type { BudgetLease } from './budget.js';
+import { captureErrors } from './errors.js';
 import { DecodedTooLarge, InvalidLzString, decompressLz64 } from './lz-string.js';
 
 /** The decoded payload may be at most this large (PostHog's capture uses the same 25 MiB event-size limit). */
@@ -47,25 +47,6 @@ export interface EncodedRequest {
   contentType: string | undefined;
   contentEncoding: string | undefined;
 }
-
-export const captureErrors = {
-  noData: () =>
-    new ApiError(
-      400,
-      'validation_error',
-      'no_data',
-      'No data found. Make sure to use a POST request when sending the payload in the body of the request.',
-    ),
-  malformed: (detail: string) =>
-    new ApiError(400, 'validation_error', 'invalid_payload', `Malformed request data: ${detail}`),
-  decodedTooLarge: (limitBytes: number) =>
-    new ApiError(
-      413,
-      'invalid_request',
-      'request_too_large',
-      `The decoded payload is larger than the ${limitBytes} bytes capture accepts.`,
-    ),
-};
 
 /** A compression name as SDKs spell it, or null for none or an unknown one. */
 export function compressionOf(value: string | undefined | null): Compression | null {

@@ -3,8 +3,8 @@
  * historical_migration}`, a bare array of events, or a single event. Also where the project API key comes
  * from and whether it is well-formed (PostHog's token checks), as pure functions.
  */
-import { ApiError } from '../../db/core/errors.js';
 import { ExactInteger, isPlainObject } from '../../db/core/exact-json.js';
+import { captureErrors, type TokenProblem } from './errors.js';
 import { parseTimestamp } from './timestamps.js';
 
 export interface Envelope {
@@ -15,39 +15,6 @@ export interface Envelope {
   /** Only a batch object can ask for it, as in PostHog. */
   historicalMigration: boolean;
 }
-
-/** Why a token is refused before any lookup (PostHog's token shape checks). */
-export type TokenProblem = 'empty' | 'not_string' | 'too_long' | 'not_ascii' | 'personal_api_key' | 'null_byte';
-
-export const tokenErrors = {
-  missing: () =>
-    new ApiError(
-      401,
-      'authentication_error',
-      'missing_api_key',
-      'API key not provided. You can find your project API key in your project settings.',
-    ),
-  invalid: (problem: TokenProblem) =>
-    new ApiError(401, 'authentication_error', problem, `Provided API key is not valid: ${problem}`),
-  inconsistent: () =>
-    new ApiError(
-      401,
-      'authentication_error',
-      'inconsistent_api_key',
-      'The events of the request carry different project API keys.',
-    ),
-  unknown: () =>
-    new ApiError(
-      401,
-      'authentication_error',
-      'invalid_api_key',
-      'Project API key invalid. You can find your project API key in your project settings.',
-    ),
-};
-
-export const envelopeErrors = {
-  noEvent: () => new ApiError(400, 'validation_error', 'no_events', 'Invalid payload: the request holds no event.'),
-};
 
 /** The token's problem, or null when it has the shape of a project API key. */
 export function tokenProblem(token: unknown): TokenProblem | null {
@@ -70,7 +37,7 @@ export function eventToken(event: Record<string, unknown>): unknown {
 export function normaliseToken(token: unknown): string {
   const trimmed = typeof token === 'string' ? token.trim() : token;
   const problem = tokenProblem(trimmed);
-  if (problem) throw tokenErrors.invalid(problem);
+  if (problem) throw captureErrors.invalidToken(problem);
   return trimmed as string;
 }
 
@@ -133,9 +100,9 @@ export function readEnvelope(payload: unknown): Envelope {
   } else if (isPlainObject(payload)) {
     events = [payload];
   } else {
-    throw new ApiError(400, 'validation_error', 'invalid_payload', 'Invalid payload: expected an event, an array of events or a batch.');
+    throw captureErrors.notAnEnvelope();
   }
-  if (events.length === 0) throw envelopeErrors.noEvent();
+  if (events.length === 0) throw captureErrors.noEvent();
 
   let token: string | undefined;
   if (batchToken !== undefined && batchToken !== null) {
@@ -145,10 +112,10 @@ export function readEnvelope(payload: unknown): Envelope {
       const candidate = eventToken(event);
       if (candidate === undefined || candidate === null) continue;
       const normalised = normaliseToken(candidate);
-      if (token !== undefined && token !== normalised) throw tokenErrors.inconsistent();
+      if (token !== undefined && token !== normalised) throw captureErrors.inconsistentTokens();
       token = normalised;
     }
   }
-  if (token === undefined) throw tokenErrors.missing();
+  if (token === undefined) throw captureErrors.missingToken();
   return { token, events, sentAt, historicalMigration };
 }

@@ -21,19 +21,13 @@ import type { ValidateFunction } from 'ajv';
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ENVIRONMENT_GONE } from '../../db/queries/ingestion.js';
-import { ApiError } from '../../db/core/errors.js';
+import type { ApiError } from '../../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../../db/core/json-limits.js';
-import { payloadError } from '../openapi/validators.js';
+import { payloadError } from '../openapi/validation-errors.js';
 import type { BudgetLease } from './budget.js';
-import { captureErrors, decompressPayload, parseJsonText, parsePayload, type EncodedRequest } from './decode.js';
-import {
-  envelopeErrors,
-  eventToken,
-  normaliseToken,
-  readEnvelope,
-  tokenErrors,
-  withPlainNumbersOutsideValues,
-} from './envelope.js';
+import { decompressPayload, parseJsonText, parsePayload, type EncodedRequest } from './decode.js';
+import { eventToken, normaliseToken, readEnvelope, withPlainNumbersOutsideValues } from './envelope.js';
+import { captureErrors } from './errors.js';
 import { JsonStructureError, arrayItems, objectMembers, topLevelArray, topLevelKind, type Range } from './json-scan.js';
 import type { CaptureMetrics } from './metrics.js';
 import { normaliseEvent, toStoredEvent, type NormaliseContext } from './normalise.js';
@@ -64,16 +58,6 @@ export const EVENT_MEMORY_FACTOR = 8;
 
 /** How long reading events may hold the event loop before it lets other requests in. */
 const SLICE_MS = 5;
-
-export const eventErrors = {
-  tooBig: () =>
-    new ApiError(
-      413,
-      'invalid_request',
-      'event_too_big',
-      `An event of the request is larger than the ${MAX_EVENT_BYTES} bytes capture stores for one event.`,
-    ),
-};
 
 /** A capture request as the lane hands it over. */
 export interface CaptureRequest extends EncodedRequest {
@@ -154,7 +138,7 @@ export async function capture(pipeline: CapturePipeline, request: CaptureRequest
     // The project was deleted after its key was looked up (and cached): its key is no longer valid.
     if ((error as { code?: unknown }).code !== ENVIRONMENT_GONE) throw error;
     pipeline.tokens.forget(token);
-    throw tokenErrors.unknown();
+    throw captureErrors.unknownToken();
   }
   // Counted once stored: a request refused with 503 will be sent again.
   for (const [reason, count] of collected.dropped) pipeline.metrics.drop(reason, count);
@@ -168,7 +152,7 @@ interface ReadPayload {
 
 async function environmentOf(pipeline: CapturePipeline, token: string): Promise<number> {
   const environmentId = await pipeline.tokens.environmentId(token);
-  if (environmentId === null) throw tokenErrors.unknown();
+  if (environmentId === null) throw captureErrors.unknownToken();
   return environmentId;
 }
 
@@ -210,7 +194,7 @@ function eventError(validate: ValidateFunction, prefix: string): ApiError {
 }
 
 async function readEventByEvent(pipeline: CapturePipeline, request: CaptureRequest, bytes: Buffer): Promise<ReadPayload> {
-  if (!mayHoldToken(bytes)) throw tokenErrors.missing();
+  if (!mayHoldToken(bytes)) throw captureErrors.missingToken();
   await request.lease?.turnForLargeWork();
   let items: Range;
   let placeOf: (index: number) => string;
@@ -237,13 +221,13 @@ async function readEventByEvent(pipeline: CapturePipeline, request: CaptureReque
       members.set(name, range);
       if (name === 'api_key' && bytes[range.start] === 0x22 && range.end - range.start <= MAX_BATCH_FIELD_BYTES) {
         const named = normaliseToken(parseJsonText(bytes, range.start, range.end, 1));
-        if ((await pipeline.tokens.environmentId(named)) === null) throw tokenErrors.unknown();
+        if ((await pipeline.tokens.environmentId(named)) === null) throw captureErrors.unknownToken();
       }
     }
     const batch = members.get('batch');
     if (!batch || bytes[batch.start] !== 0x5b) {
       // One event: parsed whole, within the size of one event.
-      if (bytes.length > MAX_EVENT_BYTES) throw eventErrors.tooBig();
+      if (bytes.length > MAX_EVENT_BYTES) throw captureErrors.eventTooBig(MAX_EVENT_BYTES);
       return readWhole(pipeline, request, bytes);
     }
     const fields: Record<string, unknown> = {};
@@ -294,7 +278,7 @@ async function readEventByEvent(pipeline: CapturePipeline, request: CaptureReque
     }
     if (next.done) break;
     const range = next.value;
-    if (range.end - range.start > MAX_EVENT_BYTES) throw eventErrors.tooBig();
+    if (range.end - range.start > MAX_EVENT_BYTES) throw captureErrors.eventTooBig(MAX_EVENT_BYTES);
     if (range.end - range.start === 2 && bytes[range.start + 1] === 0x7d) {
       collected.addEmpty();
     } else {
@@ -311,7 +295,7 @@ async function readEventByEvent(pipeline: CapturePipeline, request: CaptureReque
             environmentId = await environmentOf(pipeline, token);
             if (!heldForEvents) await holdForEvents();
           } else if (named !== token) {
-            throw tokenErrors.inconsistent();
+            throw captureErrors.inconsistentTokens();
           }
         }
       }
@@ -323,7 +307,7 @@ async function readEventByEvent(pipeline: CapturePipeline, request: CaptureReque
       sliceStarted = performance.now();
     }
   }
-  if (index === 0) throw envelopeErrors.noEvent();
-  if (token === undefined || environmentId === undefined) throw tokenErrors.missing();
+  if (index === 0) throw captureErrors.noEvent();
+  if (token === undefined || environmentId === undefined) throw captureErrors.missingToken();
   return { environmentId, token, collected };
 }

@@ -47,13 +47,14 @@ import {
   type ClaimedRun,
   type RunProgress,
 } from '../../db/queries/batch-exports/runs.js';
-import { countExportRecords, InvalidExportSettingsError } from '../../db/queries/batch-exports/records.js';
+import { countExportRecords } from '../../db/queries/batch-exports/records.js';
+import { InvalidExportSettingsError } from '../../db/queries/batch-exports/records-query.js';
 import { QUERY_SUBMITTED } from '../../db/queries/query/status.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
 import { latestErrorOf } from './latest-error.js';
-import type { QueryRunner } from './queries.js';
+import type { QueryRunner } from './query-jobs.js';
 import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, isKnownTimezone, type ExportSchedule, type Window } from './schedule.js';
 
 export const RUN_QUEUE = 'batch-export-run';
@@ -120,7 +121,7 @@ export interface EngineOptions {
    * straddle wait also consults, is taken to be moved by as much.
    */
   databaseClockShiftMs?: number;
-  /** Runs asynchronous queries on this engine's job queue (handlers/jobs/queries.ts). */
+  /** Runs asynchronous queries on this engine's job queue (handlers/jobs/query-jobs.ts). */
   queryRunner?: QueryRunner;
 }
 

@@ -9,7 +9,7 @@ import { DEFAULT_RESULT_MAX_BYTES } from '../../db/queries/query/execute.js';
 import { offsetClock } from './clock.js';
 import { defaultDestinations } from './destinations/index.js';
 import { Engine } from './engine.js';
-import { ASYNC_QUERY_CONCURRENCY, QueryRunner } from './queries.js';
+import { ASYNC_QUERY_CONCURRENCY, QueryRunner } from './query-jobs.js';
 
 export interface EngineSettings {
   databaseUrl: string;

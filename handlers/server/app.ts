@@ -14,7 +14,7 @@ import { renderProcessMetrics } from '../capture/metrics.js';
 import { createCaptureServices, type CaptureServices } from '../capture/services.js';
 import { ApiError, errors } from '../../db/core/errors.js';
 import { registry } from '../index.js';
-import { QueryJobs } from '../jobs/queries.js';
+import { QueryJobs } from '../jobs/query-jobs.js';
 import { CaptureLane, type ErrorResponse } from './lane.js';
 import { pathCanonicalizer } from '../openapi/router.js';
 import { createOpenApiBackend, type DispatchRequest } from './openapi-backend.js';

@@ -21,7 +21,8 @@ import type { CaptureServices } from '../capture/services.js';
 import { errors } from '../../db/core/errors.js';
 import { otherSpelling, type CompiledPath } from '../openapi/paths.js';
 import { pathIndexOf } from '../openapi/router.js';
-import { parameterError, type SpecValidators } from '../openapi/validators.js';
+import { parameterError } from '../openapi/validation-errors.js';
+import type { SpecValidators } from '../openapi/validators.js';
 import { isLaneHandler, type AppDeps, type HandlerRegistry, type LaneInput, type OperationId } from '../types.js';
 
 export const LANE_EXTENSION = 'x-hedgerow-lane';

@@ -5,20 +5,19 @@
  * Order per request: route (404, 405) → parse the JSON body (415, 400) → authenticate (401) → scope, rate limit
  * and path ownership (403, 429, 404) → validate against the spec (400) → handler, or 501 if not built yet.
  */
-import type { Ajv, ErrorObject } from 'ajv';
+import type { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
 import { parseJsonBody } from './body.js';
 import { stringifyExact } from '../../db/core/exact-json.js';
-import type { ApiError } from '../../db/core/errors.js';
 import { allowHeader, errors } from '../../db/core/errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
 import { useIndexedRouter } from '../openapi/router.js';
+import { requestValidationError } from '../openapi/validation-errors.js';
 import { SPEC_PATH } from '../openapi/spec.js';
-import { pointerSegments } from '../openapi/validators.js';
 import { NOT_BUILT, isLaneHandler, type AppDeps, type HandlerRegistry, type OperationId, type RequestState } from '../types.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -77,7 +76,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       throw errors.notAuthenticated();
     },
     validationFail: (c: OperationContext) => {
-      throw toValidationError(c.validation.errors?.[0], c);
+      throw requestValidationError(c.validation.errors?.[0], c);
     },
     notImplemented: (c: OperationContext) => {
       throw errors.notImplemented(c.operation.operationId ?? 'unknown');
@@ -143,90 +142,4 @@ export const CHANGES_ACCESS_EXTENSION = 'x-hedgerow-changes-access';
 /** Whether the spec marks the operation as changing who may do what (db/queries/access-cache.ts). */
 function changesAccess(operation: object): boolean {
   return (operation as Record<string, unknown>)[CHANGES_ACCESS_EXTENSION] === true;
-}
-
-const TYPE_MESSAGES: Readonly<Record<string, string>> = {
-  integer: 'A valid integer is required.',
-  number: 'A valid number is required.',
-  boolean: 'Must be a valid boolean.',
-  string: 'Not a valid string.',
-  object: 'Expected a dictionary of items.',
-  array: 'Expected a list of items.',
-};
-
-const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
-  uuid: 'Must be a valid UUID.',
-  'date-time': 'Datetime has wrong format. Use ISO 8601.',
-  email: 'Enter a valid email address.',
-  uri: 'Enter a valid URL.',
-};
-
-/** The first validation failure as DRF would word it, with `attr` naming the field (nested with `__`). */
-function toValidationError(error: ErrorObject | undefined, c: OperationContext): ApiError {
-  if (!error) return errors.validation('Invalid request.');
-  const [location, ...segments] = pointerSegments(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  const field = error.keyword === 'required' ? [...segments, String(params.missingProperty)] : segments;
-  const attr = field.length > 0 ? field.join('__') : null;
-  const value = valueAt(c, location, segments);
-  switch (error.keyword) {
-    case 'required':
-      return errors.required(attr ?? 'body');
-    case 'type': {
-      const expected = String(params.type).split(',')[0]!;
-      return errors.validation(TYPE_MESSAGES[expected] ?? `Expected ${String(params.type)}.`, attr);
-    }
-    case 'enum':
-      return errors.validation(`"${String(value)}" is not a valid choice.`, attr, 'invalid_choice');
-    case 'maxLength':
-      return errors.validation(`Ensure this field has no more than ${String(params.limit)} characters.`, attr, 'max_length');
-    case 'minLength':
-      return params.limit === 1
-        ? errors.validation('This field may not be blank.', attr, 'blank')
-        : errors.validation(`Ensure this field has at least ${String(params.limit)} characters.`, attr, 'min_length');
-    case 'minimum':
-      return errors.validation(`Ensure this value is greater than or equal to ${String(params.limit)}.`, attr, 'min_value');
-    case 'maximum':
-      return errors.validation(`Ensure this value is less than or equal to ${String(params.limit)}.`, attr, 'max_value');
-    case 'format':
-      return errors.validation(FORMAT_MESSAGES[String(params.format)] ?? `Must be a valid ${String(params.format)}.`, attr);
-    case 'additionalProperties': {
-      const name = String(params.additionalProperty);
-      const known = location === 'query' ? 'query parameter' : 'field';
-      return errors.validation(`Unknown ${known} "${name}".`, [...segments, name].join('__'), 'unknown_field');
-    }
-    case 'discriminator': {
-      const tag = String(params.tag);
-      const tagAttr = [...segments, tag].join('__');
-      const tagValue = (value as Record<string, unknown> | undefined)?.[tag];
-      if (tagValue === undefined) return errors.required(tagAttr);
-      const choices = discriminatorChoices(c, segments, tag);
-      return errors.validation(`"${String(tagValue)}" is not a supported ${tag}. Supported: ${choices.join(', ')}.`, tagAttr, 'invalid_choice');
-    }
-    case 'propertyNames':
-      return errors.validation(`"${String(params.propertyName)}" is not a valid key.`, attr);
-    default:
-      return errors.validation(`${attr ?? 'The request'} ${error.message ?? 'is not valid'}.`, attr);
-  }
-}
-
-/** The tag values of the `oneOf` branches of the request body's schema at `segments` (the dereferenced spec's). */
-function discriminatorChoices(c: OperationContext, segments: readonly string[], tag: string): string[] {
-  type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; oneOf?: SchemaNode[]; enum?: unknown[] };
-  const body = c.operation.requestBody as { content?: Record<string, { schema?: SchemaNode }> } | undefined;
-  let schema = body?.content?.['application/json']?.schema;
-  for (const segment of segments) schema = /^\d+$/.test(segment) ? schema?.items : schema?.properties?.[segment];
-  return (schema?.oneOf ?? []).flatMap((branch) => (branch.properties?.[tag]?.enum ?? []).map(String));
-}
-
-function valueAt(c: OperationContext, location: string | undefined, segments: string[]): unknown {
-  const roots: Record<string, unknown> = {
-    requestBody: c.request.requestBody,
-    query: c.request.query,
-    path: c.request.params,
-    headers: c.request.headers,
-  };
-  let value = location ? roots[location] : undefined;
-  for (const segment of segments) value = (value as Record<string, unknown> | undefined)?.[segment];
-  return value;
 }

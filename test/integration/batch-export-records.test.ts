@@ -4,15 +4,11 @@
  */
 import { expect } from 'chai';
 import type { Db } from '../../db/pg/client.js';
-import {
-  exportRecordsQuery,
-  hogqlSelectItems,
-  InvalidExportSettingsError,
-  PERSON_RECORD_COLUMNS,
-  readExportRecords,
-  SESSION_RECORD_COLUMNS,
-  type RecordsRequest,
-} from '../../db/queries/batch-exports/records.js';
+import { hogqlSelectItems } from '../../db/queries/batch-exports/event-records.js';
+import { PERSON_RECORD_COLUMNS } from '../../db/queries/batch-exports/person-records.js';
+import { exportRecordsQuery, readExportRecords } from '../../db/queries/batch-exports/records.js';
+import { InvalidExportSettingsError, type RecordsRequest } from '../../db/queries/batch-exports/records-query.js';
+import { SESSION_RECORD_COLUMNS } from '../../db/queries/batch-exports/session-records.js';
 import type { BatchExportModel, BatchExportRow, ExportRecord } from '../../db/queries/batch-exports/rows.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';

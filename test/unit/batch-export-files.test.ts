@@ -17,7 +17,8 @@ import {
   type FileSpec,
   type FileTarget,
 } from '../../handlers/jobs/destinations/files.js';
-import { manifestKey, s3Key, S3_EVENT_COLUMNS, type KeyRequest } from '../../handlers/jobs/destinations/s3.js';
+import { S3_EVENT_COLUMNS } from '../../handlers/jobs/destinations/s3.js';
+import { manifestKey, s3Key, type KeyRequest } from '../../handlers/jobs/destinations/s3-keys.js';
 import { NonRetryableExportError, type ExportRecord } from '../../handlers/jobs/destinations/types.js';
 
 const eventRecord = (n: number, overrides: Partial<ExportRecord> = {}): ExportRecord => ({

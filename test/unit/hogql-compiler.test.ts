@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Compiler } from '../../db/hogql/compiler.js';
 import { HogQLError } from '../../db/hogql/errors.js';
-import { compileEventsQuery, compilePersonLookup, type EventsQuerySpec } from '../../db/hogql/events-query.js';
+import { compileEventsQuery, compilePersonLookup, type EventsQuerySpec } from '../../db/hogql/event-listing.js';
 import { parseExpression } from '../../db/hogql/parser.js';
 import {
   compilePropertyGroup,

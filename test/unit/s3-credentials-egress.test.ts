@@ -18,8 +18,9 @@ import { join } from 'node:path';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { AddressPolicy } from '../../db/destinations/address-policy.js';
 import { guardedAgents } from '../../handlers/jobs/destinations/egress.js';
-import { createS3Client, readS3Config } from '../../handlers/jobs/destinations/s3.js';
+import { readS3Config } from '../../handlers/jobs/destinations/s3-config.js';
 import { S3_KEYS_REQUIRED_MESSAGE } from '../../handlers/jobs/destinations/s3-rules.js';
+import { createS3Client } from '../../handlers/jobs/destinations/s3-upload.js';
 import { NonRetryableExportError } from '../../handlers/jobs/destinations/types.js';
 
 const KEYS = { aws_access_key_id: 'AKIATENANTKEY', aws_secret_access_key: 'tenant-secret' };

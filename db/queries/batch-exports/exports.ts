@@ -11,7 +11,8 @@ import { UUID_PATTERN } from '../../core/text.js';
 import { translated } from '../../pg/errors.js';
 import { errors } from '../../core/errors.js';
 import { notifyEngine } from './notify.js';
-import { exportRecordsQuery, InvalidExportSettingsError } from './records.js';
+import { exportRecordsQuery } from './records.js';
+import { InvalidExportSettingsError } from './records-query.js';
 import type {
   BatchExportBackfillRow,
   BatchExportInterval,

@@ -1,6 +1,6 @@
 /**
  * The statuses of asynchronous query runs (table query_statuses): made by the API with the run's job, picked up,
- * run and finished by an engine process (handlers/jobs/queries.ts), read and cancelled by the API from any
+ * run and finished by an engine process (handlers/jobs/query-jobs.ts), read and cancelled by the API from any
  * process.
  *
  * A runner's every write is conditioned on the row still naming its job (task_id) and not being complete, so that

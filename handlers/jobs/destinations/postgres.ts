@@ -16,7 +16,8 @@ import {
 } from '../../../db/destinations/postgres.js';
 import { DestinationAddressError } from '../../../db/destinations/address-policy.js';
 import { isConnectionFailure, UNREACHABLE_MESSAGE } from './egress.js';
-import { exportRecordsQuery, InvalidExportSettingsError } from '../../../db/queries/batch-exports/records.js';
+import { exportRecordsQuery } from '../../../db/queries/batch-exports/records.js';
+import { InvalidExportSettingsError } from '../../../db/queries/batch-exports/records-query.js';
 import { NonRetryableExportError, type Destination, type ExportOutcome, type ExportRun } from './types.js';
 import { maskSecrets } from '../latest-error.js';
 
