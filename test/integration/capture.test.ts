@@ -76,7 +76,7 @@ describe('capture', () => {
 
   const OK = { status: 1 };
 
-  describe('capture_event_create — POST /i/v0/e/', () => {
+  describe('capture_event_create', () => {
     it('stores one event with its properties, timestamp and a new person, and answers 200 {"status": 1}', async () => {
       const account = await newAccount(testDb());
       const res = await post('/i/v0/e/', {
@@ -227,7 +227,7 @@ describe('capture', () => {
     });
   });
 
-  describe('capture_batch_create — POST /batch/', () => {
+  describe('capture_batch_create', () => {
     it('stores what posthog-node sends (gzip, Content-Encoding: gzip): events, persons, alias and group', async () => {
       const account = await newAccount(testDb());
       const payload = { ...fixture('posthog-node-batch-gzip').payload, api_key: account.environment.api_token };
@@ -485,15 +485,22 @@ describe('capture', () => {
       expect(warning!.details).to.deep.include({ sentAt: null, offset: -82_800_001, timestamp: null });
     });
 
-    const paths = ['/e/', '/e', '/capture/', '/capture', '/track/', '/track', '/engage/', '/engage', '/batch', '/i/v0/e'];
-    for (const path of paths) {
-      it(`stores an event sent to POST ${path}`, async () => {
-        const account = await newAccount(testDb());
-        const res = await post(path, [{ event: 'via path', properties: { distinct_id: 'u', token: account.environment.api_token } }]);
-        expect([res.status, res.body]).to.deep.equal([200, OK]);
-        expect((await events(account)).map((row) => row.event)).to.deep.equal(['via path']);
-      });
-    }
+    const storesEventsPostedTo = (paths: string[]) => {
+      for (const path of paths) {
+        it(`stores an event sent to POST ${path}`, async () => {
+          const account = await newAccount(testDb());
+          const res = await post(path, [{ event: 'via path', properties: { distinct_id: 'u', token: account.environment.api_token } }]);
+          expect([res.status, res.body]).to.deep.equal([200, OK]);
+          expect((await events(account)).map((row) => row.event)).to.deep.equal(['via path']);
+        });
+      }
+    };
+    describe('capture_e_create', () => storesEventsPostedTo(['/e/', '/e']));
+    describe('capture_capture_create', () => storesEventsPostedTo(['/capture/', '/capture']));
+    describe('capture_track_create', () => storesEventsPostedTo(['/track/', '/track']));
+    describe('capture_engage_create', () => storesEventsPostedTo(['/engage/', '/engage']));
+    describe('capture_batch_create', () => storesEventsPostedTo(['/batch']));
+    describe('capture_event_create', () => storesEventsPostedTo(['/i/v0/e']));
 
     it('reads gzip sent as text/plain without any hint (posthog-js)', async () => {
       const account = await newAccount(testDb());
@@ -557,7 +564,7 @@ describe('capture', () => {
       expect((await events(account)).map((row) => row.event)).to.deep.equal(['b64']);
     });
 
-    for (const path of ['/e/', '/i/v0/e/', '/capture/', '/track/', '/batch/', '/engage/']) {
+    const storesPayloadOfGet = (path: string) => {
       it(`stores the payload of GET ${path}?data=`, async () => {
         const account = await newAccount(testDb());
         const data = Buffer.from(JSON.stringify({ api_key: account.environment.api_token, event: 'pixel', distinct_id: 'u' })).toString('base64');
@@ -565,13 +572,21 @@ describe('capture', () => {
         expect([res.status, res.body]).to.deep.equal([200, OK]);
         expect((await events(account)).map((row) => row.event)).to.deep.equal(['pixel']);
       });
-    }
+    };
+    describe('capture_e_retrieve', () => {
+      storesPayloadOfGet('/e/');
 
-    it('answers GET without data 400 no_data', async () => {
-      const res = await server.http.get('/e/');
-      expect(res.status).to.equal(400);
-      expect(res.body.code).to.equal('no_data');
+      it('answers GET without data 400 no_data', async () => {
+        const res = await server.http.get('/e/');
+        expect(res.status).to.equal(400);
+        expect(res.body.code).to.equal('no_data');
+      });
     });
+    describe('capture_event_retrieve', () => storesPayloadOfGet('/i/v0/e/'));
+    describe('capture_capture_retrieve', () => storesPayloadOfGet('/capture/'));
+    describe('capture_track_retrieve', () => storesPayloadOfGet('/track/'));
+    describe('capture_batch_retrieve', () => storesPayloadOfGet('/batch/'));
+    describe('capture_engage_retrieve', () => storesPayloadOfGet('/engage/'));
 
     it('answers 400 when `_` is not a number', async () => {
       const account = await newAccount(testDb());
@@ -582,23 +597,33 @@ describe('capture', () => {
       expect([res.status, res.body.attr]).to.deep.equal([400, '_']);
     });
 
-    it('answers a CORS pre-flight by mirroring the origin and the asked headers (Content-Encoding included)', async () => {
-      const res = await direct('OPTIONS', '/i/v0/e/', {
-        headers: {
-          origin: 'https://shop.example.com',
-          'access-control-request-method': 'POST',
-          'access-control-request-headers': 'content-type,content-encoding',
-        },
+    describe('capture_event_options', () => {
+      it('answers a CORS pre-flight by mirroring the origin and the asked headers (Content-Encoding included)', async () => {
+        const res = await direct('OPTIONS', '/i/v0/e/', {
+          headers: {
+            origin: 'https://shop.example.com',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type,content-encoding',
+          },
+        });
+        expect([res.status, res.body]).to.deep.equal([200, OK]);
+        expect(res.headers.get('access-control-allow-origin')).to.equal('https://shop.example.com');
+        expect(res.headers.get('access-control-allow-credentials')).to.equal('true');
+        expect(res.headers.get('access-control-allow-methods')).to.equal('GET, POST, OPTIONS');
+        expect(res.headers.get('access-control-allow-headers')).to.equal('content-type,content-encoding');
       });
-      expect([res.status, res.body]).to.deep.equal([200, OK]);
-      expect(res.headers.get('access-control-allow-origin')).to.equal('https://shop.example.com');
-      expect(res.headers.get('access-control-allow-credentials')).to.equal('true');
-      expect(res.headers.get('access-control-allow-methods')).to.equal('GET, POST, OPTIONS');
-      expect(res.headers.get('access-control-allow-headers')).to.equal('content-type,content-encoding');
-      for (const path of ['/e/', '/batch/', '/capture/', '/track/', '/engage/', '/flags/']) {
-        expect((await direct('OPTIONS', path, { headers: { origin: 'https://a.example' } })).status).to.equal(200);
-      }
     });
+    const answersPreflight = (path: string) => {
+      it(`answers a CORS pre-flight of ${path} 200`, async () => {
+        expect((await direct('OPTIONS', path, { headers: { origin: 'https://a.example' } })).status).to.equal(200);
+      });
+    };
+    describe('capture_e_options', () => answersPreflight('/e/'));
+    describe('capture_batch_options', () => answersPreflight('/batch/'));
+    describe('capture_capture_options', () => answersPreflight('/capture/'));
+    describe('capture_track_options', () => answersPreflight('/track/'));
+    describe('capture_engage_options', () => answersPreflight('/engage/'));
+    describe('flags_options', () => answersPreflight('/flags/'));
 
     it('mirrors the origin on answers too, errors included', async () => {
       const ok = await direct('POST', '/e/', {
@@ -1080,7 +1105,7 @@ describe('capture', () => {
     }
   });
 
-  describe('flags_create — POST /flags/', () => {
+  describe('flags_create', () => {
     it('answers posthog-js’s gzipped request with no flags', async () => {
       const account = await newAccount(testDb());
       const { payload } = fixture('posthog-js-flags-gzip');
@@ -1111,7 +1136,7 @@ describe('capture', () => {
     });
   });
 
-  describe('remote_config_retrieve and remote_config_js_retrieve — GET /array/{token}/config(.js)', () => {
+  describe('remote_config_retrieve', () => {
     it('configures posthog-js to send to /i/v0/e/ with gzip and nothing else turned on', async () => {
       const account = await newAccount(testDb());
       const res = await server.http.get(`/array/${account.environment.api_token}/config`);
@@ -1125,17 +1150,24 @@ describe('capture', () => {
         surveys: false,
         heatmaps: false,
       });
+    });
+
+    it('answers 404 for a key no project has', async () => {
+      const res = await server.http.get('/array/phc_ThisProjectKeyDoesNotExist00000000000000000/config');
+      expect([res.status, res.body.code]).to.deep.equal([404, 'not_found']);
+    });
+  });
+
+  describe('remote_config_js_retrieve', () => {
+    it('sets window._POSTHOG_REMOTE_CONFIG to the same configuration as /config', async () => {
+      const account = await newAccount(testDb());
+      const res = await server.http.get(`/array/${account.environment.api_token}/config`);
       const script = await server.http.get(`/array/${account.environment.api_token}/config.js`);
       expect(script.status).to.equal(200);
       expect(script.headers.get('content-type')).to.match(/^application\/javascript/);
       const window: { _POSTHOG_REMOTE_CONFIG?: Record<string, { config: unknown; siteApps: unknown[] }> } = {};
       new Function('window', script.text)(window);
       expect(window._POSTHOG_REMOTE_CONFIG![account.environment.api_token]).to.deep.equal({ config: res.body, siteApps: [] });
-    });
-
-    it('answers 404 for a key no project has', async () => {
-      const res = await server.http.get('/array/phc_ThisProjectKeyDoesNotExist00000000000000000/config');
-      expect([res.status, res.body.code]).to.deep.equal([404, 'not_found']);
     });
   });
 
@@ -1147,7 +1179,7 @@ describe('capture', () => {
     return line ? Number(line.slice(series.length + 1)) : 0;
   }
 
-  describe('metrics_retrieve — GET /_metrics', () => {
+  describe('metrics_retrieve', () => {
     it('counts stored events, duplicates and drops by reason, in Prometheus’ text format', async () => {
       const account = await newAccount(testDb());
       const ingested = await metric('hedgerow_capture_events_ingested_total');

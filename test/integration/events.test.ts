@@ -93,7 +93,7 @@ describe('events (deprecated listing)', function () {
   });
   after(() => server.close());
 
-  describe('events_list — GET /api/projects/{project_id}/events/', () => {
+  describe('events_list', () => {
     it('lists the project’s events newest first, each as PostHog’s serializer shapes it', async () => {
       const other = await newAccount(testDb());
       await insertEvents(testDb(), other.environment.id, [{ event: 'elsewhere', distinct_id: 'x', timestamp: new Date() }]);
@@ -837,7 +837,7 @@ describe('events (deprecated listing)', function () {
     });
   });
 
-  describe('events_retrieve — GET /api/projects/{project_id}/events/{id}/', () => {
+  describe('events_retrieve', () => {
     it('returns the event, also as CSV', async () => {
       const res = await client.get(`${base}0190f1c4-0000-7000-8000-000000000001/`);
       expect(res.status).to.equal(200);
@@ -907,7 +907,7 @@ describe('events (deprecated listing)', function () {
     });
   });
 
-  describe('events_values_retrieve — GET /api/projects/{project_id}/events/values/', () => {
+  describe('events_values_retrieve', () => {
     let valuesClient: HttpClient;
     let path: string;
     before(async () => {
@@ -990,8 +990,9 @@ describe('events (deprecated listing)', function () {
     });
   });
 
-  describe('the environment twins answer the same (deprecated)', () => {
-    it('environments_events_list, environments_events_retrieve and environments_events_values_retrieve', async () => {
+  // The environment twins of the deprecated listing answer as the project paths do.
+  describe('environments_events_list', () => {
+    it('answers as events_list: the same rows, a next link under /api/environments/, and CSV', async () => {
       const environmentBase = `/api/environments/${account.environment.id}/events/`;
       const params = { properties: [{ key: 'plan', value: 'pro', type: 'person' }], limit: 1 };
       const project = await list(params);
@@ -999,10 +1000,20 @@ describe('events (deprecated listing)', function () {
       expect(environment.status).to.equal(200);
       expect(environment.body.results).to.deep.equal(project.body.results);
       expect(new URL(environment.body.next).pathname).to.equal(environmentBase);
-      const event = await client.get(`${environmentBase}0190f1c4-0000-7000-8000-000000000004/`);
-      expect(event.body.event).to.equal('purchase');
       const csv = await client.get(`${environmentBase}?${qs({ format: 'csv', select: ['count()'] })}`);
       expect(csv.text).to.equal('count()\r\n4\r\n');
+    });
+  });
+
+  describe('environments_events_retrieve', () => {
+    it('returns the event as events_retrieve does', async () => {
+      const event = await client.get(`/api/environments/${account.environment.id}/events/0190f1c4-0000-7000-8000-000000000004/`);
+      expect(event.body.event).to.equal('purchase');
+    });
+  });
+
+  describe('environments_events_values_retrieve', () => {
+    it('answers as events_values_retrieve', async () => {
       // values/ reads the last 7 days: a project with recent events, asked both ways.
       const recent = await newAccount(testDb());
       await insertEvents(testDb(), recent.environment.id, [
