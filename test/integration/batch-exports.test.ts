@@ -117,7 +117,7 @@ describe('batch exports', () => {
     return res.body;
   };
 
-  describe('create', () => {
+  describe('environments_batch_exports_create', () => {
     it('creates an export in the path environment, answering every field and no secret', async () => {
       const body = s3Export();
       const res = await http.post(envPath(owner), body);
@@ -308,7 +308,7 @@ describe('batch exports', () => {
     }
   });
 
-  describe('organization level and team_id', () => {
+  describe('batch_exports_create', () => {
     it('creates in the only environment, and lists and reads it at both levels', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
@@ -403,7 +403,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('keys scoped to environments', () => {
+  describe('batch_exports_list', () => {
     it('list at organization level only the exports of their environments, and may not write there', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
@@ -419,7 +419,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('list', () => {
+  describe('environments_batch_exports_list', () => {
     it('pages newest first with limit and offset', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
@@ -439,7 +439,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('partial update', () => {
+  describe('environments_batch_exports_partial_update', () => {
     it('merges the destination config into the stored one, keeping secrets unsent', async () => {
       const created = await create();
       const res = await http.patch(`${envPath(owner)}${created.id}/`, {
@@ -481,7 +481,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('latest_runs', () => {
+  describe('environments_batch_exports_retrieve', () => {
     it('shows the 10 most recent runs by created_at, newest first, without secrets', async () => {
       const created = await create();
       const ids: string[] = [];
@@ -496,7 +496,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('delete', () => {
+  describe('environments_batch_exports_destroy', () => {
     it('soft-deletes, hides the export and cancels its unfinished backfills and their runs', async () => {
       const created = await create(s3Export({ destination: { type: 'NoOp', config: {} } }));
       const backfillId = randomUUID();
@@ -545,7 +545,7 @@ describe('batch exports', () => {
     });
   });
 
-  describe('pause and unpause', () => {
+  describe('environments_batch_exports_pause_create', () => {
     it('pauses once, recording when, and unpauses', async () => {
       const created = await create();
       const path = `${envPath(owner)}${created.id}/`;
@@ -563,7 +563,9 @@ describe('batch exports', () => {
       expect((await exportRow(created.id)).paused).to.equal(false);
       expect(await backfillRows(created.id)).to.have.length(0);
     });
+  });
 
+  describe('environments_batch_exports_unpause_create', () => {
     it('backfills from last_paused_at to now, floored to the interval, when asked', async () => {
       const created = await create();
       const path = `${envPath(owner)}${created.id}/`;
@@ -596,6 +598,14 @@ describe('batch exports', () => {
       backfillsPath = `${envPath(account)}${exportId}/backfills/`;
     });
 
+    /** A backfill started through backfills/, its row as stored. */
+    const startBackfill = async () => {
+      const res = await client.post(backfillsPath, { start_at: '2026-10-30T00:00:00Z', end_at: '2026-11-02T00:00:00+00:00' });
+      expect(res.status, res.text).to.equal(200);
+      return testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
+    };
+
+    describe('environments_batch_exports_backfills_create', () => {
     const refusals: [string, Record<string, unknown>, string][] = [
       ['a start that is not ISO', { start_at: 'yesterday', end_at: '2026-11-02T00:00:00Z' }, 'Input yesterday is not a valid ISO formatted datetime.'],
       ['a naive start', { start_at: '2026-11-01T00:00:00', end_at: '2026-11-02T00:00:00Z' }, 'Input 2026-11-01T00:00:00 is naive.'],
@@ -619,7 +629,7 @@ describe('batch exports', () => {
       expect(res.body).to.deep.equal(invalid('There is no data to backfill for this model.'));
     });
 
-    it('inserts a Starting backfill with the start moved to the earliest data, readable by its id', async () => {
+    it('inserts a Starting backfill with the start moved to the earliest data', async () => {
       const res = await client.post(backfillsPath, { start_at: '2026-10-30T00:00:00Z', end_at: '2026-11-02T00:00:00+00:00' });
       expect(res.status, res.text).to.equal(200);
       const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
@@ -627,28 +637,6 @@ describe('batch exports', () => {
       expect(row.start_at.toISOString()).to.equal('2026-10-30T00:00:00.000Z');
       expect(row.adjusted_start_at.toISOString()).to.equal('2026-11-01T10:00:00.000Z');
       expect(row.end_at.toISOString()).to.equal('2026-11-02T00:00:00.000Z');
-
-      await insertRun(exportId, { backfillId: row.id, status: 'Completed', hour: 11 });
-      const read = await client.get(`${backfillsPath}${row.id}/`);
-      expect(read.status).to.equal(200);
-      expect(read.body).to.deep.include({
-        id: row.id,
-        batch_export: exportId,
-        status: 'Starting',
-        adjusted_start_at: '2026-11-01T10:00:00.000Z',
-        team: account.environment.id,
-        progress: { total_runs: 14, finished_runs: 1, progress: 1 / 14 },
-      });
-      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_BACKFILL_KEYS);
-      const listed = await client.get(backfillsPath);
-      expect(listed.body.results.map((item: { id: string }) => item.id)).to.include(row.id);
-
-      const cancelled = await client.post(`${backfillsPath}${row.id}/cancel/`);
-      expect(cancelled.body).to.deep.equal({ cancelled: true });
-      expect((await testDb()('batch_export_backfills').where({ id: row.id }).first()).status).to.equal('Cancelled');
-      const again = await client.post(`${backfillsPath}${row.id}/cancel/`);
-      expect(again.body).to.deep.equal(invalid("Cannot cancel a backfill that is in 'Cancelled' status"));
-      expect((await client.get(`${backfillsPath}${randomUUID()}/`)).status).to.equal(404);
     });
 
     it('aligns the earliest data to days and weeks in the export time zone, after its offsets', async () => {
@@ -669,15 +657,62 @@ describe('batch exports', () => {
       }
     });
 
-    it('the deprecated backfill endpoint inserts the same row at both levels', async () => {
-      for (const path of [`${envPath(account)}${exportId}/backfill/`, `${orgPath(account)}${exportId}/backfill/`]) {
-        const res = await client.post(path, { start_at: '2026-11-01T12:00:00Z', end_at: '2026-11-02T00:00:00Z' });
+    });
+
+    describe('environments_batch_exports_backfills_retrieve', () => {
+      it('reads a backfill by its id, with its progress', async () => {
+        const row = await startBackfill();
+        await insertRun(exportId, { backfillId: row.id, status: 'Completed', hour: 11 });
+        const read = await client.get(`${backfillsPath}${row.id}/`);
+        expect(read.status).to.equal(200);
+        expect(read.body).to.deep.include({
+          id: row.id,
+          batch_export: exportId,
+          status: 'Starting',
+          adjusted_start_at: '2026-11-01T10:00:00.000Z',
+          team: account.environment.id,
+          progress: { total_runs: 14, finished_runs: 1, progress: 1 / 14 },
+        });
+        expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_BACKFILL_KEYS);
+        expect((await client.get(`${backfillsPath}${randomUUID()}/`)).status).to.equal(404);
+      });
+    });
+
+    describe('environments_batch_exports_backfills_list', () => {
+      it('lists the export’s backfills', async () => {
+        const row = await startBackfill();
+        const listed = await client.get(backfillsPath);
+        expect(listed.status).to.equal(200);
+        expect(listed.body.results.map((item: { id: string }) => item.id)).to.include(row.id);
+        expect(listed.body.count).to.equal(listed.body.results.length);
+      });
+    });
+
+    describe('environments_batch_exports_backfills_cancel_create', () => {
+      it('cancels a Starting backfill once, then answers 400', async () => {
+        const row = await startBackfill();
+        const cancelled = await client.post(`${backfillsPath}${row.id}/cancel/`);
+        expect([cancelled.status, cancelled.body]).to.deep.equal([200, { cancelled: true }]);
+        expect((await testDb()('batch_export_backfills').where({ id: row.id }).first()).status).to.equal('Cancelled');
+        const again = await client.post(`${backfillsPath}${row.id}/cancel/`);
+        expect(again.status).to.equal(400);
+        expect(again.body).to.deep.equal(invalid("Cannot cancel a backfill that is in 'Cancelled' status"));
+      });
+    });
+
+    // The deprecated backfill endpoint, at both levels, inserts the row backfills/ inserts.
+    const insertsDeprecatedBackfill = (level: 'environment' | 'organization') => {
+      it('inserts a Starting backfill as backfills/ does', async () => {
+        const base = level === 'environment' ? envPath(account) : orgPath(account);
+        const res = await client.post(`${base}${exportId}/backfill/`, { start_at: '2026-11-01T12:00:00Z', end_at: '2026-11-02T00:00:00Z' });
         expect(res.status, res.text).to.equal(200);
         const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
         expect(row.status).to.equal('Starting');
         expect(row.adjusted_start_at.toISOString()).to.equal('2026-11-01T12:00:00.000Z');
-      }
-    });
+      });
+    };
+    describe('environments_batch_exports_backfill_create', () => insertsDeprecatedBackfill('environment'));
+    describe('batch_exports_backfill_create', () => insertsDeprecatedBackfill('organization'));
 
     it('lets HTTP and NoOp exports backfill with no end', async () => {
       const noop = await create(s3Export({ destination: { type: 'NoOp', config: {} } }), envPath(account), client);
@@ -689,45 +724,122 @@ describe('batch exports', () => {
   });
 
   describe('runs', () => {
-    it('lists and reads runs, cancels only Starting or Running ones, and retries as a backfill of the interval', async () => {
+    const statuses = ['Starting', 'Running', 'Completed', 'Failed', 'Cancelled'];
+    /** An export with one run of each status, an hour apart, the Cancelled one newest. */
+    const seedRuns = async () => {
       const created = await create();
       const runsPath = `${envPath(owner)}${created.id}/runs/`;
-      const statuses = ['Starting', 'Running', 'Completed', 'Failed', 'Cancelled'];
       const ids: Record<string, string> = {};
       for (const [index, status] of statuses.entries()) ids[status] = await insertRun(created.id, { status, hour: index, minutesAgo: 10 - index });
-      const listed = await http.get(`${runsPath}?limit=2`);
-      expect(listed.body).to.have.all.keys('next', 'previous', 'results');
-      expect(listed.body.previous).to.equal(null);
-      expect(listed.body.results.map((run: { id: string }) => run.id)).to.deep.equal([ids.Cancelled, ids.Failed]);
-      const read = await http.get(`${runsPath}${ids.Completed}/`);
-      expect(read.body).to.deep.include({
-        id: ids.Completed,
-        status: 'Completed',
-        data_interval_end: '2026-11-20T02:00:00.000Z',
-        records_completed: 5,
-        records_failed: null,
+      return { runsPath, ids };
+    };
+
+    describe('environments_batch_exports_runs_list', () => {
+      it('lists runs newest first, in pages', async () => {
+        const { runsPath, ids } = await seedRuns();
+        const listed = await http.get(`${runsPath}?limit=2`);
+        expect(listed.body).to.have.all.keys('next', 'previous', 'results');
+        expect(listed.body.previous).to.equal(null);
+        expect(listed.body.results.map((run: { id: string }) => run.id)).to.deep.equal([ids.Cancelled, ids.Failed]);
       });
-      expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_RUN_KEYS);
+    });
 
-      for (const status of ['Starting', 'Running']) {
-        const res = await http.post(`${runsPath}${ids[status]}/cancel/`);
-        expect(res.body).to.deep.equal({ cancelled: true });
-        expect((await testDb()('batch_export_runs').where({ id: ids[status] }).first()).status).to.equal('Cancelled');
-      }
-      for (const status of ['Completed', 'Failed', 'Cancelled']) {
-        const res = await http.post(`${runsPath}${ids[status]}/cancel/`);
-        expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal(invalid(`Cannot cancel a run that is in '${status}' status`));
-      }
-      expect((await testDb()('batch_export_runs').where({ id: ids.Completed }).first()).status).to.equal('Completed');
+    describe('environments_batch_exports_runs_retrieve', () => {
+      it('reads a run by its id with PostHog’s fields, and answers 404 for an unknown one', async () => {
+        const { runsPath, ids } = await seedRuns();
+        const read = await http.get(`${runsPath}${ids.Completed}/`);
+        expect(read.body).to.deep.include({
+          id: ids.Completed,
+          status: 'Completed',
+          data_interval_end: '2026-11-20T02:00:00.000Z',
+          records_completed: 5,
+          records_failed: null,
+        });
+        expect(Object.keys(read.body).sort()).to.deep.equal(POSTHOG_RUN_KEYS);
+        expect((await http.get(`${runsPath}${randomUUID()}/`)).status).to.equal(404);
+      });
+    });
 
-      const retried = await http.post(`${runsPath}${ids.Failed}/retry/`);
-      expect(retried.status).to.equal(200);
-      const backfill = await testDb()('batch_export_backfills').where({ id: retried.body.backfill_id }).first();
-      expect(backfill.status).to.equal('Starting');
-      expect(backfill.start_at.toISOString()).to.equal('2026-11-20T02:00:00.000Z');
-      expect(backfill.end_at.toISOString()).to.equal('2026-11-20T03:00:00.000Z');
-      expect((await http.get(`${runsPath}${randomUUID()}/`)).status).to.equal(404);
+    describe('environments_batch_exports_runs_cancel_create', () => {
+      it('cancels only Starting or Running runs', async () => {
+        const { runsPath, ids } = await seedRuns();
+        for (const status of ['Starting', 'Running']) {
+          const res = await http.post(`${runsPath}${ids[status]}/cancel/`);
+          expect(res.body).to.deep.equal({ cancelled: true });
+          expect((await testDb()('batch_export_runs').where({ id: ids[status] }).first()).status).to.equal('Cancelled');
+        }
+        for (const status of ['Completed', 'Failed', 'Cancelled']) {
+          const res = await http.post(`${runsPath}${ids[status]}/cancel/`);
+          expect(res.status).to.equal(400);
+          expect(res.body).to.deep.equal(invalid(`Cannot cancel a run that is in '${status}' status`));
+        }
+        expect((await testDb()('batch_export_runs').where({ id: ids.Completed }).first()).status).to.equal('Completed');
+      });
+    });
+
+    describe('environments_batch_exports_runs_retry_create', () => {
+      it('retries a run as a backfill of its interval', async () => {
+        const { runsPath, ids } = await seedRuns();
+        const retried = await http.post(`${runsPath}${ids.Failed}/retry/`);
+        expect(retried.status).to.equal(200);
+        const backfill = await testDb()('batch_export_backfills').where({ id: retried.body.backfill_id }).first();
+        expect(backfill.status).to.equal('Starting');
+        expect(backfill.start_at.toISOString()).to.equal('2026-11-20T02:00:00.000Z');
+        expect(backfill.end_at.toISOString()).to.equal('2026-11-20T03:00:00.000Z');
+      });
+    });
+  });
+
+  // The organization-level paths of one export answer as the environment-level ones.
+  describe('batch_exports_retrieve', () => {
+    it('reads the export as the environment-level path does', async () => {
+      const created = await create();
+      const res = await http.get(`${orgPath(owner)}${created.id}/`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal((await http.get(`${envPath(owner)}${created.id}/`)).body);
+      expectNoSecrets(res.text);
+    });
+  });
+
+  describe('batch_exports_partial_update', () => {
+    it('changes the name and answers the export as it is now', async () => {
+      const created = await create();
+      const res = await http.patch(`${orgPath(owner)}${created.id}/`, { name: 'Renamed at organization level' });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.name).to.equal('Renamed at organization level');
+      expect(res.body).to.deep.equal((await http.get(`${envPath(owner)}${created.id}/`)).body);
+      expect((await exportRow(created.id)).name).to.equal('Renamed at organization level');
+    });
+  });
+
+  describe('batch_exports_destroy', () => {
+    it('answers 204 with no body, and the export is gone at both levels', async () => {
+      const created = await create();
+      const res = await http.delete(`${orgPath(owner)}${created.id}/`);
+      expect([res.status, res.text]).to.deep.equal([204, '']);
+      expect((await http.get(`${orgPath(owner)}${created.id}/`)).body).to.deep.equal(NOT_FOUND);
+      expect((await http.get(`${envPath(owner)}${created.id}/`)).body).to.deep.equal(NOT_FOUND);
+      expect((await exportRow(created.id)).deleted).to.equal(true);
+    });
+  });
+
+  describe('batch_exports_pause_create', () => {
+    it('pauses the export: 200 {"paused": true}', async () => {
+      const created = await create();
+      const res = await http.post(`${orgPath(owner)}${created.id}/pause/`);
+      expect([res.status, res.body]).to.deep.equal([200, { paused: true }]);
+      expect((await exportRow(created.id)).paused).to.equal(true);
+    });
+  });
+
+  describe('batch_exports_unpause_create', () => {
+    it('unpauses a paused export: 200 {"paused": false}, and backfills nothing unless asked', async () => {
+      const created = await create();
+      await http.post(`${orgPath(owner)}${created.id}/pause/`);
+      const res = await http.post(`${orgPath(owner)}${created.id}/unpause/`);
+      expect([res.status, res.body]).to.deep.equal([200, { paused: false }]);
+      expect((await exportRow(created.id)).paused).to.equal(false);
+      expect(await backfillRows(created.id)).to.have.length(0);
     });
   });
 
