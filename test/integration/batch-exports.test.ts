@@ -606,57 +606,64 @@ describe('batch exports', () => {
     };
 
     describe('environments_batch_exports_backfills_create', () => {
-    const refusals: [string, Record<string, unknown>, string][] = [
-      ['a start that is not ISO', { start_at: 'yesterday', end_at: '2026-11-02T00:00:00Z' }, 'Input yesterday is not a valid ISO formatted datetime.'],
-      ['a naive start', { start_at: '2026-11-01T00:00:00', end_at: '2026-11-02T00:00:00Z' }, 'Input 2026-11-01T00:00:00 is naive.'],
-      ['a start after the end', { start_at: '2026-11-03T00:00:00Z', end_at: '2026-11-02T00:00:00Z' }, "The initial backfill datetime 'start_at' happens after 'end_at'"],
-      ['an end too far ahead', { start_at: '2026-11-01T00:00:00Z', end_at: '2999-01-01T00:00:00Z' }, "The provided 'end_at' (2999-01-01T00:00:00+00:00) is too far into the future. Cannot backfill beyond 1 batch period into the future."],
-      ['a range before the earliest data', { start_at: '2026-10-01T00:00:00Z', end_at: '2026-10-02T00:00:00Z' }, 'The provided backfill date range contains no data. The earliest possible backfill start date is 2026-11-01T10:00:00+00:00'],
-      ['no end for an S3 export', { start_at: '2026-11-01T00:00:00Z' }, 'Backfilling a BatchExport with no end date is not allowed'],
-    ];
-    for (const [what, body, detail] of refusals) {
-      it(`refuses ${what} (400)`, async () => {
-        const res = await client.post(backfillsPath, body);
-        expect(res.status, res.text).to.equal(400);
-        expect(res.body).to.deep.equal(invalid(detail));
-        expect(await backfillRows(exportId)).to.have.length(0);
-      });
-    }
-
-    it('refuses a backfill when the environment has no data for the model', async () => {
-      const persons = await create(s3Export({ model: 'persons' }), envPath(account), client);
-      const res = await client.post(`${envPath(account)}${persons.id}/backfills/`, { start_at: '2026-11-01T00:00:00Z', end_at: '2026-11-02T00:00:00Z' });
-      expect(res.body).to.deep.equal(invalid('There is no data to backfill for this model.'));
-    });
-
-    it('inserts a Starting backfill with the start moved to the earliest data', async () => {
-      const res = await client.post(backfillsPath, { start_at: '2026-10-30T00:00:00Z', end_at: '2026-11-02T00:00:00+00:00' });
-      expect(res.status, res.text).to.equal(200);
-      const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
-      expect(row).to.deep.include({ batch_export_id: exportId, team_id: account.environment.id, status: 'Starting' });
-      expect(row.start_at.toISOString()).to.equal('2026-10-30T00:00:00.000Z');
-      expect(row.adjusted_start_at.toISOString()).to.equal('2026-11-01T10:00:00.000Z');
-      expect(row.end_at.toISOString()).to.equal('2026-11-02T00:00:00.000Z');
-    });
-
-    it('aligns the earliest data to days and weeks in the export time zone, after its offsets', async () => {
-      const cases: [Record<string, unknown>, string][] = [
-        // 10:30Z on the day New York leaves summer time: local midnight was still EDT.
-        [{ interval: 'day', timezone: 'America/New_York' }, '2026-11-01T04:00:00.000Z'],
-        [{ interval: 'day', offset_hour: 12 }, '2026-10-31T12:00:00.000Z'],
-        // Weeks that begin on Mondays at 02:00: the Sunday's data belongs to the week from Monday 26 October.
-        [{ interval: 'week', offset_day: 1, offset_hour: 2 }, '2026-10-26T02:00:00.000Z'],
-        [{ interval: 'every 15 minutes' }, '2026-11-01T10:30:00.000Z'],
+      const refusals: [string, Record<string, unknown>, string][] = [
+        ['a start that is not ISO', { start_at: 'yesterday', end_at: '2026-11-02T00:00:00Z' }, 'Input yesterday is not a valid ISO formatted datetime.'],
+        ['a naive start', { start_at: '2026-11-01T00:00:00', end_at: '2026-11-02T00:00:00Z' }, 'Input 2026-11-01T00:00:00 is naive.'],
+        ['a start after the end', { start_at: '2026-11-03T00:00:00Z', end_at: '2026-11-02T00:00:00Z' }, "The initial backfill datetime 'start_at' happens after 'end_at'"],
+        ['an end too far ahead', { start_at: '2026-11-01T00:00:00Z', end_at: '2999-01-01T00:00:00Z' }, "The provided 'end_at' (2999-01-01T00:00:00+00:00) is too far into the future. Cannot backfill beyond 1 batch period into the future."],
+        ['a range before the earliest data', { start_at: '2026-10-01T00:00:00Z', end_at: '2026-10-02T00:00:00Z' }, 'The provided backfill date range contains no data. The earliest possible backfill start date is 2026-11-01T10:00:00+00:00'],
+        ['no end for an S3 export', { start_at: '2026-11-01T00:00:00Z' }, 'Backfilling a BatchExport with no end date is not allowed'],
       ];
-      for (const [schedule, aligned] of cases) {
-        const scheduled = await create(s3Export(schedule), envPath(account), client);
-        const res = await client.post(`${envPath(account)}${scheduled.id}/backfills/`, { start_at: '2026-10-01T00:00:00Z', end_at: '2026-11-10T00:00:00Z' });
+      for (const [what, body, detail] of refusals) {
+        it(`refuses ${what} (400)`, async () => {
+          const res = await client.post(backfillsPath, body);
+          expect(res.status, res.text).to.equal(400);
+          expect(res.body).to.deep.equal(invalid(detail));
+          expect(await backfillRows(exportId)).to.have.length(0);
+        });
+      }
+
+      it('refuses a backfill when the environment has no data for the model', async () => {
+        const persons = await create(s3Export({ model: 'persons' }), envPath(account), client);
+        const res = await client.post(`${envPath(account)}${persons.id}/backfills/`, { start_at: '2026-11-01T00:00:00Z', end_at: '2026-11-02T00:00:00Z' });
+        expect(res.body).to.deep.equal(invalid('There is no data to backfill for this model.'));
+      });
+
+      it('inserts a Starting backfill with the start moved to the earliest data', async () => {
+        const res = await client.post(backfillsPath, { start_at: '2026-10-30T00:00:00Z', end_at: '2026-11-02T00:00:00+00:00' });
         expect(res.status, res.text).to.equal(200);
         const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
-        expect(row.adjusted_start_at.toISOString(), JSON.stringify(schedule)).to.equal(aligned);
-      }
-    });
+        expect(row).to.deep.include({ batch_export_id: exportId, team_id: account.environment.id, status: 'Starting' });
+        expect(row.start_at.toISOString()).to.equal('2026-10-30T00:00:00.000Z');
+        expect(row.adjusted_start_at.toISOString()).to.equal('2026-11-01T10:00:00.000Z');
+        expect(row.end_at.toISOString()).to.equal('2026-11-02T00:00:00.000Z');
+      });
 
+      it('aligns the earliest data to days and weeks in the export time zone, after its offsets', async () => {
+        const cases: [Record<string, unknown>, string][] = [
+          // 10:30Z on the day New York leaves summer time: local midnight was still EDT.
+          [{ interval: 'day', timezone: 'America/New_York' }, '2026-11-01T04:00:00.000Z'],
+          [{ interval: 'day', offset_hour: 12 }, '2026-10-31T12:00:00.000Z'],
+          // Weeks that begin on Mondays at 02:00: the Sunday's data belongs to the week from Monday 26 October.
+          [{ interval: 'week', offset_day: 1, offset_hour: 2 }, '2026-10-26T02:00:00.000Z'],
+          [{ interval: 'every 15 minutes' }, '2026-11-01T10:30:00.000Z'],
+        ];
+        for (const [schedule, aligned] of cases) {
+          const scheduled = await create(s3Export(schedule), envPath(account), client);
+          const res = await client.post(`${envPath(account)}${scheduled.id}/backfills/`, { start_at: '2026-10-01T00:00:00Z', end_at: '2026-11-10T00:00:00Z' });
+          expect(res.status, res.text).to.equal(200);
+          const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
+          expect(row.adjusted_start_at.toISOString(), JSON.stringify(schedule)).to.equal(aligned);
+        }
+      });
+
+      it('lets HTTP and NoOp exports backfill with no end', async () => {
+        const noop = await create(s3Export({ destination: { type: 'NoOp', config: {} } }), envPath(account), client);
+        const res = await client.post(`${envPath(account)}${noop.id}/backfills/`, { start_at: '2026-11-01T00:00:00Z' });
+        expect(res.status, res.text).to.equal(200);
+        const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
+        expect(row.end_at).to.equal(null);
+      });
     });
 
     describe('environments_batch_exports_backfills_retrieve', () => {
@@ -713,14 +720,6 @@ describe('batch exports', () => {
     };
     describe('environments_batch_exports_backfill_create', () => insertsDeprecatedBackfill('environment'));
     describe('batch_exports_backfill_create', () => insertsDeprecatedBackfill('organization'));
-
-    it('lets HTTP and NoOp exports backfill with no end', async () => {
-      const noop = await create(s3Export({ destination: { type: 'NoOp', config: {} } }), envPath(account), client);
-      const res = await client.post(`${envPath(account)}${noop.id}/backfills/`, { start_at: '2026-11-01T00:00:00Z' });
-      expect(res.status, res.text).to.equal(200);
-      const row = await testDb()('batch_export_backfills').where({ id: res.body.backfill_id }).first();
-      expect(row.end_at).to.equal(null);
-    });
   });
 
   describe('runs', () => {
