@@ -38,7 +38,7 @@ describe('organizations', () => {
   });
   after(() => server.close());
 
-  describe('organizations_create — POST /api/organizations/', () => {
+  describe('organizations_create', () => {
     it('creates the organization with a slug, a first project, and the caller as owner', async () => {
       const name = unique('Acme Corp');
       const res = await http.post('/api/organizations/', { name, enforce_2fa: true });
@@ -133,7 +133,7 @@ describe('organizations', () => {
     });
   });
 
-  describe('organizations_list — GET /api/organizations/', () => {
+  describe('organizations_list', () => {
     let lister: Account;
     let names: string[];
 
@@ -204,7 +204,7 @@ describe('organizations', () => {
     });
   });
 
-  describe('organizations_retrieve — GET /api/organizations/{id}/', () => {
+  describe('organizations_retrieve', () => {
     it('returns the organization with its environments and the caller’s level', async () => {
       const res = await http.get(`/api/organizations/${owner.organization.id}/`);
       expect(res.status).to.equal(200);
@@ -232,7 +232,7 @@ describe('organizations', () => {
     });
   });
 
-  describe('organizations_partial_update — PATCH /api/organizations/{id}/', () => {
+  describe('organizations_partial_update', () => {
     it('changes only the fields sent and ignores read-only ones', async () => {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);
@@ -283,7 +283,7 @@ describe('organizations', () => {
     });
   });
 
-  describe('organizations_destroy — DELETE /api/organizations/{id}/', () => {
+  describe('organizations_destroy', () => {
     it('needs an owner, then deletes the organization with its projects and memberships', async () => {
       const account = await newAccount(testDb());
       const admin = await newMember(testDb(), account.organization, MembershipLevel.admin);
@@ -311,7 +311,7 @@ describe('organizations', () => {
     });
   });
 
-  describe('organizations_environments_rollback_create — POST /api/organizations/{id}/environments_rollback/', () => {
+  describe('organizations_environments_rollback_create', () => {
     async function organizationWithTwoEnvironments() {
       const account = await newAccount(testDb());
       const client = server.http.withKey(account.key);

@@ -27,7 +27,7 @@ describe('projects', () => {
   });
   after(() => server.close());
 
-  describe('projects_list — GET /api/projects/', () => {
+  describe('projects_list', () => {
     it('lists the projects of the caller’s organizations with their environments and project API keys', async () => {
       const second = await createProject(testDb(), account.organization.id, 'Mobile app');
       const other = await newAccount(testDb());
@@ -71,7 +71,7 @@ describe('projects', () => {
     });
   });
 
-  describe('projects_retrieve — GET /api/projects/{project_id}/', () => {
+  describe('projects_retrieve', () => {
     it('returns the project, also as @current', async () => {
       const client = server.http.withKey(account.key);
       const res = await client.get(`/api/projects/${account.environment.project_id}/`);

@@ -98,472 +98,480 @@ describe('query: asynchronous runs, their status and cancel', function () {
 
     const pollUntilDone = (id: string) => untilAnswered(client, statusPath(id), `query ${id} to finish`);
 
-    it('async: 202 with the new status, then GET answers 202 until complete and 200 with the full response', async () => {
-      const submitted = Date.now();
-      const response = await submit({ refresh: 'async', client_query_id: 'count-by-event' });
-      expect(response.status).to.equal(202);
-      const status = response.body.query_status;
-      expect(status.task_id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect(ms(status.start_time)).to.be.within(submitted - 1_000, Date.now() + 1_000);
-      expect(response.body).to.deep.equal({
-        query_status: {
-          id: 'count-by-event',
-          team_id: team,
-          query_async: true,
-          complete: false,
-          error: false,
-          error_message: null,
-          results: null,
-          start_time: status.start_time,
-          pickup_time: null,
-          end_time: null,
-          expiration_time: new Date(ms(status.start_time) + TWENTY_MINUTES).toISOString(),
-          task_id: status.task_id,
-          insight_id: null,
-          dashboard_id: null,
-          labels: null,
-          query_progress: null,
-        },
-      });
-
-      const done = await pollUntilDone('count-by-event');
-      const finished = done.body.query_status;
-      expect(done.status).to.equal(200);
-      const synchronous = await submit({});
-      expect(synchronous.status).to.equal(200);
-      expect(finished.results.timings.map((timing: { k: string }) => timing.k)).to.deep.equal(['./compile', './execute', '.']);
-      expect(done.body).to.deep.equal({
-        query_status: {
-          ...status,
-          complete: true,
-          results: {
-            results: [
-              ['$pageview', 3],
-              ['purchase', 1],
-              ['signup', 1],
-            ],
-            columns: ['event', 'c'],
-            types: [
-              ['event', 'String'],
-              ['c', 'Int64'],
-            ],
-            query: COUNT_BY_EVENT,
-            hogql: synchronous.body.hogql,
-            timings: finished.results.timings,
-            hasMore: false,
-            limit: 100,
-            offset: 0,
-            query_status: null,
+    // Every test below sits in a describe, so that mocha runs them in the order written (it runs a suite's own
+    // tests before its child suites).
+    describe('environments_query_retrieve', () => {
+      it('async: 202 with the new status, then GET answers 202 until complete and 200 with the full response', async () => {
+        const submitted = Date.now();
+        const response = await submit({ refresh: 'async', client_query_id: 'count-by-event' });
+        expect(response.status).to.equal(202);
+        const status = response.body.query_status;
+        expect(status.task_id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(ms(status.start_time)).to.be.within(submitted - 1_000, Date.now() + 1_000);
+        expect(response.body).to.deep.equal({
+          query_status: {
+            id: 'count-by-event',
+            team_id: team,
+            query_async: true,
+            complete: false,
+            error: false,
+            error_message: null,
+            results: null,
+            start_time: status.start_time,
+            pickup_time: null,
+            end_time: null,
+            expiration_time: new Date(ms(status.start_time) + TWENTY_MINUTES).toISOString(),
+            task_id: status.task_id,
+            insight_id: null,
+            dashboard_id: null,
+            labels: null,
+            query_progress: null,
           },
-          pickup_time: finished.pickup_time,
-          end_time: finished.end_time,
-          expiration_time: new Date(ms(finished.end_time) + TWENTY_MINUTES).toISOString(),
-        },
-      });
-      expect(ms(finished.pickup_time)).to.be.within(ms(status.start_time), ms(finished.end_time));
-      // The same rows as the synchronous run.
-      expect(finished.results.results).to.deep.equal(synchronous.body.results);
-
-      const row = await statusRow('count-by-event');
-      expect(row.query).to.deep.equal({ kind: 'HogQLQuery', query: COUNT_BY_EVENT });
-      // The session is recorded only while its statement runs: back in its pool, it may run another query.
-      expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
-    });
-
-    it('the results are answered as the text stored, not parsed and written again: its spacing and its integers as they are', async () => {
-      await submit({ refresh: 'async', client_query_id: 'stored-text' });
-      const done = await pollUntilDone('stored-text');
-      expect(done.status).to.equal(200);
-      // Text that a parse and a serialisation would change: spaces, an escape, and an integer beyond 2^53.
-      const stored = '{ "results": [[12345678901234567891, "caf\\u00e9"]],  "columns": ["n", "s"] }';
-      await db('query_statuses').where({ team_id: team, id: 'stored-text' }).update({ results: db.raw('?::json', [stored]) });
-      const expected = `"results":${stored},`;
-      // The answers' text, straight from the server (a proxy in between would parse and write it again).
-      const direct = async (path: string, body?: unknown) => {
-        const response = await fetch(new URL(path, server.directUrl), {
-          method: body === undefined ? 'GET' : 'POST',
-          headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
-        return { status: response.status, text: await response.text() };
-      };
-      const read = await direct(statusPath('stored-text'));
-      expect(read.status).to.equal(200);
-      expect(read.text).to.contain(expected);
-      // The same answer through the test client, which checks it against the spec.
-      expect((await client.get(statusPath('stored-text'))).body.query_status.results.columns).to.deep.equal(['n', 's']);
-      // A submit that finds the status answers it the same way.
-      const again = await direct(submitPath, { query: { kind: 'HogQLQuery', query: COUNT_BY_EVENT }, refresh: 'async', client_query_id: 'stored-text' });
-      expect(again.status).to.equal(200);
-      expect(again.text).to.equal(read.text);
-      expect(JSON.parse(read.text)).to.deep.equal({ query_status: { ...done.body.query_status, results: JSON.parse(stored) } });
-    });
 
-    it('an EventsQuery, also sent to …/query/EventsQuery/, runs asynchronously and answers what it answers at once', async () => {
-      const query = { kind: 'EventsQuery', select: ['event', 'count()'], after: 'all', orderBy: ['event'] };
-      const response = await client.post(`/api/environments/${team}/query/EventsQuery/`, { query, refresh: 'async', client_query_id: 'events-by-name' });
-      expect(response.status).to.equal(202);
-      expect(response.body.query_status).to.include({ id: 'events-by-name', complete: false, error: false });
+        const done = await pollUntilDone('count-by-event');
+        const finished = done.body.query_status;
+        expect(done.status).to.equal(200);
+        const synchronous = await submit({});
+        expect(synchronous.status).to.equal(200);
+        expect(finished.results.timings.map((timing: { k: string }) => timing.k)).to.deep.equal(['./compile', './execute', '.']);
+        expect(done.body).to.deep.equal({
+          query_status: {
+            ...status,
+            complete: true,
+            results: {
+              results: [
+                ['$pageview', 3],
+                ['purchase', 1],
+                ['signup', 1],
+              ],
+              columns: ['event', 'c'],
+              types: [
+                ['event', 'String'],
+                ['c', 'Int64'],
+              ],
+              query: COUNT_BY_EVENT,
+              hogql: synchronous.body.hogql,
+              timings: finished.results.timings,
+              hasMore: false,
+              limit: 100,
+              offset: 0,
+              query_status: null,
+            },
+            pickup_time: finished.pickup_time,
+            end_time: finished.end_time,
+            expiration_time: new Date(ms(finished.end_time) + TWENTY_MINUTES).toISOString(),
+          },
+        });
+        expect(ms(finished.pickup_time)).to.be.within(ms(status.start_time), ms(finished.end_time));
+        // The same rows as the synchronous run.
+        expect(finished.results.results).to.deep.equal(synchronous.body.results);
 
-      const done = await pollUntilDone('events-by-name');
-      expect(done.status).to.equal(200);
-      const synchronous = await client.post(submitPath, { query });
-      expect(synchronous.status).to.equal(200);
-      // The same answer but for the time it took and the window's end (5 s after the run), printed in `hogql`.
-      const { timings, hogql, ...answer } = done.body.query_status.results;
-      const { timings: timingsNow, hogql: hogqlNow, ...answerNow } = synchronous.body;
-      expect(timings.map((timing: { k: string }) => timing.k)).to.deep.equal(timingsNow.map((timing: { k: string }) => timing.k));
-      expect(hogql.replace(/timestamp < '[^']+'/, '')).to.equal(hogqlNow.replace(/timestamp < '[^']+'/, ''));
-      expect(answer).to.deep.equal(answerNow);
-      expect(answer.results).to.deep.equal([
-        ['$pageview', 3],
-        ['purchase', 1],
-        ['signup', 1],
-      ]);
-      expect((await statusRow('events-by-name')).query).to.deep.equal(query);
-    });
+        const row = await statusRow('count-by-event');
+        expect(row.query).to.deep.equal({ kind: 'HogQLQuery', query: COUNT_BY_EVENT });
+        // The session is recorded only while its statement runs: back in its pool, it may run another query.
+        expect(row).to.include({ runner_pid: null, runner_backend_start: null, task_id: status.task_id });
+      });
 
-    it('submits of one id at once (a client retrying) make one status: each answers it, none fails', async () => {
-      const answers = await Promise.all(Array.from({ length: 6 }, () => submit({ refresh: 'async', client_query_id: 'retried' })));
-      expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 202)).to.deep.equal([]);
-      expect(new Set(answers.map((answer) => answer.body.query_status.task_id)).size).to.equal(1);
-      expect(await db('query_statuses').where({ team_id: team, id: 'retried' }).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+      it('the results are answered as the text stored, not parsed and written again: its spacing and its integers as they are', async () => {
+        await submit({ refresh: 'async', client_query_id: 'stored-text' });
+        const done = await pollUntilDone('stored-text');
+        expect(done.status).to.equal(200);
+        // Text that a parse and a serialisation would change: spaces, an escape, and an integer beyond 2^53.
+        const stored = '{ "results": [[12345678901234567891, "caf\\u00e9"]],  "columns": ["n", "s"] }';
+        await db('query_statuses').where({ team_id: team, id: 'stored-text' }).update({ results: db.raw('?::json', [stored]) });
+        const expected = `"results":${stored},`;
+        // The answers' text, straight from the server (a proxy in between would parse and write it again).
+        const direct = async (path: string, body?: unknown) => {
+          const response = await fetch(new URL(path, server.directUrl), {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          return { status: response.status, text: await response.text() };
+        };
+        const read = await direct(statusPath('stored-text'));
+        expect(read.status).to.equal(200);
+        expect(read.text).to.contain(expected);
+        // The same answer through the test client, which checks it against the spec.
+        expect((await client.get(statusPath('stored-text'))).body.query_status.results.columns).to.deep.equal(['n', 's']);
+        // A submit that finds the status answers it the same way.
+        const again = await direct(submitPath, { query: { kind: 'HogQLQuery', query: COUNT_BY_EVENT }, refresh: 'async', client_query_id: 'stored-text' });
+        expect(again.status).to.equal(200);
+        expect(again.text).to.equal(read.text);
+        expect(JSON.parse(read.text)).to.deep.equal({ query_status: { ...done.body.query_status, results: JSON.parse(stored) } });
+      });
 
-      const forced = await Promise.all(Array.from({ length: 4 }, () => submit({ refresh: 'force_async', client_query_id: 'retried' })));
-      expect(forced.map((answer) => answer.status)).to.deep.equal([202, 202, 202, 202]);
-      const [row] = await db('query_statuses').where({ team_id: team, id: 'retried' });
-      // The last forced submit's run is the one the status names.
-      expect(forced.map((answer) => answer.body.query_status.task_id)).to.include(row.task_id);
-      expect((await pollUntilDone('retried')).status).to.equal(200);
-    });
+      it('an EventsQuery, also sent to …/query/EventsQuery/, runs asynchronously and answers what it answers at once', async () => {
+        const query = { kind: 'EventsQuery', select: ['event', 'count()'], after: 'all', orderBy: ['event'] };
+        const response = await client.post(`/api/environments/${team}/query/EventsQuery/`, { query, refresh: 'async', client_query_id: 'events-by-name' });
+        expect(response.status).to.equal(202);
+        expect(response.body.query_status).to.include({ id: 'events-by-name', complete: false, error: false });
 
-    it('a status that exists is answered as it is without running again, unless force_async', async () => {
-      const first = await submit({ refresh: 'async', client_query_id: 'reused' });
-      const done = await pollUntilDone('reused');
-      expect(done.status).to.equal(200);
-      const jobsBefore = (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n;
-      const jobs = async () => (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n - jobsBefore + 1;
-      expect(await jobs()).to.equal(1);
-
-      // Complete: 200 with the status, as PostHog answers a submit whose status is complete.
-      const again = await submit({ refresh: 'lazy_async', client_query_id: 'reused' });
-      expect(again.status).to.equal(200);
-      expect(again.body).to.deep.equal(done.body);
-      expect(await jobs()).to.equal(1);
-
-      const forced = await submit({ refresh: 'force_async', client_query_id: 'reused' });
-      expect(forced.status).to.equal(202);
-      expect(forced.body.query_status).to.include({ id: 'reused', complete: false, pickup_time: null, results: null });
-      expect(forced.body.query_status.task_id).to.not.equal(first.body.query_status.task_id);
-      const redone = await pollUntilDone('reused');
-      expect(redone.status).to.equal(200);
-      expect(redone.body.query_status.task_id).to.equal(forced.body.query_status.task_id);
-      expect(redone.body.query_status.results.results).to.deep.equal(done.body.query_status.results.results);
-      expect(await jobs()).to.equal(2);
-    });
-
-    it('execution modes as PostHog maps them: async: true queues whatever refresh says; every other mode runs now', async () => {
-      for (const refresh of [undefined, 'blocking', 'force_blocking', true, false]) {
-        const legacy = await submit({ async: true, ...(refresh === undefined ? {} : { refresh }) });
-        expect(legacy.status, String(refresh)).to.equal(202);
-        // A fresh uuid7, in hex.
-        expect(legacy.body.query_status.id).to.match(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
-        expect(await statusRow(legacy.body.query_status.id)).to.include({ complete: false });
-        await pollUntilDone(legacy.body.query_status.id);
-      }
-
-      // The cache-only modes find nothing cached and run now, as PostHog upgrades them; so do the blocking ones.
-      for (const refresh of [undefined, 'blocking', 'force_blocking', 'force_cache', 'async_except_on_cache_miss', true, false]) {
-        const id = `now-${String(refresh)}`;
-        const response = await submit({ async: false, client_query_id: id, ...(refresh === undefined ? {} : { refresh }) });
-        expect(response.status, String(refresh)).to.equal(200);
-        expect(response.body.query_status).to.equal(null);
-        expect(response.body.results).to.deep.equal([
+        const done = await pollUntilDone('events-by-name');
+        expect(done.status).to.equal(200);
+        const synchronous = await client.post(submitPath, { query });
+        expect(synchronous.status).to.equal(200);
+        // The same answer but for the time it took and the window's end (5 s after the run), printed in `hogql`.
+        const { timings, hogql, ...answer } = done.body.query_status.results;
+        const { timings: timingsNow, hogql: hogqlNow, ...answerNow } = synchronous.body;
+        expect(timings.map((timing: { k: string }) => timing.k)).to.deep.equal(timingsNow.map((timing: { k: string }) => timing.k));
+        expect(hogql.replace(/timestamp < '[^']+'/, '')).to.equal(hogqlNow.replace(/timestamp < '[^']+'/, ''));
+        expect(answer).to.deep.equal(answerNow);
+        expect(answer.results).to.deep.equal([
           ['$pageview', 3],
           ['purchase', 1],
           ['signup', 1],
         ]);
-        expect(await statusRow(id)).to.equal(undefined);
-      }
-    });
-
-    it('a query that fails answers 400 with its status and the message the synchronous run gives', async () => {
-      const query = 'select nope from events';
-      const synchronous = await submit({}, query);
-      expect(synchronous.status).to.equal(400);
-      const response = await submit({ refresh: 'async', client_query_id: 'broken' }, query);
-      expect(response.status).to.equal(202);
-      const failed = await pollUntilDone('broken');
-      expect(failed.status).to.equal(400);
-      expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: synchronous.body.detail, results: null });
-    });
-
-    it('a result larger than the budget fails the run with the message of the synchronous 400, and nothing is stored', async () => {
-      const big = await newAccount(db, { scopes: ['query:read'] });
-      const filler = 'x'.repeat(10_000);
-      await insertEvents(
-        db,
-        big.environment.id,
-        Array.from({ length: 150 }, (_, index) => ({ event: 'big', distinct_id: `d${index}`, timestamp: '2024-01-01T00:00:00Z', properties: { filler } })),
-      );
-      const bigClient = server.http.withKey(big.key);
-      const bigPath = `/api/environments/${big.environment.id}/query/`;
-      const query = { kind: 'HogQLQuery', query: 'select properties from events limit 1000' };
-      const response = await bigClient.post(bigPath, { query, refresh: 'async', client_query_id: 'too-large' });
-      expect(response.status).to.equal(202);
-      const failed = await untilAnswered(bigClient, `${bigPath}too-large/`, 'the run to finish');
-      expect(failed.status).to.equal(400);
-      expect(failed.body.query_status).to.include({
-        complete: true,
-        error: true,
-        error_message: "The query's result is larger than 1 MB, the most one answer may hold. Add a LIMIT or select fewer columns.",
-        results: null,
+        expect((await statusRow('events-by-name')).query).to.deep.equal(query);
       });
-      const row = await db('query_statuses').where({ team_id: big.environment.id, id: 'too-large' }).first();
-      expect(row.results).to.equal(null);
-    });
 
-    it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
-      const query = 'select event from events where event = {name} or \u0000';
-      const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
-      const response = await client.post(submitPath, {
-        query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' },
-        refresh: 'async',
-        client_query_id: 'nul-in-text',
+      it('submits of one id at once (a client retrying) make one status: each answers it, none fails', async () => {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => submit({ refresh: 'async', client_query_id: 'retried' })));
+        expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 202)).to.deep.equal([]);
+        expect(new Set(answers.map((answer) => answer.body.query_status.task_id)).size).to.equal(1);
+        expect(await db('query_statuses').where({ team_id: team, id: 'retried' }).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+
+        const forced = await Promise.all(Array.from({ length: 4 }, () => submit({ refresh: 'force_async', client_query_id: 'retried' })));
+        expect(forced.map((answer) => answer.status)).to.deep.equal([202, 202, 202, 202]);
+        const [row] = await db('query_statuses').where({ team_id: team, id: 'retried' });
+        // The last forced submit's run is the one the status names.
+        expect(forced.map((answer) => answer.body.query_status.task_id)).to.include(row.task_id);
+        expect((await pollUntilDone('retried')).status).to.equal(200);
       });
-      expect(response.status).to.equal(202);
-      const done = await pollUntilDone('nul-in-text');
-      // The parser refuses it: the status says what the synchronous run answers, its NUL shown as U+FFFD.
-      expect(synchronous.status).to.equal(400);
-      expect(synchronous.body.detail).to.equal('Unexpected character "\u0000" at position 50.');
-      expect(done.status).to.equal(400);
-      expect(done.body.query_status).to.include({ error: true, error_message: 'Unexpected character "\uFFFD" at position 50.' });
-      expect((await statusRow('nul-in-text')).query).to.deep.equal({ kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' });
 
-      const refused = await submit({ refresh: 'async', client_query_id: 'a\u0000b' });
-      expect(refused.status).to.equal(400);
-      expect(refused.body).to.deep.equal({
-        type: 'validation_error',
-        code: 'invalid_input',
-        detail: 'A query id cannot contain the NUL character.',
-        attr: 'client_query_id',
+      it('a status that exists is answered as it is without running again, unless force_async', async () => {
+        const first = await submit({ refresh: 'async', client_query_id: 'reused' });
+        const done = await pollUntilDone('reused');
+        expect(done.status).to.equal(200);
+        const jobsBefore = (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n;
+        const jobs = async () => (await db.raw(`select count(*)::int as n from pgboss.job where name = 'query-run'`)).rows[0].n - jobsBefore + 1;
+        expect(await jobs()).to.equal(1);
+
+        // Complete: 200 with the status, as PostHog answers a submit whose status is complete.
+        const again = await submit({ refresh: 'lazy_async', client_query_id: 'reused' });
+        expect(again.status).to.equal(200);
+        expect(again.body).to.deep.equal(done.body);
+        expect(await jobs()).to.equal(1);
+
+        const forced = await submit({ refresh: 'force_async', client_query_id: 'reused' });
+        expect(forced.status).to.equal(202);
+        expect(forced.body.query_status).to.include({ id: 'reused', complete: false, pickup_time: null, results: null });
+        expect(forced.body.query_status.task_id).to.not.equal(first.body.query_status.task_id);
+        const redone = await pollUntilDone('reused');
+        expect(redone.status).to.equal(200);
+        expect(redone.body.query_status.task_id).to.equal(forced.body.query_status.task_id);
+        expect(redone.body.query_status.results.results).to.deep.equal(done.body.query_status.results.results);
+        expect(await jobs()).to.equal(2);
       });
-      const nowhere = await client.get(statusPath('%00'));
-      expect(nowhere.status).to.equal(404);
-      expect(nowhere.body.detail).to.equal(`Query \u0000 not found for team ${team}`);
-      expect((await client.delete(statusPath('%00'))).status).to.equal(204);
-    });
 
-    it('an id with a lone surrogate is refused (PostgreSQL would store \\ud800 and \\udfff both as U+FFFD); a pair is an id', async () => {
-      for (const id of ['\ud800', 'a\udfffb', '\ud83d']) {
-        const refused = await submit({ refresh: 'async', client_query_id: id });
-        expect(refused.status, JSON.stringify(id)).to.equal(400);
-        expect(refused.body).to.deep.equal({
-          type: 'validation_error',
-          code: 'invalid_input',
-          detail: 'A query id cannot contain a lone surrogate (text that is not well-formed UTF-16).',
-          attr: 'client_query_id',
-        });
-      }
-      expect(await statusRow('\uFFFD')).to.equal(undefined);
-      expect(await statusRow('a\uFFFDb')).to.equal(undefined);
-      // A path cannot carry a lone surrogate: its UTF-8 bytes are not UTF-8, and the path is found by no route.
-      for (const response of [await client.get(statusPath('%ED%A0%80')), await client.delete(statusPath('%ED%A0%80'))]) {
-        expect(response.status).to.equal(404);
-        expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
-      }
+      it('execution modes as PostHog maps them: async: true queues whatever refresh says; every other mode runs now', async () => {
+        for (const refresh of [undefined, 'blocking', 'force_blocking', true, false]) {
+          const legacy = await submit({ async: true, ...(refresh === undefined ? {} : { refresh }) });
+          expect(legacy.status, String(refresh)).to.equal(202);
+          // A fresh uuid7, in hex.
+          expect(legacy.body.query_status.id).to.match(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+          expect(await statusRow(legacy.body.query_status.id)).to.include({ complete: false });
+          await pollUntilDone(legacy.body.query_status.id);
+        }
 
-      const pair = await submit({ refresh: 'async', client_query_id: 'smile-\ud83d\ude00' });
-      expect(pair.status).to.equal(202);
-      expect(pair.body.query_status.id).to.equal('smile-\ud83d\ude00');
-      expect((await pollUntilDone('smile-\ud83d\ude00')).status).to.equal(200);
-      expect((await statusRow('smile-\ud83d\ude00')).complete).to.equal(true);
-    });
+        // The cache-only modes find nothing cached and run now, as PostHog upgrades them; so do the blocking ones.
+        for (const refresh of [undefined, 'blocking', 'force_blocking', 'force_cache', 'async_except_on_cache_miss', true, false]) {
+          const id = `now-${String(refresh)}`;
+          const response = await submit({ async: false, client_query_id: id, ...(refresh === undefined ? {} : { refresh }) });
+          expect(response.status, String(refresh)).to.equal(200);
+          expect(response.body.query_status).to.equal(null);
+          expect(response.body.results).to.deep.equal([
+            ['$pageview', 3],
+            ['purchase', 1],
+            ['signup', 1],
+          ]);
+          expect(await statusRow(id)).to.equal(undefined);
+        }
+      });
 
-    it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
-      const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS_QUERY);
-      expect(response.status).to.equal(202);
-      const row = await waitFor('the runner session', async () => {
-        const found = await db.raw(
-          `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
-           where s.team_id = ? and s.id = 'endless' and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
-          [team],
+      it('a query that fails answers 400 with its status and the message the synchronous run gives', async () => {
+        const query = 'select nope from events';
+        const synchronous = await submit({}, query);
+        expect(synchronous.status).to.equal(400);
+        const response = await submit({ refresh: 'async', client_query_id: 'broken' }, query);
+        expect(response.status).to.equal(202);
+        const failed = await pollUntilDone('broken');
+        expect(failed.status).to.equal(400);
+        expect(failed.body.query_status).to.include({ complete: true, error: true, error_message: synchronous.body.detail, results: null });
+      });
+
+      it('a result larger than the budget fails the run with the message of the synchronous 400, and nothing is stored', async () => {
+        const big = await newAccount(db, { scopes: ['query:read'] });
+        const filler = 'x'.repeat(10_000);
+        await insertEvents(
+          db,
+          big.environment.id,
+          Array.from({ length: 150 }, (_, index) => ({ event: 'big', distinct_id: `d${index}`, timestamp: '2024-01-01T00:00:00Z', properties: { filler } })),
         );
-        return found.rows[0] as { runner_pid: number } | undefined;
-      });
-      const running = await client.get(statusPath('endless'));
-      expect(running.status).to.equal(202);
-      expect(running.body.query_status).to.include({ complete: false, error: false });
-      expect(running.body.query_status.pickup_time).to.be.a('string');
-
-      const cancelled = await client.delete(statusPath('endless'));
-      expect(cancelled.status).to.equal(204);
-      expect(cancelled.text).to.equal('');
-      await waitFor(
-        'the statement to leave pg_stat_activity',
-        async () => (await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [row.runner_pid])).rows[0].n === 0,
-        5_000,
-      );
-      const status = await client.get(statusPath('endless'));
-      expect(status.status).to.equal(400);
-      expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', results: null });
-
-      // Cancelling again changes nothing, nor does the runner's end (its statement failed after the cancel).
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await client.delete(statusPath('endless'))).status).to.equal(204);
-      expect((await client.get(statusPath('endless'))).body).to.deep.equal(status.body);
-    });
-
-    it('a running query keeps its status past its 20 minutes: the engine renews it until the query ends', async () => {
-      await stop();
-      await start(200);
-      try {
-        expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS_QUERY)).status).to.equal(202);
-        await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
-        // As if it had been picked up 20 minutes ago: its status would expire within the second.
-        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        const running = await client.get(statusPath('long-running'));
-        expect(running.status).to.equal(202);
-        expect(running.body.query_status).to.include({ complete: false, error: false });
-        expect(ms(running.body.query_status.expiration_time)).to.be.within(Date.now() + TWENTY_MINUTES - 5_000, Date.now() + TWENTY_MINUTES);
-
-        // Still cancellable; once complete, its status is no longer renewed.
-        expect((await client.delete(statusPath('long-running'))).status).to.equal(204);
-        const cancelled = await client.get(statusPath('long-running'));
-        expect(cancelled.body.query_status).to.include({ complete: true, error_message: 'Query cancelled' });
-        await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '300 milliseconds'`) });
-        await new Promise((resolve) => setTimeout(resolve, 800));
-        expect((await client.get(statusPath('long-running'))).status).to.equal(404);
-        expect(await statusRow('long-running')).to.equal(undefined);
-      } finally {
-        await stop();
-        await start();
-      }
-    });
-
-    it('a run past the query timeout is cancelled, and its status says that it timed out', async () => {
-      await stop();
-      await start(undefined, 500);
-      try {
-        expect((await submit({ refresh: 'async', client_query_id: 'timed-out' }, ENDLESS_QUERY)).status).to.equal(202);
-        const failed = await pollUntilDone('timed-out');
+        const bigClient = server.http.withKey(big.key);
+        const bigPath = `/api/environments/${big.environment.id}/query/`;
+        const query = { kind: 'HogQLQuery', query: 'select properties from events limit 1000' };
+        const response = await bigClient.post(bigPath, { query, refresh: 'async', client_query_id: 'too-large' });
+        expect(response.status).to.equal(202);
+        const failed = await untilAnswered(bigClient, `${bigPath}too-large/`, 'the run to finish');
         expect(failed.status).to.equal(400);
         expect(failed.body.query_status).to.include({
           complete: true,
           error: true,
-          error_message: 'The query ran longer than 500 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+          error_message: "The query's result is larger than 1 MB, the most one answer may hold. Add a LIMIT or select fewer columns.",
           results: null,
         });
-      } finally {
+        const row = await db('query_statuses').where({ team_id: big.environment.id, id: 'too-large' }).first();
+        expect(row.results).to.equal(null);
+      });
+
+      it('NUL: a query holding one is stored and run as sent; an id holding one is refused, or found nowhere', async () => {
+        const query = 'select event from events where event = {name} or \u0000';
+        const synchronous = await client.post(submitPath, { query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' } });
+        const response = await client.post(submitPath, {
+          query: { kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' },
+          refresh: 'async',
+          client_query_id: 'nul-in-text',
+        });
+        expect(response.status).to.equal(202);
+        const done = await pollUntilDone('nul-in-text');
+        // The parser refuses it: the status says what the synchronous run answers, its NUL shown as U+FFFD.
+        expect(synchronous.status).to.equal(400);
+        expect(synchronous.body.detail).to.equal('Unexpected character "\u0000" at position 50.');
+        expect(done.status).to.equal(400);
+        expect(done.body.query_status).to.include({ error: true, error_message: 'Unexpected character "\uFFFD" at position 50.' });
+        expect((await statusRow('nul-in-text')).query).to.deep.equal({ kind: 'HogQLQuery', query, values: { name: 'signup' }, name: '\u0000' });
+
+        const refused = await submit({ refresh: 'async', client_query_id: 'a\u0000b' });
+        expect(refused.status).to.equal(400);
+        expect(refused.body).to.deep.equal({
+          type: 'validation_error',
+          code: 'invalid_input',
+          detail: 'A query id cannot contain the NUL character.',
+          attr: 'client_query_id',
+        });
+        const nowhere = await client.get(statusPath('%00'));
+        expect(nowhere.status).to.equal(404);
+        expect(nowhere.body.detail).to.equal(`Query \u0000 not found for team ${team}`);
+        expect((await client.delete(statusPath('%00'))).status).to.equal(204);
+      });
+
+      it('an id with a lone surrogate is refused (PostgreSQL would store \\ud800 and \\udfff both as U+FFFD); a pair is an id', async () => {
+        for (const id of ['\ud800', 'a\udfffb', '\ud83d']) {
+          const refused = await submit({ refresh: 'async', client_query_id: id });
+          expect(refused.status, JSON.stringify(id)).to.equal(400);
+          expect(refused.body).to.deep.equal({
+            type: 'validation_error',
+            code: 'invalid_input',
+            detail: 'A query id cannot contain a lone surrogate (text that is not well-formed UTF-16).',
+            attr: 'client_query_id',
+          });
+        }
+        expect(await statusRow('\uFFFD')).to.equal(undefined);
+        expect(await statusRow('a\uFFFDb')).to.equal(undefined);
+        // A path cannot carry a lone surrogate: its UTF-8 bytes are not UTF-8, and the path is found by no route.
+        for (const response of [await client.get(statusPath('%ED%A0%80')), await client.delete(statusPath('%ED%A0%80'))]) {
+          expect(response.status).to.equal(404);
+          expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
+        }
+
+        const pair = await submit({ refresh: 'async', client_query_id: 'smile-\ud83d\ude00' });
+        expect(pair.status).to.equal(202);
+        expect(pair.body.query_status.id).to.equal('smile-\ud83d\ude00');
+        expect((await pollUntilDone('smile-\ud83d\ude00')).status).to.equal(200);
+        expect((await statusRow('smile-\ud83d\ude00')).complete).to.equal(true);
+      });
+    });
+
+    describe('environments_query_destroy', () => {
+      it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
+        const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS_QUERY);
+        expect(response.status).to.equal(202);
+        const row = await waitFor('the runner session', async () => {
+          const found = await db.raw(
+            `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+             where s.team_id = ? and s.id = 'endless' and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
+            [team],
+          );
+          return found.rows[0] as { runner_pid: number } | undefined;
+        });
+        const running = await client.get(statusPath('endless'));
+        expect(running.status).to.equal(202);
+        expect(running.body.query_status).to.include({ complete: false, error: false });
+        expect(running.body.query_status.pickup_time).to.be.a('string');
+
+        const cancelled = await client.delete(statusPath('endless'));
+        expect(cancelled.status).to.equal(204);
+        expect(cancelled.text).to.equal('');
+        await waitFor(
+          'the statement to leave pg_stat_activity',
+          async () => (await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [row.runner_pid])).rows[0].n === 0,
+          5_000,
+        );
+        const status = await client.get(statusPath('endless'));
+        expect(status.status).to.equal(400);
+        expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', results: null });
+
+        // Cancelling again changes nothing, nor does the runner's end (its statement failed after the cancel).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await client.delete(statusPath('endless'))).status).to.equal(204);
+        expect((await client.get(statusPath('endless'))).body).to.deep.equal(status.body);
+      });
+    });
+
+    describe('a status over time: renewed, timed out, cancelled while queued, expired, failed, private', () => {
+      it('a running query keeps its status past its 20 minutes: the engine renews it until the query ends', async () => {
+        await stop();
+        await start(200);
+        try {
+          expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS_QUERY)).status).to.equal(202);
+          await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
+          // As if it had been picked up 20 minutes ago: its status would expire within the second.
+          await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          const running = await client.get(statusPath('long-running'));
+          expect(running.status).to.equal(202);
+          expect(running.body.query_status).to.include({ complete: false, error: false });
+          expect(ms(running.body.query_status.expiration_time)).to.be.within(Date.now() + TWENTY_MINUTES - 5_000, Date.now() + TWENTY_MINUTES);
+
+          // Still cancellable; once complete, its status is no longer renewed.
+          expect((await client.delete(statusPath('long-running'))).status).to.equal(204);
+          const cancelled = await client.get(statusPath('long-running'));
+          expect(cancelled.body.query_status).to.include({ complete: true, error_message: 'Query cancelled' });
+          await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '300 milliseconds'`) });
+          await new Promise((resolve) => setTimeout(resolve, 800));
+          expect((await client.get(statusPath('long-running'))).status).to.equal(404);
+          expect(await statusRow('long-running')).to.equal(undefined);
+        } finally {
+          await stop();
+          await start();
+        }
+      });
+
+      it('a run past the query timeout is cancelled, and its status says that it timed out', async () => {
+        await stop();
+        await start(undefined, 500);
+        try {
+          expect((await submit({ refresh: 'async', client_query_id: 'timed-out' }, ENDLESS_QUERY)).status).to.equal(202);
+          const failed = await pollUntilDone('timed-out');
+          expect(failed.status).to.equal(400);
+          expect(failed.body.query_status).to.include({
+            complete: true,
+            error: true,
+            error_message: 'The query ran longer than 500 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+            results: null,
+          });
+        } finally {
+          await stop();
+          await start();
+        }
+      });
+
+      it('DELETE of a queued query: its job is cancelled and it never runs; of a finished one: nothing changes', async () => {
+        await stop();
+        try {
+          const queued = await submit({ refresh: 'async', client_query_id: 'queued' });
+          expect(queued.status).to.equal(202);
+          expect((await client.delete(statusPath('queued'))).status).to.equal(204);
+          const job = await db.raw(`select state from pgboss.job where id = ?`, [queued.body.query_status.task_id]);
+          expect(job.rows).to.deep.equal([{ state: 'cancelled' }]);
+        } finally {
+          await start();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const status = await client.get(statusPath('queued'));
+        expect(status.status).to.equal(400);
+        expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', pickup_time: null });
+
+        const finished = await client.get(statusPath('count-by-event'));
+        expect(finished.status).to.equal(200);
+        expect((await client.delete(statusPath('count-by-event'))).status).to.equal(204);
+        expect((await client.get(statusPath('count-by-event'))).body).to.deep.equal(finished.body);
+        expect((await client.delete(statusPath('never-submitted'))).status).to.equal(204);
+      });
+
+      it('expired statuses answer 404 and are deleted by the engine (as it starts, and every minute)', async () => {
+        await submit({ refresh: 'async', client_query_id: 'expiring' });
+        await pollUntilDone('expiring');
+        await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
+        const gone = await client.get(statusPath('expiring'));
+        expect(gone.status).to.equal(404);
+        expect(gone.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: `Query expiring not found for team ${team}`, attr: null });
+        expect((await client.delete(statusPath('expiring'))).status).to.equal(204);
+        // A new submit of an expired id runs the query again.
+        expect((await submit({ refresh: 'async', client_query_id: 'expiring' })).status).to.equal(202);
+        await pollUntilDone('expiring');
+
+        await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
         await stop();
         await start();
-      }
-    });
-
-    it('DELETE of a queued query: its job is cancelled and it never runs; of a finished one: nothing changes', async () => {
-      await stop();
-      try {
-        const queued = await submit({ refresh: 'async', client_query_id: 'queued' });
-        expect(queued.status).to.equal(202);
-        expect((await client.delete(statusPath('queued'))).status).to.equal(204);
-        const job = await db.raw(`select state from pgboss.job where id = ?`, [queued.body.query_status.task_id]);
-        expect(job.rows).to.deep.equal([{ state: 'cancelled' }]);
-      } finally {
-        await start();
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const status = await client.get(statusPath('queued'));
-      expect(status.status).to.equal(400);
-      expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', pickup_time: null });
-
-      const finished = await client.get(statusPath('count-by-event'));
-      expect(finished.status).to.equal(200);
-      expect((await client.delete(statusPath('count-by-event'))).status).to.equal(204);
-      expect((await client.get(statusPath('count-by-event'))).body).to.deep.equal(finished.body);
-      expect((await client.delete(statusPath('never-submitted'))).status).to.equal(204);
-    });
-
-    it('expired statuses answer 404 and are deleted by the engine (as it starts, and every minute)', async () => {
-      await submit({ refresh: 'async', client_query_id: 'expiring' });
-      await pollUntilDone('expiring');
-      await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
-      const gone = await client.get(statusPath('expiring'));
-      expect(gone.status).to.equal(404);
-      expect(gone.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: `Query expiring not found for team ${team}`, attr: null });
-      expect((await client.delete(statusPath('expiring'))).status).to.equal(204);
-      // A new submit of an expired id runs the query again.
-      expect((await submit({ refresh: 'async', client_query_id: 'expiring' })).status).to.equal(202);
-      await pollUntilDone('expiring');
-
-      await db('query_statuses').where({ team_id: team, id: 'expiring' }).update({ expiration_time: db.raw(`now() - interval '1 second'`) });
-      await stop();
-      await start();
-      expect(await statusRow('expiring')).to.equal(undefined);
-      expect(await deleteExpiredQueryStatuses(db)).to.equal(0);
-    });
-
-    it('a status whose runner is gone is reported failed: its session ended, or its job is over without a session', async () => {
-      await db('query_statuses').insert([
-        statusOfDeadRunner(db, team, 'dead-session'),
-        // Its job is over (no job has its task id) and no runner ever picked it up.
-        { ...statusOfDeadRunner(db, team, 'dead-job'), runner_pid: null, runner_backend_start: null },
-      ]);
-      for (const id of ['dead-session', 'dead-job']) {
-        const response = await client.get(statusPath(id));
-        expect(response.status, id).to.equal(400);
-        expect(response.body.query_status, id).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE });
-        expect(ms(response.body.query_status.expiration_time) - ms(response.body.query_status.end_time)).to.equal(TWENTY_MINUTES);
-      }
-    });
-
-    it('a status that failed without a message to show (a server error in its run) answers 500, as PostHog', async () => {
-      await db('query_statuses').insert({
-        team_id: team,
-        id: 'server-error',
-        query: { kind: 'HogQLQuery', query: 'select 1' },
-        start_time: db.fn.now(),
-        pickup_time: db.fn.now(),
-        end_time: db.fn.now(),
-        expiration_time: db.raw(`now() + interval '20 minutes'`),
-        complete: true,
-        error: true,
-        error_message: null,
+        expect(await statusRow('expiring')).to.equal(undefined);
+        expect(await deleteExpiredQueryStatuses(db)).to.equal(0);
       });
-      const response = await client.get(statusPath('server-error'));
-      expect(response.status).to.equal(500);
-      expect(response.body).to.deep.equal({ type: 'server_error', code: 'server_error', detail: 'A server error occurred.', attr: null });
-    });
 
-    it('another environment can neither read nor cancel a status; scopes: query:read', async () => {
-      await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS_QUERY);
-      await waitFor('the runner session', async () => (await statusRow('private'))?.runner_pid);
-      const outsider = server.http.withKey(other.key);
-      const theirs = `/api/environments/${other.environment.id}/query/private/`;
-      const read = await outsider.get(theirs);
-      expect(read.status).to.equal(404);
-      expect(read.body.detail).to.equal(`Query private not found for team ${other.environment.id}`);
-      expect((await outsider.delete(theirs)).status).to.equal(204);
-      // Their key on this environment's path.
-      for (const response of [await outsider.get(statusPath('private')), await outsider.delete(statusPath('private'))]) {
-        expect(response.status).to.equal(404);
-        expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Project not found.', attr: null });
-      }
+      it('a status whose runner is gone is reported failed: its session ended, or its job is over without a session', async () => {
+        await db('query_statuses').insert([
+          statusOfDeadRunner(db, team, 'dead-session'),
+          // Its job is over (no job has its task id) and no runner ever picked it up.
+          { ...statusOfDeadRunner(db, team, 'dead-job'), runner_pid: null, runner_backend_start: null },
+        ]);
+        for (const id of ['dead-session', 'dead-job']) {
+          const response = await client.get(statusPath(id));
+          expect(response.status, id).to.equal(400);
+          expect(response.body.query_status, id).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE });
+          expect(ms(response.body.query_status.expiration_time) - ms(response.body.query_status.end_time)).to.equal(TWENTY_MINUTES);
+        }
+      });
 
-      const { key: unscopedKey } = await createPersonalApiKey(db, { userId: account.user.id, label: 'no query scope', scopes: ['organization:read'] });
-      const unscoped = server.http.withKey(unscopedKey);
-      for (const response of [await unscoped.get(statusPath('private')), await unscoped.delete(statusPath('private'))]) {
-        expect(response.status).to.equal(403);
-        expect(response.body).to.deep.equal({
-          type: 'authentication_error',
-          code: 'permission_denied',
-          detail: "API key missing required scope 'query:read'",
-          attr: null,
+      it('a status that failed without a message to show (a server error in its run) answers 500, as PostHog', async () => {
+        await db('query_statuses').insert({
+          team_id: team,
+          id: 'server-error',
+          query: { kind: 'HogQLQuery', query: 'select 1' },
+          start_time: db.fn.now(),
+          pickup_time: db.fn.now(),
+          end_time: db.fn.now(),
+          expiration_time: db.raw(`now() + interval '20 minutes'`),
+          complete: true,
+          error: true,
+          error_message: null,
         });
-      }
+        const response = await client.get(statusPath('server-error'));
+        expect(response.status).to.equal(500);
+        expect(response.body).to.deep.equal({ type: 'server_error', code: 'server_error', detail: 'A server error occurred.', attr: null });
+      });
 
-      expect((await client.get(statusPath('private'))).body.query_status).to.include({ complete: false, error: false });
-      expect((await client.delete(statusPath('private'))).status).to.equal(204);
+      it('another environment can neither read nor cancel a status; scopes: query:read', async () => {
+        await submit({ refresh: 'async', client_query_id: 'private' }, ENDLESS_QUERY);
+        await waitFor('the runner session', async () => (await statusRow('private'))?.runner_pid);
+        const outsider = server.http.withKey(other.key);
+        const theirs = `/api/environments/${other.environment.id}/query/private/`;
+        const read = await outsider.get(theirs);
+        expect(read.status).to.equal(404);
+        expect(read.body.detail).to.equal(`Query private not found for team ${other.environment.id}`);
+        expect((await outsider.delete(theirs)).status).to.equal(204);
+        // Their key on this environment's path.
+        for (const response of [await outsider.get(statusPath('private')), await outsider.delete(statusPath('private'))]) {
+          expect(response.status).to.equal(404);
+          expect(response.body).to.deep.equal({ type: 'invalid_request', code: 'not_found', detail: 'Project not found.', attr: null });
+        }
+
+        const { key: unscopedKey } = await createPersonalApiKey(db, { userId: account.user.id, label: 'no query scope', scopes: ['organization:read'] });
+        const unscoped = server.http.withKey(unscopedKey);
+        for (const response of [await unscoped.get(statusPath('private')), await unscoped.delete(statusPath('private'))]) {
+          expect(response.status).to.equal(403);
+          expect(response.body).to.deep.equal({
+            type: 'authentication_error',
+            code: 'permission_denied',
+            detail: "API key missing required scope 'query:read'",
+            attr: null,
+          });
+        }
+
+        expect((await client.get(statusPath('private'))).body.query_status).to.include({ complete: false, error: false });
+        expect((await client.delete(statusPath('private'))).status).to.equal(204);
+      });
     });
   });
 });

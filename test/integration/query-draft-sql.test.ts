@@ -75,45 +75,47 @@ describe('query: draft_sql and check_auth_for_async', function () {
 
   const draft = (prompt: string) => client.get(`${draftPath}?${new URLSearchParams({ prompt })}`);
 
-  for (const { prompt, sql, rows } of DRAFTS) {
-    it(`"${prompt}" drafts the same query every time, and it runs`, async () => {
-      const first = await draft(prompt);
-      expect(first.status, JSON.stringify(first.body)).to.equal(200);
-      expect(first.body).to.deep.equal({ sql });
-      expect((await draft(prompt)).body).to.deep.equal({ sql });
-      const ran = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: sql } });
-      expect(ran.status, JSON.stringify(ran.body)).to.equal(200);
-      expect((ran.body as { results: unknown[][] }).results).to.deep.equal(rows);
-    });
-  }
-
-  it("a prompt no rule understands is a 400 'unclear'; another project's names are not understood", async () => {
-    for (const prompt of ['hello there', 'secret launch', 'tell me about codename']) {
-      const response = await draft(prompt);
-      expect(response.status, prompt).to.equal(400);
-      expect(response.body).to.deep.equal({
-        type: 'validation_error',
-        code: 'unclear',
-        detail: 'The prompt names no event, property, count, time bucket or period of this project that a query can be drafted from. Please rephrase.',
-        attr: 'prompt',
+  describe('environments_query_draft_sql_retrieve', () => {
+    for (const { prompt, sql, rows } of DRAFTS) {
+      it(`"${prompt}" drafts the same query every time, and it runs`, async () => {
+        const first = await draft(prompt);
+        expect(first.status, JSON.stringify(first.body)).to.equal(200);
+        expect(first.body).to.deep.equal({ sql });
+        expect((await draft(prompt)).body).to.deep.equal({ sql });
+        const ran = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: sql } });
+        expect(ran.status, JSON.stringify(ran.body)).to.equal(200);
+        expect((ran.body as { results: unknown[][] }).results).to.deep.equal(rows);
       });
     }
-    // Counting is understood; the other project's property is not a breakdown.
-    expect((await draft('count by codename')).body).to.deep.equal({ sql: 'SELECT count() FROM events ORDER BY count() DESC LIMIT 100' });
+
+    it("a prompt no rule understands is a 400 'unclear'; another project's names are not understood", async () => {
+      for (const prompt of ['hello there', 'secret launch', 'tell me about codename']) {
+        const response = await draft(prompt);
+        expect(response.status, prompt).to.equal(400);
+        expect(response.body).to.deep.equal({
+          type: 'validation_error',
+          code: 'unclear',
+          detail: 'The prompt names no event, property, count, time bucket or period of this project that a query can be drafted from. Please rephrase.',
+          attr: 'prompt',
+        });
+      }
+      // Counting is understood; the other project's property is not a breakdown.
+      expect((await draft('count by codename')).body).to.deep.equal({ sql: 'SELECT count() FROM events ORDER BY count() DESC LIMIT 100' });
+    });
+
+    it('prompt is required and at most 400 characters; current_query is accepted', async () => {
+      const missing = await client.get(draftPath);
+      expect(missing.status).to.equal(400);
+      expect(missing.body).to.deep.equal({ type: 'validation_error', code: 'required', detail: 'This field is required.', attr: 'prompt' });
+      const long = await draft(`count ${'x'.repeat(395)}`);
+      expect(long.status).to.equal(400);
+      expect(long.body).to.deep.equal({ type: 'validation_error', code: 'too_long', detail: 'This field is too long.', attr: 'prompt' });
+      const withCurrent = await client.get(`${draftPath}?${new URLSearchParams({ prompt: 'monthly events', current_query: 'select 1 from events' })}`);
+      expect(withCurrent.body).to.deep.equal({ sql: DRAFTS[4]!.sql });
+    });
   });
 
-  it('prompt is required and at most 400 characters; current_query is accepted', async () => {
-    const missing = await client.get(draftPath);
-    expect(missing.status).to.equal(400);
-    expect(missing.body).to.deep.equal({ type: 'validation_error', code: 'required', detail: 'This field is required.', attr: 'prompt' });
-    const long = await draft(`count ${'x'.repeat(395)}`);
-    expect(long.status).to.equal(400);
-    expect(long.body).to.deep.equal({ type: 'validation_error', code: 'too_long', detail: 'This field is too long.', attr: 'prompt' });
-    const withCurrent = await client.get(`${draftPath}?${new URLSearchParams({ prompt: 'monthly events', current_query: 'select 1 from events' })}`);
-    expect(withCurrent.body).to.deep.equal({ sql: DRAFTS[4]!.sql });
-  });
-
-  describe('check_auth_for_async', () => {
+  describe('environments_query_check_auth_for_async_create', () => {
     it('200 and no body for a key with query:read in its project', async () => {
       const response = await client.post(`/api/environments/${team}/query/check_auth_for_async/`, {});
       expect(response.status).to.equal(200);

@@ -316,35 +316,44 @@ describe('query: EventsQuery', function () {
   });
 
   describe('the request', () => {
-    it('POST …/query/EventsQuery/ and the /api/projects/ twin answer the same', async () => {
-      const query = { kind: 'EventsQuery', select: ['event', 'count()'], ...WINDOW };
-      const plain = await client.post(path, { query });
-      const environments = await client.post(`${path}EventsQuery/`, { query });
-      const projects = await client.post(`/api/projects/${team}/query/EventsQuery/`, { query });
-      for (const response of [environments, projects]) {
+    describe('environments_query_with_kind_create', () => {
+      it('POST …/query/EventsQuery/ answers as POST …/query/', async () => {
+        const query = { kind: 'EventsQuery', select: ['event', 'count()'], ...WINDOW };
+        const plain = await client.post(path, { query });
+        const response = await client.post(`${path}EventsQuery/`, { query });
         expect(response.status).to.equal(200);
         expect((response.body as { results: unknown }).results).to.deep.equal((plain.body as { results: unknown }).results);
-      }
-      const hogql = await client.post(`/api/projects/${team}/query/HogQLQuery/`, { query: { kind: 'HogQLQuery', query: 'select count() from events' } });
-      expect(hogql.status).to.equal(200);
-      expect((hogql.body as { results: unknown }).results).to.deep.equal([[5]]);
-    });
+      });
 
-    it('a path kind other than the body kind is a 400', async () => {
-      const response = await client.post(`${path}HogQLQuery/`, { query: { kind: 'EventsQuery', select: ['event'] } });
-      expect(response.status).to.equal(400);
-      expect(response.body).to.deep.equal({
-        type: 'validation_error',
-        code: 'invalid_input',
-        detail: 'Query kind mismatch: path kind "HogQLQuery" does not match body kind "EventsQuery".',
-        attr: null,
+      it('a path kind other than the body kind is a 400', async () => {
+        const response = await client.post(`${path}HogQLQuery/`, { query: { kind: 'EventsQuery', select: ['event'] } });
+        expect(response.status).to.equal(400);
+        expect(response.body).to.deep.equal({
+          type: 'validation_error',
+          code: 'invalid_input',
+          detail: 'Query kind mismatch: path kind "HogQLQuery" does not match body kind "EventsQuery".',
+          attr: null,
+        });
+      });
+
+      it('a path kind that is not a kind name is a 400', async () => {
+        const response = await client.post(`${path}events_query/`, { query: { kind: 'EventsQuery', select: ['event'] } });
+        expect(response.status).to.equal(400);
+        expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: 'id must match pattern "^[A-Z][A-Za-z]*$".', attr: 'id' });
       });
     });
 
-    it('a path kind that is not a kind name is a 400', async () => {
-      const response = await client.post(`${path}events_query/`, { query: { kind: 'EventsQuery', select: ['event'] } });
-      expect(response.status).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: 'id must match pattern "^[A-Z][A-Za-z]*$".', attr: 'id' });
+    describe('query_with_kind_create', () => {
+      it('the /api/projects/ twin answers the same, for an EventsQuery and a HogQLQuery', async () => {
+        const query = { kind: 'EventsQuery', select: ['event', 'count()'], ...WINDOW };
+        const plain = await client.post(path, { query });
+        const projects = await client.post(`/api/projects/${team}/query/EventsQuery/`, { query });
+        expect(projects.status).to.equal(200);
+        expect((projects.body as { results: unknown }).results).to.deep.equal((plain.body as { results: unknown }).results);
+        const hogql = await client.post(`/api/projects/${team}/query/HogQLQuery/`, { query: { kind: 'HogQLQuery', query: 'select count() from events' } });
+        expect(hogql.status).to.equal(200);
+        expect((hogql.body as { results: unknown }).results).to.deep.equal([[5]]);
+      });
     });
 
     it('a kind that does not run is a 400 naming the kinds that do', async () => {

@@ -263,217 +263,221 @@ describe('query: POST …/query/ with HogQLQuery', function () {
   const run = (query: string, values?: Record<string, unknown>, at = path) =>
     client.post(at, { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } });
 
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query, c.values);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
-
-  it('answers results, columns, types, hogql, the page fields and a null query_status', async () => {
-    const query = 'select event, count() as total, min(timestamp), person.properties.email from events where event = {ev} group by event, person.properties.email order by person.properties.email';
-    const response = await run(query, { ev: 'signup' });
-    expect(response.status).to.equal(200);
-    const { timings, ...body } = response.body;
-    expect(body).to.deep.equal({
-      results: [['signup', 1, '2024-01-06T09:00:00.000Z', 'b@example.com']],
-      columns: ['event', 'total', 'min(timestamp)', 'person.properties.email'],
-      types: [
-        ['event', 'String'],
-        ['total', 'Int64'],
-        ['min(timestamp)', "Nullable(DateTime64(6, 'UTC'))"],
-        ['person.properties.email', 'Nullable(String)'],
-      ],
-      query,
-      hogql:
-        "SELECT event, count() AS total, min(timestamp), person.properties.email FROM events WHERE event = 'signup' GROUP BY event, person.properties.email ORDER BY person.properties.email ASC LIMIT 100",
-      hasMore: false,
-      limit: 100,
-      offset: 0,
-      query_status: null,
-    });
-    expect(timings.map((timing: { k: string }) => timing.k)).to.deep.equal(['./compile', './execute', '.']);
-  });
-
-  it('the /api/projects/ twin answers the same', async () => {
-    const response = await run('select count() from events', undefined, projectsPath);
-    expect(response.status).to.equal(200);
-    expect(response.body.results).to.deep.equal([[5]]);
-  });
-
-  it('SELECT * lists the fields of the table', async () => {
-    const response = await run("select * from persons where properties.email = 'b@example.com'");
-    expect(response.status).to.equal(200);
-    expect(response.body.columns).to.deep.equal(['id', 'created_at', 'properties', 'is_identified']);
-    expect(response.body.types.map((pair: string[]) => pair[1])).to.deep.equal(['UUID', "DateTime64(6, 'UTC')", 'String', 'Bool']);
-    const [[, , properties, identified]] = response.body.results;
-    expect(JSON.parse(properties)).to.deep.equal({ email: 'b@example.com' });
-    expect(identified).to.equal(false);
-  });
-
-  it('a refresh mode that computes now answers synchronously (asynchronous runs: query-async.test.ts)', async () => {
-    const response = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events limit 1' }, async: false, refresh: 'force_blocking', client_query_id: 'abc' });
-    expect(response.status).to.equal(200);
-    expect(response.body.results).to.deep.equal([[1]]);
-    expect(response.body.query_status).to.equal(null);
-  });
-
-  const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
-    { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
-    { name: 'another table', query: 'select * from raw_sessions', detail: 'Unknown table "raw_sessions". Tables: events, persons, person_distinct_ids, sessions, groups.' },
-    { name: 'a PostgreSQL function', query: 'select pg_sleep(10) from events', detail: 'Unknown function "pg_sleep".' },
-    { name: 'an unknown field', query: 'select team_id from events', detail: 'Unknown field "team_id".' },
-    { name: 'a second statement', query: 'select 1 from events; drop table events', detail: 'Unexpected character ";" at position 21.' },
-    { name: 'a missing placeholder value', query: 'select 1 from events where event = {ev}', detail: 'Placeholder {ev} is not given in values.' },
-    {
-      name: 'a placeholder value that is not a scalar',
-      query: 'select 1 from events where event = {ev}',
-      values: { ev: ['a'] },
-      detail: 'The value of the placeholder {ev} must be a string, a number, a boolean or null.',
-    },
-    { name: 'an ungrouped column', query: 'select event, count() from events', detail: '"event" must be in GROUP BY or inside an aggregate function.' },
-    {
-      name: 'a field outside an aggregate that GROUP BY does not hold (found by PostgreSQL)',
-      query: "select if(count() > 1, event, 'few') from events",
-      detail: 'An expression outside an aggregate function uses a field that is not in GROUP BY.',
-    },
-    {
-      name: 'DISTINCT ordered by an expression it does not select',
-      query: 'select distinct event from events order by timestamp',
-      detail: 'With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.',
-    },
-    { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
-    {
-      name: 'a field in two joined tables',
-      query: 'select distinct_id from events a join events b on a.uuid = b.uuid',
-      detail: 'The field "distinct_id" is in more than one joined table; name its table, as in alias.distinct_id.',
-    },
-    { name: 'ASOF JOIN', query: 'select 1 from events e asof join persons p on 1 = 1', detail: 'ASOF JOIN is not supported; join on the condition and keep the closest row with argMax() or LIMIT 1 BY.' },
-    { name: '* of an unknown table', query: 'select x.* from events e join persons p on e.person_id = p.id', detail: 'Unknown table "x" in x.*.' },
-    { name: 'UNION without ALL or DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.' },
-    {
-      name: 'UNION ALL of different widths',
-      query: 'select 1, 2 from events union all select 2 from events',
-      detail: 'Each query of UNION ALL must select as many columns as the first (2), not 1.',
-    },
-    { name: 'a WITH query naming itself', query: 'with x as (select 1 from x) select 1 from x', detail: 'The WITH query "x" refers to itself.' },
-    { name: 'IN a subquery of two columns', query: 'select 1 from events where event in (select event, 1 from events)', detail: 'A subquery after IN must select one column, not 2.' },
-    { name: 'a field the subquery does not have', query: 'select event from (select distinct_id from events)', detail: 'Unknown field "event" of the subquery.' },
-    { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
-    { name: 'a non-constant LIMIT', query: 'select 1 from events limit count()', detail: 'LIMIT must be a non-negative integer.' },
-    { name: 'a parameter given to a plain function', query: 'select count(1)(event) from events', detail: 'count() takes no parameters.' },
-  ];
-  for (const refused of REFUSED) {
-    it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query, refused.values);
-      expect(response.status).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
-    });
-  }
-
-  it('400 for an unknown top-level field and for a kind of query that does not run', async () => {
-    const unknown = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events' }, filters: {} });
-    expect(unknown.status).to.equal(400);
-    expect(unknown.body).to.deep.equal({ type: 'validation_error', code: 'unknown_field', detail: 'Unknown field "filters".', attr: 'filters' });
-    const kind = await client.post(path, { query: { kind: 'FunnelsQuery', series: [] } });
-    expect(kind.status).to.equal(400);
-    expect(kind.body).to.deep.equal({
-      type: 'validation_error',
-      code: 'invalid_choice',
-      detail: '"FunnelsQuery" is not a supported kind. Supported: HogQLQuery, EventsQuery.',
-      attr: 'query__kind',
-    });
-  });
-
-  it('a query running past the statement timeout is cancelled: 504, not an outage (no Retry-After)', async () => {
-    const slow = await startTestServer({ config: { queryTimeoutMs: 300 } });
-    try {
-      // 5^12 rows joined (the environment's five events, twelve times): minutes of work on any machine.
-      const joins = 'bcdfghijklm'.split('').map((alias) => `join events ${alias} on 1 = 1`).join(' ');
-      const query = `select count() from events a ${joins}`;
-      const response = await slow.http.withKey(key).post(path, { query: { kind: 'HogQLQuery', query } });
-      expect(response.status).to.equal(504);
-      expect(response.body).to.deep.equal({
-        type: 'server_error',
-        code: 'query_timeout',
-        detail: 'The query ran longer than 300 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
-        attr: null,
+  describe('environments_query_create', () => {
+    for (const c of CASES) {
+      it(c.name, async () => {
+        const response = await run(c.query, c.values);
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+        expect(response.body.results).to.deep.equal(c.rows);
       });
-      expect(response.headers.get('retry-after')).to.equal(null);
-    } finally {
-      await slow.close();
     }
+
+    it('answers results, columns, types, hogql, the page fields and a null query_status', async () => {
+      const query = 'select event, count() as total, min(timestamp), person.properties.email from events where event = {ev} group by event, person.properties.email order by person.properties.email';
+      const response = await run(query, { ev: 'signup' });
+      expect(response.status).to.equal(200);
+      const { timings, ...body } = response.body;
+      expect(body).to.deep.equal({
+        results: [['signup', 1, '2024-01-06T09:00:00.000Z', 'b@example.com']],
+        columns: ['event', 'total', 'min(timestamp)', 'person.properties.email'],
+        types: [
+          ['event', 'String'],
+          ['total', 'Int64'],
+          ['min(timestamp)', "Nullable(DateTime64(6, 'UTC'))"],
+          ['person.properties.email', 'Nullable(String)'],
+        ],
+        query,
+        hogql:
+          "SELECT event, count() AS total, min(timestamp), person.properties.email FROM events WHERE event = 'signup' GROUP BY event, person.properties.email ORDER BY person.properties.email ASC LIMIT 100",
+        hasMore: false,
+        limit: 100,
+        offset: 0,
+        query_status: null,
+      });
+      expect(timings.map((timing: { k: string }) => timing.k)).to.deep.equal(['./compile', './execute', '.']);
+    });
+
+    it('SELECT * lists the fields of the table', async () => {
+      const response = await run("select * from persons where properties.email = 'b@example.com'");
+      expect(response.status).to.equal(200);
+      expect(response.body.columns).to.deep.equal(['id', 'created_at', 'properties', 'is_identified']);
+      expect(response.body.types.map((pair: string[]) => pair[1])).to.deep.equal(['UUID', "DateTime64(6, 'UTC')", 'String', 'Bool']);
+      const [[, , properties, identified]] = response.body.results;
+      expect(JSON.parse(properties)).to.deep.equal({ email: 'b@example.com' });
+      expect(identified).to.equal(false);
+    });
+
+    it('a refresh mode that computes now answers synchronously (asynchronous runs: query-async.test.ts)', async () => {
+      const response = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events limit 1' }, async: false, refresh: 'force_blocking', client_query_id: 'abc' });
+      expect(response.status).to.equal(200);
+      expect(response.body.results).to.deep.equal([[1]]);
+      expect(response.body.query_status).to.equal(null);
+    });
+
+    const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
+      { name: 'pg_catalog', query: 'select relname from pg_catalog.pg_class', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
+      { name: 'another table', query: 'select * from raw_sessions', detail: 'Unknown table "raw_sessions". Tables: events, persons, person_distinct_ids, sessions, groups.' },
+      { name: 'a PostgreSQL function', query: 'select pg_sleep(10) from events', detail: 'Unknown function "pg_sleep".' },
+      { name: 'an unknown field', query: 'select team_id from events', detail: 'Unknown field "team_id".' },
+      { name: 'a second statement', query: 'select 1 from events; drop table events', detail: 'Unexpected character ";" at position 21.' },
+      { name: 'a missing placeholder value', query: 'select 1 from events where event = {ev}', detail: 'Placeholder {ev} is not given in values.' },
+      {
+        name: 'a placeholder value that is not a scalar',
+        query: 'select 1 from events where event = {ev}',
+        values: { ev: ['a'] },
+        detail: 'The value of the placeholder {ev} must be a string, a number, a boolean or null.',
+      },
+      { name: 'an ungrouped column', query: 'select event, count() from events', detail: '"event" must be in GROUP BY or inside an aggregate function.' },
+      {
+        name: 'a field outside an aggregate that GROUP BY does not hold (found by PostgreSQL)',
+        query: "select if(count() > 1, event, 'few') from events",
+        detail: 'An expression outside an aggregate function uses a field that is not in GROUP BY.',
+      },
+      {
+        name: 'DISTINCT ordered by an expression it does not select',
+        query: 'select distinct event from events order by timestamp',
+        detail: 'With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.',
+      },
+      { name: 'an aggregate in WHERE', query: 'select 1 from events where count() > 1', detail: 'Aggregate functions such as count() are not allowed in WHERE.' },
+      {
+        name: 'a field in two joined tables',
+        query: 'select distinct_id from events a join events b on a.uuid = b.uuid',
+        detail: 'The field "distinct_id" is in more than one joined table; name its table, as in alias.distinct_id.',
+      },
+      { name: 'ASOF JOIN', query: 'select 1 from events e asof join persons p on 1 = 1', detail: 'ASOF JOIN is not supported; join on the condition and keep the closest row with argMax() or LIMIT 1 BY.' },
+      { name: '* of an unknown table', query: 'select x.* from events e join persons p on e.person_id = p.id', detail: 'Unknown table "x" in x.*.' },
+      { name: 'UNION without ALL or DISTINCT', query: 'select 1 from events union select 2 from events', detail: 'Write UNION ALL or UNION DISTINCT: UNION alone is ambiguous, as ClickHouse answers.' },
+      {
+        name: 'UNION ALL of different widths',
+        query: 'select 1, 2 from events union all select 2 from events',
+        detail: 'Each query of UNION ALL must select as many columns as the first (2), not 1.',
+      },
+      { name: 'a WITH query naming itself', query: 'with x as (select 1 from x) select 1 from x', detail: 'The WITH query "x" refers to itself.' },
+      { name: 'IN a subquery of two columns', query: 'select 1 from events where event in (select event, 1 from events)', detail: 'A subquery after IN must select one column, not 2.' },
+      { name: 'a field the subquery does not have', query: 'select event from (select distinct_id from events)', detail: 'Unknown field "event" of the subquery.' },
+      { name: 'pg_catalog in a subquery', query: 'select 1 from events where event in (select relname from pg_catalog.pg_class)', detail: 'Unknown table "pg_catalog.pg_class". Tables: events, persons, person_distinct_ids, sessions, groups.' },
+      { name: 'a non-constant LIMIT', query: 'select 1 from events limit count()', detail: 'LIMIT must be a non-negative integer.' },
+      { name: 'a parameter given to a plain function', query: 'select count(1)(event) from events', detail: 'count() takes no parameters.' },
+    ];
+    for (const refused of REFUSED) {
+      it(`400 for ${refused.name}`, async () => {
+        const response = await run(refused.query, refused.values);
+        expect(response.status).to.equal(400);
+        expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
+      });
+    }
+
+    it('400 for an unknown top-level field and for a kind of query that does not run', async () => {
+      const unknown = await client.post(path, { query: { kind: 'HogQLQuery', query: 'select 1 from events' }, filters: {} });
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body).to.deep.equal({ type: 'validation_error', code: 'unknown_field', detail: 'Unknown field "filters".', attr: 'filters' });
+      const kind = await client.post(path, { query: { kind: 'FunnelsQuery', series: [] } });
+      expect(kind.status).to.equal(400);
+      expect(kind.body).to.deep.equal({
+        type: 'validation_error',
+        code: 'invalid_choice',
+        detail: '"FunnelsQuery" is not a supported kind. Supported: HogQLQuery, EventsQuery.',
+        attr: 'query__kind',
+      });
+    });
+
+    it('a query running past the statement timeout is cancelled: 504, not an outage (no Retry-After)', async () => {
+      const slow = await startTestServer({ config: { queryTimeoutMs: 300 } });
+      try {
+        // 5^12 rows joined (the environment's five events, twelve times): minutes of work on any machine.
+        const joins = 'bcdfghijklm'.split('').map((alias) => `join events ${alias} on 1 = 1`).join(' ');
+        const query = `select count() from events a ${joins}`;
+        const response = await slow.http.withKey(key).post(path, { query: { kind: 'HogQLQuery', query } });
+        expect(response.status).to.equal(504);
+        expect(response.body).to.deep.equal({
+          type: 'server_error',
+          code: 'query_timeout',
+          detail: 'The query ran longer than 300 ms and was cancelled. Narrow it with a condition on timestamp, a LIMIT, or fewer joins.',
+          attr: null,
+        });
+        expect(response.headers.get('retry-after')).to.equal(null);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    describe('grouping by a property', () => {
+      let grouping: HttpClient;
+      let groupingPath: string;
+
+      before(async () => {
+        const account = await newAccount(testDb(), { scopes: ['query:read'] });
+        grouping = server.http.withKey(account.key);
+        groupingPath = `/api/environments/${account.environment.id}/query/`;
+        const plan: Record<string, unknown>[] = [{ plan: 1 }, { plan: '1' }, { plan: null }, {}, { plan: 'pro' }, { plan: { tier: 2 } }];
+        await insertEvents(
+          testDb(),
+          account.environment.id,
+          plan.map((properties, index) => ({ event: 'tick', distinct_id: `d${index}`, timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, index)), properties })),
+        );
+      });
+
+      it('groups by its text, as PostHog reads properties: 1 and "1" are one group, a JSON null and a missing key another', async () => {
+        const query = 'select properties.plan as plan, count() as n from events group by plan having plan is null or plan != {skip} order by plan';
+        const response = await grouping.post(groupingPath, { query: { kind: 'HogQLQuery', query, values: { skip: 'pro' } } });
+        expect(response.status).to.equal(200);
+        expect(response.body.types).to.deep.equal([
+          ['plan', 'Nullable(String)'],
+          ['n', 'Int64'],
+        ]);
+        expect(response.body.results).to.deep.equal([
+          ['1', 2],
+          ['{"tier": 2}', 1],
+          [null, 2],
+        ]);
+      });
+    });
+
+    describe('row limits', () => {
+      let limited: HttpClient;
+      let limitedPath: string;
+
+      before(async () => {
+        const account = await newAccount(testDb(), { scopes: ['query:read'] });
+        limited = server.http.withKey(account.key);
+        limitedPath = `/api/environments/${account.environment.id}/query/`;
+        const events = Array.from({ length: 120 }, (_, index) => ({
+          event: 'tick',
+          distinct_id: `d${index}`,
+          timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, index)),
+        }));
+        await insertEvents(testDb(), account.environment.id, events);
+      });
+
+      it('without a LIMIT: 100 rows and hasMore', async () => {
+        const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select distinct_id from events order by timestamp' } });
+        expect(response.status).to.equal(200);
+        expect(response.body.results).to.have.length(100);
+        expect(response.body.results[99]).to.deep.equal(['d99']);
+        expect(response.body).to.include({ hasMore: true, limit: 100, offset: 0 });
+      });
+
+      it('a LIMIT is obeyed, without the page fields', async () => {
+        const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select distinct_id from events order by timestamp limit 110' } });
+        expect(response.status).to.equal(200);
+        expect(response.body.results).to.have.length(110);
+        expect(response.body).to.not.have.any.keys('hasMore', 'limit', 'offset');
+      });
+
+      it('a LIMIT above 50 000 is lowered to it', async () => {
+        const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select count() from events limit 1000000' } });
+        expect(response.status).to.equal(200);
+        expect(response.body.results).to.deep.equal([[120]]);
+        expect(response.body.hogql).to.equal('SELECT count() FROM events LIMIT 50000');
+      });
+    });
   });
 
-  describe('grouping by a property', () => {
-    let grouping: HttpClient;
-    let groupingPath: string;
-
-    before(async () => {
-      const account = await newAccount(testDb(), { scopes: ['query:read'] });
-      grouping = server.http.withKey(account.key);
-      groupingPath = `/api/environments/${account.environment.id}/query/`;
-      const plan: Record<string, unknown>[] = [{ plan: 1 }, { plan: '1' }, { plan: null }, {}, { plan: 'pro' }, { plan: { tier: 2 } }];
-      await insertEvents(
-        testDb(),
-        account.environment.id,
-        plan.map((properties, index) => ({ event: 'tick', distinct_id: `d${index}`, timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, index)), properties })),
-      );
-    });
-
-    it('groups by its text, as PostHog reads properties: 1 and "1" are one group, a JSON null and a missing key another', async () => {
-      const query = 'select properties.plan as plan, count() as n from events group by plan having plan is null or plan != {skip} order by plan';
-      const response = await grouping.post(groupingPath, { query: { kind: 'HogQLQuery', query, values: { skip: 'pro' } } });
+  describe('query_create', () => {
+    it('the /api/projects/ twin answers the same', async () => {
+      const response = await run('select count() from events', undefined, projectsPath);
       expect(response.status).to.equal(200);
-      expect(response.body.types).to.deep.equal([
-        ['plan', 'Nullable(String)'],
-        ['n', 'Int64'],
-      ]);
-      expect(response.body.results).to.deep.equal([
-        ['1', 2],
-        ['{"tier": 2}', 1],
-        [null, 2],
-      ]);
-    });
-  });
-
-  describe('row limits', () => {
-    let limited: HttpClient;
-    let limitedPath: string;
-
-    before(async () => {
-      const account = await newAccount(testDb(), { scopes: ['query:read'] });
-      limited = server.http.withKey(account.key);
-      limitedPath = `/api/environments/${account.environment.id}/query/`;
-      const events = Array.from({ length: 120 }, (_, index) => ({
-        event: 'tick',
-        distinct_id: `d${index}`,
-        timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, index)),
-      }));
-      await insertEvents(testDb(), account.environment.id, events);
-    });
-
-    it('without a LIMIT: 100 rows and hasMore', async () => {
-      const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select distinct_id from events order by timestamp' } });
-      expect(response.status).to.equal(200);
-      expect(response.body.results).to.have.length(100);
-      expect(response.body.results[99]).to.deep.equal(['d99']);
-      expect(response.body).to.include({ hasMore: true, limit: 100, offset: 0 });
-    });
-
-    it('a LIMIT is obeyed, without the page fields', async () => {
-      const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select distinct_id from events order by timestamp limit 110' } });
-      expect(response.status).to.equal(200);
-      expect(response.body.results).to.have.length(110);
-      expect(response.body).to.not.have.any.keys('hasMore', 'limit', 'offset');
-    });
-
-    it('a LIMIT above 50 000 is lowered to it', async () => {
-      const response = await limited.post(limitedPath, { query: { kind: 'HogQLQuery', query: 'select count() from events limit 1000000' } });
-      expect(response.status).to.equal(200);
-      expect(response.body.results).to.deep.equal([[120]]);
-      expect(response.body.hogql).to.equal('SELECT count() FROM events LIMIT 50000');
+      expect(response.body.results).to.deep.equal([[5]]);
     });
   });
 });

@@ -83,7 +83,7 @@ describe('session recording playlists', () => {
     return res.body;
   };
 
-  describe('environments_session_recording_playlists_create — POST …/session_recording_playlists/', () => {
+  describe('environments_session_recording_playlists_create', () => {
     it('creates a collection owned and last modified by the caller', async () => {
       const name = unique('Checkout drop-offs');
       const res = await http.post(base, { name, description: 'Left at payment', type: 'collection' });
@@ -225,7 +225,7 @@ describe('session recording playlists', () => {
     });
   });
 
-  describe('environments_session_recording_playlists_retrieve — GET …/{short_id}/', () => {
+  describe('environments_session_recording_playlists_retrieve', () => {
     it('returns the playlist, also under @current', async () => {
       const created = await createCollection({ description: 'read me' });
       const res = await http.get(`${base}${created.short_id}/`);
@@ -271,7 +271,7 @@ describe('session recording playlists', () => {
     });
   });
 
-  describe('environments_session_recording_playlists_partial_update — PATCH …/{short_id}/', () => {
+  describe('environments_session_recording_playlists_partial_update', () => {
     let editor: { user: UserRow; key: string };
     let editorHttp: HttpClient;
 
@@ -458,7 +458,7 @@ describe('session recording playlists', () => {
     });
   });
 
-  describe('environments_session_recording_playlists_destroy — DELETE …/{short_id}/', () => {
+  describe('environments_session_recording_playlists_destroy', () => {
     it('answers 405 with no body and deletes nothing', async () => {
       const created = await createCollection();
       const res = await http.delete(`${base}${created.short_id}/`);
@@ -499,7 +499,7 @@ describe('session recording playlists', () => {
     });
   });
 
-  describe('environments_session_recording_playlists_list — GET …/session_recording_playlists/', () => {
+  describe('environments_session_recording_playlists_list', () => {
     let lister: Account;
     let member: { user: UserRow; key: string };
     let listHttp: HttpClient;
@@ -657,74 +657,99 @@ describe('session recording playlists', () => {
   });
 
   describe('pinned recordings — …/{short_id}/recordings/', () => {
-    it('pins, lists (most recent first) and unpins recordings of a collection, counting them', async () => {
-      const created = await createCollection();
-      const item = `${base}${created.short_id}/`;
-      const counts = async () => (await http.get(item)).body.recordings_counts;
-      expect(await counts()).to.deep.equal(NO_COUNTS);
+    describe('environments_session_recording_playlists_recordings_create', () => {
+      it('pins recordings to a collection once each, counting them', async () => {
+        const created = await createCollection();
+        const item = `${base}${created.short_id}/`;
+        const counts = async () => (await http.get(item)).body.recordings_counts;
+        expect(await counts()).to.deep.equal(NO_COUNTS);
 
-      const pinned = await http.post(`${item}recordings/session-a/`);
-      expect(pinned.status).to.equal(200);
-      expect(pinned.body).to.deep.equal({ success: true });
-      expect((await counts()).collection).to.deep.equal({ count: 1, watched_count: 0 });
+        const pinned = await http.post(`${item}recordings/session-a/`);
+        expect(pinned.status).to.equal(200);
+        expect(pinned.body).to.deep.equal({ success: true });
+        expect((await counts()).collection).to.deep.equal({ count: 1, watched_count: 0 });
 
-      expect((await http.post(`${item}recordings/session-a/`)).status).to.equal(200);
-      expect((await counts()).collection.count).to.equal(1);
-      await http.post(`${item}recordings/session-b/`);
-      await http.post(`${item}recordings/session-c/`);
-      const all = await counts();
-      expect(all.collection.count).to.equal(3);
-      expect(all.saved_filters).to.deep.equal(NO_COUNTS.saved_filters);
-      const items = await testDb()('session_recording_playlist_items').where({ playlist_id: created.id }).orderBy('id');
-      expect(items.map((row: { session_id: string }) => row.session_id)).to.deep.equal(['session-a', 'session-b', 'session-c']);
-
-      const listed = await http.get(`${item}recordings/`);
-      expect(listed.status).to.equal(200);
-      expect(listed.body).to.deep.equal({
-        results: [{ id: 'session-c' }, { id: 'session-b' }, { id: 'session-a' }],
-        has_next: false,
+        expect((await http.post(`${item}recordings/session-a/`)).status).to.equal(200);
+        expect((await counts()).collection.count).to.equal(1);
+        await http.post(`${item}recordings/session-b/`);
+        await http.post(`${item}recordings/session-c/`);
+        const all = await counts();
+        expect(all.collection.count).to.equal(3);
+        expect(all.saved_filters).to.deep.equal(NO_COUNTS.saved_filters);
+        const items = await testDb()('session_recording_playlist_items').where({ playlist_id: created.id }).orderBy('id');
+        expect(items.map((row: { session_id: string }) => row.session_id)).to.deep.equal(['session-a', 'session-b', 'session-c']);
       });
-      const page = await http.get(`${item}recordings/?limit=2`);
-      expect(page.body).to.deep.equal({ results: [{ id: 'session-c' }, { id: 'session-b' }], has_next: true });
-      const rest = await http.get(`${item}recordings/?limit=2&offset=2`);
-      expect(rest.body).to.deep.equal({ results: [{ id: 'session-a' }], has_next: false });
 
-      const unpinned = await http.delete(`${item}recordings/session-b/`);
-      expect(unpinned.status).to.equal(200);
-      expect(unpinned.body).to.deep.equal({ success: true });
-      expect((await http.get(`${item}recordings/`)).body.results).to.deep.equal([{ id: 'session-c' }, { id: 'session-a' }]);
-      await http.delete(`${item}recordings/session-a/`);
-      await http.delete(`${item}recordings/session-c/`);
-      expect(await counts()).to.deep.equal(NO_COUNTS);
-      expect(await testDb()('session_recording_playlist_items').where({ playlist_id: created.id })).to.deep.equal([]);
+      it('shows the pinned count in the list', async () => {
+        const created = await createCollection();
+        await http.post(`${base}${created.short_id}/recordings/one/`);
+        await http.post(`${base}${created.short_id}/recordings/two/`);
+        const res = await http.get(`${base}?short_id=${created.short_id}`);
+        expect(res.body.results[0].recordings_counts.collection).to.deep.equal({ count: 2, watched_count: 0 });
+      });
+
+      it(`refuses to pin to a saved filter: 400 "Cannot add recordings to a playlist that is type 'filters'."`, async () => {
+        const created = await createSavedFilter();
+        const res = await http.post(`${base}${created.short_id}/recordings/session-x/`);
+        expect(res.status).to.equal(400);
+        expect(res.body).to.deep.equal(validationError("Cannot add recordings to a playlist that is type 'filters'."));
+        expect(await testDb()('session_recording_playlist_items').where({ playlist_id: created.id })).to.deep.equal([]);
+        const listed = await http.get(`${base}${created.short_id}/recordings/`);
+        expect(listed.body).to.deep.equal({ results: [], has_next: false });
+      });
+
+      it('answers 400 for a session id over 200 characters', async () => {
+        const created = await createCollection();
+        const res = await http.post(`${base}${created.short_id}/recordings/${'s'.repeat(201)}/`);
+        expect(res.status).to.equal(400);
+        expect(res.body).to.deep.include({ code: 'max_length', attr: 'session_recording_id' });
+      });
     });
 
-    it('shows the pinned count in the list', async () => {
-      const created = await createCollection();
-      await http.post(`${base}${created.short_id}/recordings/one/`);
-      await http.post(`${base}${created.short_id}/recordings/two/`);
-      const res = await http.get(`${base}?short_id=${created.short_id}`);
-      expect(res.body.results[0].recordings_counts.collection).to.deep.equal({ count: 2, watched_count: 0 });
+    describe('environments_session_recording_playlists_recordings_retrieve', () => {
+      it('lists the pinned recordings most recent first, in pages', async () => {
+        const created = await createCollection();
+        const item = `${base}${created.short_id}/`;
+        for (const session of ['session-a', 'session-b', 'session-c']) await http.post(`${item}recordings/${session}/`);
+
+        const listed = await http.get(`${item}recordings/`);
+        expect(listed.status).to.equal(200);
+        expect(listed.body).to.deep.equal({
+          results: [{ id: 'session-c' }, { id: 'session-b' }, { id: 'session-a' }],
+          has_next: false,
+        });
+        const page = await http.get(`${item}recordings/?limit=2`);
+        expect(page.body).to.deep.equal({ results: [{ id: 'session-c' }, { id: 'session-b' }], has_next: true });
+        const rest = await http.get(`${item}recordings/?limit=2&offset=2`);
+        expect(rest.body).to.deep.equal({ results: [{ id: 'session-a' }], has_next: false });
+      });
     });
 
-    it('pins the same recording to several playlists independently', async () => {
-      const first = await createCollection();
-      const second = await createCollection();
-      await http.post(`${base}${first.short_id}/recordings/shared/`);
-      await http.post(`${base}${second.short_id}/recordings/shared/`);
-      await http.delete(`${base}${first.short_id}/recordings/shared/`);
-      expect((await http.get(`${base}${first.short_id}/recordings/`)).body.results).to.deep.equal([]);
-      expect((await http.get(`${base}${second.short_id}/recordings/`)).body.results).to.deep.equal([{ id: 'shared' }]);
-    });
+    describe('environments_session_recording_playlists_recordings_destroy', () => {
+      it('unpins recordings, down to no counts and no rows', async () => {
+        const created = await createCollection();
+        const item = `${base}${created.short_id}/`;
+        for (const session of ['session-a', 'session-b', 'session-c']) await http.post(`${item}recordings/${session}/`);
 
-    it(`refuses to pin to a saved filter: 400 "Cannot add recordings to a playlist that is type 'filters'."`, async () => {
-      const created = await createSavedFilter();
-      const res = await http.post(`${base}${created.short_id}/recordings/session-x/`);
-      expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal(validationError("Cannot add recordings to a playlist that is type 'filters'."));
-      expect(await testDb()('session_recording_playlist_items').where({ playlist_id: created.id })).to.deep.equal([]);
-      const listed = await http.get(`${base}${created.short_id}/recordings/`);
-      expect(listed.body).to.deep.equal({ results: [], has_next: false });
+        const unpinned = await http.delete(`${item}recordings/session-b/`);
+        expect(unpinned.status).to.equal(200);
+        expect(unpinned.body).to.deep.equal({ success: true });
+        expect((await http.get(`${item}recordings/`)).body.results).to.deep.equal([{ id: 'session-c' }, { id: 'session-a' }]);
+        await http.delete(`${item}recordings/session-a/`);
+        await http.delete(`${item}recordings/session-c/`);
+        expect((await http.get(item)).body.recordings_counts).to.deep.equal(NO_COUNTS);
+        expect(await testDb()('session_recording_playlist_items').where({ playlist_id: created.id })).to.deep.equal([]);
+      });
+
+      it('unpins the same recording from one playlist, leaving the others', async () => {
+        const first = await createCollection();
+        const second = await createCollection();
+        await http.post(`${base}${first.short_id}/recordings/shared/`);
+        await http.post(`${base}${second.short_id}/recordings/shared/`);
+        await http.delete(`${base}${first.short_id}/recordings/shared/`);
+        expect((await http.get(`${base}${first.short_id}/recordings/`)).body.results).to.deep.equal([]);
+        expect((await http.get(`${base}${second.short_id}/recordings/`)).body.results).to.deep.equal([{ id: 'shared' }]);
+      });
     });
 
     it('answers 404 for an unknown playlist, or a recording that is not pinned', async () => {
@@ -741,13 +766,6 @@ describe('session recording playlists', () => {
       const res = await http.delete(`${base}${created.short_id}/recordings/never-pinned/`);
       expect(res.status).to.equal(404);
       expect(res.body).to.deep.equal(NOT_FOUND);
-    });
-
-    it('answers 400 for a session id over 200 characters', async () => {
-      const created = await createCollection();
-      const res = await http.post(`${base}${created.short_id}/recordings/${'s'.repeat(201)}/`);
-      expect(res.status).to.equal(400);
-      expect(res.body).to.deep.include({ code: 'max_length', attr: 'session_recording_id' });
     });
 
     it('reads with the read scope, changes only with the write scope', async () => {

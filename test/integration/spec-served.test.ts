@@ -23,25 +23,8 @@ describe('the spec served by the server', () => {
     await server?.close();
   });
 
-  const cases: Array<{ path: string; contentType: string; body: (text: string) => void }> = [
-    { path: '/openapi.yaml', contentType: 'application/yaml', body: (text) => expect(text).to.equal(SPEC_YAML) },
-    {
-      path: '/openapi.json',
-      contentType: 'application/json',
-      body: (text) => expect(JSON.parse(text)).to.deep.equal(load(SPEC_YAML, { schema: CORE_SCHEMA })),
-    },
-    {
-      path: '/docs/',
-      contentType: 'text/html',
-      body: (text) => {
-        expect(text).to.include('<redoc spec-url="/openapi.json"></redoc>');
-        expect(text).to.include('<script src="/docs/redoc.standalone.js"></script>');
-      },
-    },
-    { path: '/docs/redoc.standalone.js', contentType: 'text/javascript', body: (text) => expect(text).to.equal(REDOC_BUNDLE) },
-  ];
-
-  for (const { path, contentType, body } of cases) {
+  /** GET and HEAD of `path` without credentials; `body` checks the text served. */
+  const servesDocument = (path: string, contentType: string, body: (text: string) => void) => {
     it(`GET ${path} answers ${contentType} without credentials`, async () => {
       const res = await server.http.get(path);
       expect(res.status).to.equal(200);
@@ -62,12 +45,33 @@ describe('the spec served by the server', () => {
       expect(res.status).to.equal(400);
       expect(res.body).to.include({ type: 'validation_error', attr: 'page' });
     });
-  }
+  };
 
-  it('serves the reference page without its trailing slash too', async () => {
-    const res = await server.http.get('/docs');
-    expect(res.status).to.equal(200);
-    expect(res.text).to.include('<redoc spec-url="/openapi.json"></redoc>');
+  describe('openapi_yaml_retrieve', () => {
+    servesDocument('/openapi.yaml', 'application/yaml', (text) => expect(text).to.equal(SPEC_YAML));
+  });
+
+  describe('openapi_json_retrieve', () => {
+    servesDocument('/openapi.json', 'application/json', (text) =>
+      expect(JSON.parse(text)).to.deep.equal(load(SPEC_YAML, { schema: CORE_SCHEMA })),
+    );
+  });
+
+  describe('docs_retrieve', () => {
+    servesDocument('/docs/', 'text/html', (text) => {
+      expect(text).to.include('<redoc spec-url="/openapi.json"></redoc>');
+      expect(text).to.include('<script src="/docs/redoc.standalone.js"></script>');
+    });
+
+    it('serves the reference page without its trailing slash too', async () => {
+      const res = await server.http.get('/docs');
+      expect(res.status).to.equal(200);
+      expect(res.text).to.include('<redoc spec-url="/openapi.json"></redoc>');
+    });
+  });
+
+  describe('docs_renderer_retrieve', () => {
+    servesDocument('/docs/redoc.standalone.js', 'text/javascript', (text) => expect(text).to.equal(REDOC_BUNDLE));
   });
 
   it('answers 405 with Allow for a method the document paths do not have', async () => {
