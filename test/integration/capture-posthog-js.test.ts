@@ -74,7 +74,7 @@ describe('posthog-js in headless Chromium against Hedgerow', function () {
   let account: Account;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install --no-install-recommends chromium)`);
     server = await startTestServer();
     account = await newAccount(testDb());
     const html = page(account.environment.api_token, server.directUrl);

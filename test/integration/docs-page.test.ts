@@ -42,7 +42,7 @@ describe('the API reference page in headless Chromium', function () {
   let browser: Browser;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install --no-install-recommends chromium)`);
     server = await startTestServer();
     const packageName = 'playwright-core';
     const { chromium } = (await import(packageName)) as { chromium: Chromium };

@@ -42,7 +42,7 @@ describe('unit: what npm test does when the machine lacks something (scripts/pre
     it(`PostgreSQL — ${title}`, () => expect(postgresRemedy(given, refused)).to.deep.equal(want));
   }
 
-  const INSTALL = ['apt-get', 'install', '-y', 'chromium'];
+  const INSTALL = ['apt-get', 'install', '-y', '--no-install-recommends', 'chromium'];
   const chromiumCases: [string, Machine, Remedy][] = [
     ['root with apt: installs it itself', machine({}), { run: INSTALL, tell: INSTALL.join(' ') }],
     ['not root: tells the sudo command', machine({ isRoot: false }), { run: null, tell: `sudo ${INSTALL.join(' ')}` }],
