@@ -20,7 +20,7 @@ import {
   type BatchExportModel,
   type DestinationType,
 } from '../../db/queries/batch-exports/rows.js';
-import { S3_KEYS_REQUIRED_MESSAGE } from '../jobs/destinations/s3-rules.js';
+import { S3_KEYS_REQUIRED_MESSAGE, s3EndpointHost, s3EndpointRefusal } from '../jobs/destinations/s3-rules.js';
 
 type FieldKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -249,7 +249,9 @@ export async function checkDestinationAddresses(destination: Destination, policy
   try {
     if (type === 'HTTP' && typeof config.url === 'string') await policy.checkForWrite(new URL(config.url).hostname);
     if (S3_TYPES.includes(type) && typeof config.endpoint_url === 'string' && config.endpoint_url !== '') {
-      await policy.checkForWrite(s3EndpointHost(config.endpoint_url));
+      const host = s3EndpointHost(config.endpoint_url);
+      if (host === null) throw errors.validation(s3EndpointRefusal(config.endpoint_url), 'destination');
+      await policy.checkForWrite(host);
     }
     if (type === 'Postgres' && typeof config.host === 'string') {
       checkPostgresHostSpelling(config.host);
@@ -259,20 +261,6 @@ export async function checkDestinationAddresses(destination: Destination, policy
     if (error instanceof DestinationAddressError) throw errors.validation(error.message, 'destination');
     throw error;
   }
-}
-
-/** An S3 endpoint's host; an endpoint that is no http(s) URL is refused (the SDK could not use it either). */
-function s3EndpointHost(endpointUrl: string): string {
-  let url: URL | null;
-  try {
-    url = new URL(endpointUrl);
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw errors.validation(`Invalid S3 endpoint URL '${endpointUrl}': it must be an http or https URL`, 'destination');
-  }
-  return url.hostname;
 }
 
 /** The config as it may be answered: without the type's secrets. */

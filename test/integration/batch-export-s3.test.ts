@@ -339,7 +339,7 @@ describe('batch export to S3', function () {
     {
       name: 'an endpoint that is not a URL',
       config: (s3) => s3.config({ endpoint_url: 'minio:9000' }),
-      message: /^Invalid S3 endpoint URL 'minio:9000': the scheme must be http or https$/,
+      message: /^Invalid S3 endpoint URL 'minio:9000': it must be an http or https URL$/,
     },
   ];
   it('leaves an endpoint nothing listens on to the engine’s retries, with the one message of every connection failure', async () => {

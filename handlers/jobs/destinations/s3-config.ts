@@ -2,7 +2,7 @@
  * An S3 destination's stored settings, read and checked before a run reads anything: what cannot work (a missing
  * bucket or keys, a bad endpoint, an unknown format) fails the run for good.
  */
-import { S3_KEYS_REQUIRED_MESSAGE } from './s3-rules.js';
+import { S3_KEYS_REQUIRED_MESSAGE, s3EndpointHost, s3EndpointRefusal } from './s3-rules.js';
 import { checkFileSpec, type FileCompression, type FileFormat } from './files.js';
 import { NonRetryableExportError } from './types.js';
 
@@ -50,7 +50,7 @@ export function readS3Config(config: Record<string, unknown>): S3Config {
     maxFileSizeMb = parsed;
   }
   const endpointUrl = optionalString(config, 'endpoint_url');
-  if (endpointUrl !== null) checkEndpoint(endpointUrl);
+  if (endpointUrl !== null && s3EndpointHost(endpointUrl) === null) throw new NonRetryableExportError(s3EndpointRefusal(endpointUrl));
   const accessKeyId = optionalString(config, 'aws_access_key_id');
   const secretAccessKey = optionalString(config, 'aws_secret_access_key');
   // An export stored before keys were required: without them the SDK would sign with the server's own identity.
@@ -69,16 +69,4 @@ export function readS3Config(config: Record<string, unknown>): S3Config {
     maxFileSizeMb,
     useVirtualStyleAddressing: config.use_virtual_style_addressing === true || config.use_virtual_style_addressing === 'true',
   };
-}
-
-function checkEndpoint(endpointUrl: string): void {
-  let url: URL;
-  try {
-    url = new URL(endpointUrl);
-  } catch {
-    throw new NonRetryableExportError(`Invalid S3 endpoint URL '${endpointUrl}': it is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new NonRetryableExportError(`Invalid S3 endpoint URL '${endpointUrl}': the scheme must be http or https`);
-  }
 }
