@@ -5,9 +5,10 @@
  */
 import { expect } from 'chai';
 import type { Db } from '../../db/pg/client.js';
+import { testDb } from './database.js';
 import { newAccount, type Account } from './fixtures.js';
 import type { ApiResponse, HttpClient } from './http.js';
-import type { TestServer } from './server.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /** A HogQL query and the optional parts of its request body. */
 export interface HogQLRequest {
@@ -82,4 +83,30 @@ export function itRefuses(cases: readonly RefusalCase[], queries: HogQLQueryClie
       expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: c.detail, attr: null });
     });
   }
+}
+
+/** What a suite's seeding gets: the database, the running server and the account its queries are posted as. */
+export interface HogQLSuiteContext {
+  db: Db;
+  server: TestServer;
+  account: Account;
+}
+
+/**
+ * Registers the suite's before() and after() hooks: a test server, an account allowed to query that the returned
+ * client posts as, then `seed` (the suite's own data, in this and any other environment); the server closes after.
+ */
+export function hogqlQueryServer(seed: (context: HogQLSuiteContext) => Promise<void>): HogQLQueryClient {
+  const queries = new HogQLQueryClient();
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer();
+    const db = testDb();
+    const account = await queries.connectNewAccount(server, db);
+    await seed({ db, server, account });
+  });
+  after(async () => {
+    await server?.close();
+  });
+  return queries;
 }

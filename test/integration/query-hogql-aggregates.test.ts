@@ -6,9 +6,7 @@
  * refusals: 400s with their messages, never a 500.
  */
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: 'a', distinct_id: 'alice', timestamp: '2024-01-01T00:00:00Z', properties: { v: 1, w: 3, tags: [1, 2], ver: '1.2.3', lang: 'en' } },
@@ -293,21 +291,11 @@ const REFUSED: RefusalCase[] = [
 
 describe('query: HogQL aggregates and PostHog functions', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
     await insertEvents(db, team, EVENTS);
     const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(CASES, queries);

@@ -8,9 +8,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, itRefuses, newQueryAccount, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -316,20 +314,10 @@ const REFUSED: [string, string][] = [
 
 describe('query: HogQL arrays, tuples and lambdas', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     await insertEvents(db, account.environment.id, EVENTS);
     const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(

@@ -9,9 +9,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { $browser: 'Chrome', $current_url: 'https://x.test/a', $session_id: 's1' } },
@@ -330,13 +328,7 @@ const REFUSED: RefusalCase[] = [
 
 describe('query: HogQL {filters}, {variables.name} and operators', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com', tier: 'gold' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com', tier: 'silver' } });
@@ -354,10 +346,6 @@ describe('query: HogQL {filters}, {variables.name} and operators', function () {
     await db('groups').insert([
       { team_id: otherTeam, group_type_index: 0, group_key: 'org-evil', group_properties: JSON.stringify({ name: 'Beta' }), created_at: '2024-01-03T00:00:00Z' },
     ]);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(CASES, queries);

@@ -7,9 +7,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, newQueryAccount } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, newQueryAccount } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -529,20 +527,10 @@ const REFUSED: { query: string; detail: string }[] = [
 
 describe('query: HogQL scalar functions', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     await insertEvents(db, account.environment.id, EVENTS);
     const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   for (const group of GROUPS) {

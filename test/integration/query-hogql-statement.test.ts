@@ -14,8 +14,7 @@ import { runCompiledSelect } from '../../db/queries/query/execute.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { tags: 'red,blue', price: 1 } },
@@ -366,13 +365,7 @@ const REFUSED: RefusalCase[] = [
 
 describe('query: HogQL SELECT, the statement grammar', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com' } });
@@ -382,10 +375,6 @@ describe('query: HogQL SELECT, the statement grammar', function () {
     const otherTeam = other.environment.id;
     await insertPerson(db, otherTeam, { distinctIds: ['alice', 'mallory'], properties: { email: 'evil@example.com' } });
     await insertEvents(db, otherTeam, OTHER_EVENTS);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(CASES, queries);

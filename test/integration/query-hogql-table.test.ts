@@ -9,9 +9,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -345,13 +343,7 @@ const REFUSED: RefusalCase[] = [
 
 describe('query: HogQL SELECT, table of newer syntax', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com' } });
@@ -370,10 +362,6 @@ describe('query: HogQL SELECT, table of newer syntax', function () {
       { team_id: otherTeam, group_type_index: 0, group_key: 'org-a', group_properties: JSON.stringify({ name: 'Evil' }), created_at: '2023-01-01T00:00:00Z' },
       { team_id: otherTeam, group_type_index: 0, group_key: 'org-missing', group_properties: JSON.stringify({ name: 'Evil too' }) },
     ]);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(CASES, queries);

@@ -8,9 +8,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itAnswersRows, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const ALICE = '0190c9a0-0000-7000-8000-00000000a11c';
 const BOB = '0190c9a0-0000-7000-8000-000000000b0b';
@@ -272,13 +270,7 @@ const REFUSALS: RefusalCase[] = [
 
 describe('query: HogQL, the tables PostHog queries read (sessions, person_distinct_ids, pdi, poe)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const queries = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await queries.connectNewAccount(server, db);
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
     await insertPerson(db, team, { uuid: ALICE, distinctIds: ['alice', 'alice-phone'], properties: NEW_ALICE, isIdentified: true });
     await insertPerson(db, team, { uuid: BOB, distinctIds: ['bob'], properties: { email: 'b@example.com' } });
@@ -289,10 +281,6 @@ describe('query: HogQL, the tables PostHog queries read (sessions, person_distin
     const other = await newQueryAccount(db);
     await insertPerson(db, other.environment.id, { uuid: MALLORY, distinctIds: ['alice', 'mallory'], properties: { email: 'evil@example.com' } });
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   itAnswersRows(CASES, queries);
