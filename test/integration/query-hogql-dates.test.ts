@@ -7,9 +7,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { HogQLQueryClient, itRefuses } from '../helpers/hogql-query-cases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { HogQLQueryClient, hogqlQueryServer, itRefuses } from '../helpers/hogql-query-cases.js';
 
 const EVENT = {
   event: 'leap',
@@ -496,22 +494,12 @@ const REFUSALS: Refusal[] = [
 
 describe('query: HogQL dates, times and intervals', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  const utc = new HogQLQueryClient();
   const paris = new HogQLQueryClient();
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const first = await utc.connectNewAccount(server, db);
+  const utc = hogqlQueryServer(async ({ db, server, account: first }) => {
     await insertEvents(db, first.environment.id, [EVENT]);
     const second = await paris.connectNewAccount(server, db);
     await db('environments').where({ id: second.environment.id }).update({ timezone: 'Europe/Paris' });
     await insertEvents(db, second.environment.id, [{ ...EVENT, event: 'other' }]);
-  });
-
-  after(async () => {
-    await server.close();
   });
 
   const selectOf = (calls: readonly string[]) => `select ${calls.join(', ')} from events limit 1`;
