@@ -7,30 +7,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { CAPTURE_LOCK_CLASS } from '../../db/queries/ingestion.js';
-import { contractViolations } from '../helpers/contract.js';
+import { captureRequests, ingestionWarnings as warnings, personOf, storedEvents as events, type Answer } from '../helpers/capture-requests.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-  text: string;
-}
-
-interface StoredEventRow {
-  uuid: string;
-  event: string;
-  distinct_id: string;
-  properties: Record<string, any>;
-  timestamp: Date;
-  person_id: string | null;
-  group_0: string | null;
-  group_1: string | null;
-  historical_migration: boolean;
-  elements_chain: string;
-}
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/capture/${name}.json`, import.meta.url), 'utf8')) as { payload: any };
@@ -43,36 +23,7 @@ describe('capture', () => {
   });
   after(() => server.close());
 
-  /** Straight to the server (Prism cannot read gzip bodies); the answer is checked against the spec here. */
-  async function direct(method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
-    const response = await fetch(new URL(path, server.directUrl), { method, headers: init.headers, body: init.body });
-    const text = await response.text();
-    const contentType = response.headers.get('content-type');
-    const body = contentType?.includes('json') && text ? JSON.parse(text) : text;
-    expect(await contractViolations({ method, path, status: response.status, contentType, body, text })).to.deep.equal([]);
-    return { status: response.status, headers: response.headers, body, text };
-  }
-
-  /** Through the test client (and Prism, when the suite runs through it). */
-  async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
-    return server.http.request('POST', path, { rawBody, headers: { 'content-type': 'application/json', ...headers } });
-  }
-
-  const events = (account: Account): Promise<StoredEventRow[]> =>
-    testDb()('events').where({ team_id: account.environment.id }).orderBy([{ column: 'timestamp' }, { column: 'event' }]);
-  const personOf = async (account: Account, distinctId: string) =>
-    testDb()('person_distinct_ids as d')
-      .join('persons as p', 'p.id', 'd.person_id')
-      .where({ 'd.team_id': account.environment.id, 'd.distinct_id': distinctId })
-      .first<{ uuid: string; properties: Record<string, unknown>; is_identified: boolean; id: string } | undefined>(
-        'p.uuid',
-        'p.properties',
-        'p.is_identified',
-        'p.id',
-      );
-  const warnings = (account: Account): Promise<Array<{ type: string; details: Record<string, unknown> }>> =>
-    testDb()('ingestion_warnings').where({ team_id: account.environment.id }).orderBy('id').select('type', 'details');
+  const { direct, post } = captureRequests(() => server);
 
   const OK = { status: 1 };
 

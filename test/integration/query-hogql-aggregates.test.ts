@@ -5,12 +5,8 @@
  * exact answer they approximate). A second environment holds events that would change every answer. Then the
  * refusals: 400s with their messages, never a 500.
  */
-import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: 'a', distinct_id: 'alice', timestamp: '2024-01-01T00:00:00Z', properties: { v: 1, w: 3, tags: [1, 2], ver: '1.2.3', lang: 'en' } },
@@ -27,13 +23,7 @@ const OTHER_EVENTS: NewEvent[] = [
   { event: 'z', distinct_id: 'mallory', timestamp: '2024-01-01T00:30:00Z', properties: { v: -5 } },
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  rows: unknown[][];
-}
-
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   {
     name: 'variances and standard deviations (numbers as JSON numbers and as text; nulls and missing values skipped)',
     query: 'select varPop(properties.v), varSamp(properties.v), stddevPop(properties.v), stddevSamp(properties.v) from events',
@@ -249,7 +239,7 @@ const CASES: Case[] = [
   },
 ];
 
-const REFUSED: { name: string; query: string; detail: string }[] = [
+const REFUSED: RefusalCase[] = [
   {
     name: 'a -State combinator',
     query: 'select sumState(properties.v) from events',
@@ -301,41 +291,14 @@ const REFUSED: { name: string; query: string; detail: string }[] = [
 
 describe('query: HogQL aggregates and PostHog functions', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${team}/query/`;
     await insertEvents(db, team, EVENTS);
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
   });
 
-  after(async () => {
-    await server.close();
-  });
+  itAnswersRows(CASES, queries);
 
-  const run = (query: string) => client.post(path, { query: { kind: 'HogQLQuery', query } });
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
-
-  for (const refused of REFUSED) {
-    it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
-    });
-  }
+  itRefuses(REFUSED, queries);
 });

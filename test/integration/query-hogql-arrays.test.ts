@@ -8,10 +8,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -194,13 +191,7 @@ const VALUES: [string, unknown][] = [
   ["has(['x''); select 1; --'], 'x''); select 1; --')", 1],
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  rows: unknown[][];
-}
-
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   { name: 'arrayJoin of range() gives typed rows', query: "select arrayJoin(range(3)) as n from events where event = 'lists' order by n", rows: [[0], [1], [2]] },
   {
     name: 'arrayJoin of zipped arrays gives tuples with typed items',
@@ -323,45 +314,21 @@ const REFUSED: [string, string][] = [
 
 describe('query: HogQL arrays, tuples and lambdas', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${account.environment.id}/query/`;
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     await insertEvents(db, account.environment.id, EVENTS);
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
   });
 
-  after(async () => {
-    await server.close();
-  });
+  itAnswersRows(
+    VALUES.map(([expression, value]) => ({ name: expression, query: `select ${expression} from events where event = 'lists'`, rows: [[value]] })),
+    queries,
+  );
 
-  const run = (query: string) => client.post(path, { query: { kind: 'HogQLQuery', query } });
-
-  for (const [expression, value] of VALUES) {
-    it(expression, async () => {
-      const response = await run(`select ${expression} from events where event = 'lists'`);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal([[value]]);
-    });
-  }
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
+  itAnswersRows(CASES, queries);
 
   it('types of array and tuple columns', async () => {
-    const response = await run("select [1, 2], ['a'], (1, 'a'), splitByChar(',', event), properties.nums, [1, NULL], [timestamp] from events where event = 'lists'");
+    const response = await queries.post("select [1, 2], ['a'], (1, 'a'), splitByChar(',', event), properties.nums, [1, NULL], [timestamp] from events where event = 'lists'");
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     expect(response.body.types.map((pair: [string, string]) => pair[1])).to.deep.equal([
       'Array(Int64)',
@@ -376,16 +343,13 @@ describe('query: HogQL arrays, tuples and lambdas', function () {
 
   it('a hostile nesting of ranges runs bounded: cancelled at the statement timeout, never a 500', async () => {
     // 10 000 elements for each of 1 000 000: no bound at compile time sees the product, the timeout stops it.
-    const response = await run('select length(arrayMap(x -> range(10000), range(1000000))) from events');
+    const response = await queries.post('select length(arrayMap(x -> range(10000), range(1000000))) from events');
     expect(response.status, JSON.stringify(response.body)).to.be.oneOf([400, 504]);
     expect(response.body.type, JSON.stringify(response.body)).to.not.equal('server_error_internal');
   });
 
-  for (const [query, detail] of REFUSED) {
-    it(`400 for ${query}`, async () => {
-      const response = await run(query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail, attr: null });
-    });
-  }
+  itRefuses(
+    REFUSED.map(([query, detail]) => ({ name: query, query, detail })),
+    queries,
+  );
 });

@@ -7,10 +7,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { HogQLQueryClient, hogqlQueryServer, itRefuses } from '../helpers/hogql-query-cases.js';
 
 const EVENT = {
   event: 'leap',
@@ -497,37 +494,20 @@ const REFUSALS: Refusal[] = [
 
 describe('query: HogQL dates, times and intervals', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let utc: HttpClient;
-  let paris: HttpClient;
-  let utcPath: string;
-  let parisPath: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const first = await newAccount(db, { scopes: ['query:read'] });
-    utc = server.http.withKey(first.key);
-    utcPath = `/api/environments/${first.environment.id}/query/`;
+  const paris = new HogQLQueryClient();
+  const utc = hogqlQueryServer(async ({ db, server, account: first }) => {
     await insertEvents(db, first.environment.id, [EVENT]);
-    const second = await newAccount(db, { scopes: ['query:read'] });
+    const second = await paris.connectNewAccount(server, db);
     await db('environments').where({ id: second.environment.id }).update({ timezone: 'Europe/Paris' });
-    paris = server.http.withKey(second.key);
-    parisPath = `/api/environments/${second.environment.id}/query/`;
     await insertEvents(db, second.environment.id, [{ ...EVENT, event: 'other' }]);
   });
 
-  after(async () => {
-    await server.close();
-  });
-
-  const select = (client: HttpClient, path: string, calls: readonly string[]) =>
-    client.post(path, { query: { kind: 'HogQLQuery', query: `select ${calls.join(', ')} from events limit 1` } });
+  const selectOf = (calls: readonly string[]) => `select ${calls.join(', ')} from events limit 1`;
 
   for (const [zone, cases] of [['UTC', UTC_CASES], ['Europe/Paris', PARIS_CASES]] as const) {
     for (const c of cases) {
       it(`${zone}: ${c.name}`, async () => {
-        const response = zone === 'UTC' ? await select(utc, utcPath, c.calls) : await select(paris, parisPath, c.calls);
+        const response = await (zone === 'UTC' ? utc : paris).post(selectOf(c.calls));
         expect(response.status, JSON.stringify(response.body)).to.equal(200);
         const row = response.body.results[0] as unknown[];
         // Compared call by call, so that a failure names the call.
@@ -539,16 +519,13 @@ describe('query: HogQL dates, times and intervals', function () {
   }
 
   it("reads one environment's event only", async () => {
-    const response = await utc.post(utcPath, { query: { kind: 'HogQLQuery', query: 'select event, count() from events group by event' } });
+    const response = await utc.post('select event, count() from events group by event');
     expect(response.status).to.equal(200);
     expect(response.body.results).to.deep.equal([['leap', 1]]);
   });
 
-  for (const refusal of REFUSALS) {
-    it(`400 for ${refusal.call}`, async () => {
-      const response = await select(utc, utcPath, [refusal.call]);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refusal.detail, attr: null });
-    });
-  }
+  itRefuses(
+    REFUSALS.map((refusal) => ({ name: refusal.call, query: selectOf([refusal.call]), detail: refusal.detail })),
+    utc,
+  );
 });

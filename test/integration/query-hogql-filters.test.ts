@@ -9,10 +9,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { $browser: 'Chrome', $current_url: 'https://x.test/a', $session_id: 's1' } },
@@ -27,14 +24,6 @@ const OTHER_EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-03T10:00:00Z', properties: { $browser: 'Chrome', plan: 'pro', price: 1000, $current_url: 'https://x.test/blog/evil', $session_id: 's3' } },
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  filters?: Record<string, unknown>;
-  variables?: Record<string, unknown>;
-  rows: unknown[][];
-}
-
 const variable = (code_name: string, value: unknown, extra: Record<string, unknown> = {}) => ({
   [`id-${code_name}`]: { variableId: `id-${code_name}`, code_name, value, ...extra },
 });
@@ -42,7 +31,7 @@ const variable = (code_name: string, value: unknown, extra: Record<string, unkno
 const COUNT = 'select count() from events where {filters}';
 const EVENTS_IN_ORDER = 'select event, distinct_id from events where {filters} order by timestamp';
 
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   // {filters}: none given is `true`.
   { name: 'no filters: {filters} holds for every event of the environment', query: COUNT, rows: [[5]] },
   { name: 'empty filters', query: COUNT, filters: {}, rows: [[5]] },
@@ -263,15 +252,7 @@ const CASES: Case[] = [
   },
 ];
 
-interface Refusal {
-  name: string;
-  query: string;
-  filters?: Record<string, unknown>;
-  variables?: Record<string, unknown>;
-  detail: string;
-}
-
-const REFUSED: Refusal[] = [
+const REFUSED: RefusalCase[] = [
   { name: 'a variable the request does not give', query: 'select {variables.nope} from events', detail: 'Variable nope is missing from query.' },
   {
     name: 'a variable of another code name',
@@ -347,17 +328,8 @@ const REFUSED: Refusal[] = [
 
 describe('query: HogQL {filters}, {variables.name} and operators', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${team}/query/`;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com', tier: 'gold' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com', tier: 'silver' } });
     await insertEvents(db, team, EVENTS);
@@ -367,7 +339,7 @@ describe('query: HogQL {filters}, {variables.name} and operators', function () {
       { team_id: team, group_type_index: 0, group_key: 'org-c', group_properties: JSON.stringify({ name: 'Beta' }), created_at: '2023-12-31T00:00:00Z' },
     ]);
 
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     const otherTeam = other.environment.id;
     await insertPerson(db, otherTeam, { distinctIds: ['alice'], properties: { email: 'evil@example.com', tier: 'gold' } });
     await insertEvents(db, otherTeam, OTHER_EVENTS);
@@ -376,32 +348,13 @@ describe('query: HogQL {filters}, {variables.name} and operators', function () {
     ]);
   });
 
-  after(async () => {
-    await server.close();
-  });
-
-  const run = (query: string, filters?: Record<string, unknown>, variables?: Record<string, unknown>) =>
-    client.post(path, { query: { kind: 'HogQLQuery', query, ...(filters ? { filters } : {}), ...(variables ? { variables } : {}) } });
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query, c.filters, c.variables);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
+  itAnswersRows(CASES, queries);
 
   it("shows {filters} as the condition it stood for in the response's hogql", async () => {
-    const response = await run(COUNT, { properties: [{ key: '$browser', value: 'Chrome' }], dateRange: { date_from: '2024-01-02' } });
+    const response = await queries.post({ query: COUNT, filters: { properties: [{ key: '$browser', value: 'Chrome' }], dateRange: { date_from: '2024-01-02' } } });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     expect(response.body.hogql).to.equal("SELECT count() FROM events WHERE (properties.$browser IN ('Chrome')) AND (timestamp >= '2024-01-02') LIMIT 100");
   });
 
-  for (const refused of REFUSED) {
-    it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query, refused.filters, refused.variables);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
-    });
-  }
+  itRefuses(REFUSED, queries);
 });

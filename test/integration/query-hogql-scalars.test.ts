@@ -7,10 +7,7 @@
  */
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, newQueryAccount } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -530,31 +527,16 @@ const REFUSED: { query: string; detail: string }[] = [
 
 describe('query: HogQL scalar functions', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${account.environment.id}/query/`;
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     await insertEvents(db, account.environment.id, EVENTS);
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
   });
-
-  after(async () => {
-    await server.close();
-  });
-
-  const run = (query: string) => client.post(path, { query: { kind: 'HogQLQuery', query } });
 
   for (const group of GROUPS) {
     it(`${group.name}: ${group.calls.length} calls`, async () => {
       const query = `select ${group.calls.map(([call]) => call).join(', ')} from events where event = 'seed' limit 1`;
-      const response = await run(query);
+      const response = await queries.post(query);
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       const row = (response.body.results as unknown[][])[0]!;
       const got = Object.fromEntries(group.calls.map(([call], index) => [call, row[index]]));
@@ -566,14 +548,14 @@ describe('query: HogQL scalar functions', function () {
   it("reads its own environment's event only, and quotes in arguments stay values", async () => {
     const query =
       "select lower(properties.text), extractURLParameter(properties.url, 'page'), JSONExtractString(properties.doc, 'a'), replaceAll(properties.text, '''; drop table events; --', 'x'), concatWithSeparator('''', 'a', 'b') from events where event = 'seed'";
-    const response = await run(query);
+    const response = await queries.post(query);
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     expect(response.body.results).to.deep.equal([['hello, world!', '2', 'hello', 'Hello, world!', "a'b"]]);
   });
 
   for (const refused of REFUSED) {
     it(`400 for ${refused.query}`, async () => {
-      const response = await run(refused.query);
+      const response = await queries.post(refused.query);
       expect(response.status, JSON.stringify(response.body)).to.equal(400);
       if (refused.detail) expect(response.body.detail).to.equal(refused.detail);
     });

@@ -14,9 +14,7 @@ import { runCompiledSelect } from '../../db/queries/query/execute.js';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
 import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-01T10:00:00Z', properties: { tags: 'red,blue', price: 1 } },
@@ -32,13 +30,7 @@ const OTHER_EVENTS: NewEvent[] = [
   { event: 'signup', distinct_id: 'alice', timestamp: '2024-01-02T13:00:00Z', properties: { price: 1000, tags: 'evil' } },
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  rows: unknown[][];
-}
-
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   // SELECT without FROM: one row.
   { name: 'SELECT 1 + 1', query: 'SELECT 1 + 1', rows: [[2]] },
   { name: 'constants, named', query: "select 1 + 1 as two, 'a' as a, 7 / 2, 7 % 3", rows: [[2, 'a', 3.5, 1]] },
@@ -318,7 +310,7 @@ const CASES: Case[] = [
   },
 ];
 
-const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
+const REFUSED: RefusalCase[] = [
   { name: 'DISTINCT ordered by a column it does not select', query: 'select distinct event from events order by timestamp', detail: 'With DISTINCT, ORDER BY may only name selected expressions, or expressions of them.' },
   { name: 'SQL bound to the count of numbers()', query: 'select number from numbers({n})', values: { n: '3) n; drop table events; --' }, detail: 'The count of numbers() must be a non-negative integer constant.' },
   { name: 'a count of numbers() beyond its bound, bound', query: 'select count() from numbers({n})', values: { n: 10_000_000 }, detail: 'The count of numbers() may be at most 1000000, not 10000000.' },
@@ -373,48 +365,21 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
 
 describe('query: HogQL SELECT, the statement grammar', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${team}/query/`;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com' } });
     await insertEvents(db, team, EVENTS);
 
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     const otherTeam = other.environment.id;
     await insertPerson(db, otherTeam, { distinctIds: ['alice', 'mallory'], properties: { email: 'evil@example.com' } });
     await insertEvents(db, otherTeam, OTHER_EVENTS);
   });
 
-  after(async () => {
-    await server.close();
-  });
+  itAnswersRows(CASES, queries);
 
-  const run = (query: string, values?: Record<string, unknown>) => client.post(path, { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } });
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
-
-  for (const refused of REFUSED) {
-    it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query, refused.values);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
-    });
-  }
+  itRefuses(REFUSED, queries);
 });
 
 describe('query: HogQL SELECT, a product of the largest numbers() runs bounded', function () {

@@ -9,10 +9,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, itRefuses, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const EVENTS: NewEvent[] = [
   {
@@ -46,14 +43,7 @@ const OTHER_EVENTS: NewEvent[] = [
   { event: 'purchase', distinct_id: 'alice', timestamp: '2024-01-02T13:00:00Z', properties: { $session_id: 's2', price: 1000 }, groups: { 0: 'org-b' } },
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  values?: Record<string, unknown>;
-  rows: unknown[][];
-}
-
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   // Window functions.
   {
     name: 'row_number() OVER (PARTITION BY … ORDER BY …)',
@@ -275,7 +265,7 @@ const CASES: Case[] = [
   },
 ];
 
-const REFUSED: { name: string; query: string; values?: Record<string, unknown>; detail: string }[] = [
+const REFUSED: RefusalCase[] = [
   { name: 'an unknown formatDateTime code', query: "select formatDateTime(timestamp, '%Y%x') from events", detail: 'formatDateTime() does not support the code %x.' },
   { name: 'a lone % in a format', query: "select formatDateTime(timestamp, '100%') from events", detail: 'The format of formatDateTime() ends with a lone %.' },
   { name: 'a computed format', query: 'select formatDateTime(timestamp, event) from events', detail: 'The format of formatDateTime() must be a string constant.' },
@@ -353,17 +343,8 @@ const REFUSED: { name: string; query: string; values?: Record<string, unknown>; 
 
 describe('query: HogQL SELECT, table of newer syntax', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${team}/query/`;
     await insertPerson(db, team, { distinctIds: ['alice'], properties: { email: 'a@example.com' } });
     await insertPerson(db, team, { distinctIds: ['bob'], properties: { email: 'b@example.com' } });
     await insertEvents(db, team, EVENTS);
@@ -373,7 +354,7 @@ describe('query: HogQL SELECT, table of newer syntax', function () {
       { team_id: team, group_type_index: 1, group_key: 'proj-x', group_properties: JSON.stringify({ name: 'X' }), created_at: '2024-01-03T00:00:00Z' },
     ]);
 
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     const otherTeam = other.environment.id;
     await insertPerson(db, otherTeam, { distinctIds: ['alice', 'mallory'], properties: { email: 'evil@example.com' } });
     await insertEvents(db, otherTeam, OTHER_EVENTS);
@@ -383,24 +364,12 @@ describe('query: HogQL SELECT, table of newer syntax', function () {
     ]);
   });
 
-  after(async () => {
-    await server.close();
-  });
-
-  const run = (query: string, values?: Record<string, unknown>) => client.post(path, { query: { kind: 'HogQLQuery', query, ...(values ? { values } : {}) } });
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query, c.values);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
+  itAnswersRows(CASES, queries);
 
   it('types of window, group, JSON and date columns', async () => {
     const query =
       "select row_number() over (partition by distinct_id order by timestamp desc rows between 1 preceding and current row), group_0.properties.name, JSONExtractInt(properties.payload, 'n'), formatDateTime(timestamp, '%Y') from events order by timestamp limit 1 by distinct_id";
-    const response = await run(query);
+    const response = await queries.post(query);
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     // Bob's events have no payload: JSONExtractInt of a NULL document is NULL, as in PostHog.
     expect(response.body.results).to.deep.equal([[3, 'Acme', 3, '2024'], [2, 'Beta', null, '2024']]);
@@ -416,11 +385,5 @@ describe('query: HogQL SELECT, table of newer syntax', function () {
     ));
   });
 
-  for (const refused of REFUSED) {
-    it(`400 for ${refused.name}`, async () => {
-      const response = await run(refused.query, refused.values);
-      expect(response.status, JSON.stringify(response.body)).to.equal(400);
-      expect(response.body).to.deep.equal({ type: 'validation_error', code: 'invalid_input', detail: refused.detail, attr: null });
-    });
-  }
+  itRefuses(REFUSED, queries);
 });

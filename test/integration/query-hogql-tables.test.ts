@@ -8,10 +8,7 @@
 import { expect } from 'chai';
 import { insertEvents, type NewEvent } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
-import { testDb } from '../helpers/database.js';
-import { newAccount } from '../helpers/fixtures.js';
-import type { HttpClient } from '../helpers/http.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hogqlQueryServer, itAnswersRows, newQueryAccount, type RefusalCase, type RowsCase } from '../helpers/hogql-query-cases.js';
 
 const ALICE = '0190c9a0-0000-7000-8000-00000000a11c';
 const BOB = '0190c9a0-0000-7000-8000-000000000b0b';
@@ -90,13 +87,7 @@ const OTHER_EVENTS: NewEvent[] = [
   { event: '$pageview', distinct_id: 'alice', timestamp: '2024-01-02T12:00:01Z', person_id: MALLORY, properties: { $session_id: 'S2', $current_url: 'https://evil.test/2' } },
 ];
 
-interface Case {
-  name: string;
-  query: string;
-  rows: unknown[][];
-}
-
-const CASES: Case[] = [
+const CASES: RowsCase[] = [
   {
     name: 'sessions: times, duration (second boundaries crossed), counts and bounces',
     query:
@@ -230,7 +221,7 @@ const CASES: Case[] = [
   },
 ];
 
-const REFUSALS: Array<{ name: string; query: string; detail: string }> = [
+const REFUSALS: RefusalCase[] = [
   {
     name: '$channel_type',
     query: 'select $channel_type from sessions',
@@ -279,52 +270,31 @@ const REFUSALS: Array<{ name: string; query: string; detail: string }> = [
 
 describe('query: HogQL, the tables PostHog queries read (sessions, person_distinct_ids, pdi, poe)', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let client: HttpClient;
-  let path: string;
-
-  before(async () => {
-    server = await startTestServer();
-    const db = testDb();
-    const account = await newAccount(db, { scopes: ['query:read'] });
+  const queries = hogqlQueryServer(async ({ db, account }) => {
     const team = account.environment.id;
-    client = server.http.withKey(account.key);
-    path = `/api/environments/${team}/query/`;
     await insertPerson(db, team, { uuid: ALICE, distinctIds: ['alice', 'alice-phone'], properties: NEW_ALICE, isIdentified: true });
     await insertPerson(db, team, { uuid: BOB, distinctIds: ['bob'], properties: { email: 'b@example.com' } });
     await db('persons').where({ uuid: ALICE }).update({ created_at: '2023-12-01T00:00:00Z' });
     await db('persons').where({ uuid: BOB }).update({ created_at: '2023-12-02T00:00:00Z' });
     await insertEvents(db, team, EVENTS);
 
-    const other = await newAccount(db, { scopes: ['query:read'] });
+    const other = await newQueryAccount(db);
     await insertPerson(db, other.environment.id, { uuid: MALLORY, distinctIds: ['alice', 'mallory'], properties: { email: 'evil@example.com' } });
     await insertEvents(db, other.environment.id, OTHER_EVENTS);
   });
 
-  after(async () => {
-    await server.close();
-  });
-
-  const run = (query: string) => client.post(path, { query: { kind: 'HogQLQuery', query } });
-
-  for (const c of CASES) {
-    it(c.name, async () => {
-      const response = await run(c.query);
-      expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      expect(response.body.results).to.deep.equal(c.rows);
-    });
-  }
+  itAnswersRows(CASES, queries);
 
   for (const c of REFUSALS) {
     it(`400 for ${c.name}`, async () => {
-      const response = await run(c.query);
+      const response = await queries.post(c.query);
       expect(response.status, JSON.stringify(response.body)).to.equal(400);
       expect(response.body.detail).to.equal(c.detail);
     });
   }
 
   it('SELECT * FROM sessions: the fields of PostHog\'s sessions table but its aliases', async () => {
-    const response = await run("select * from sessions where session_id = 'S2'");
+    const response = await queries.post("select * from sessions where session_id = 'S2'");
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     const columns = response.body.columns as string[];
     expect(columns.slice(0, 7)).to.deep.equal(['session_id', 'distinct_id', '$start_timestamp', '$end_timestamp', '$session_duration', '$urls', '$num_uniq_urls']);
@@ -335,15 +305,15 @@ describe('query: HogQL, the tables PostHog queries read (sessions, person_distin
   });
 
   it("counts none of another environment's sessions, distinct ids or persons", async () => {
-    const queries: Array<[string, number]> = [
+    const counts: Array<[string, number]> = [
       ['select count() from sessions', 4],
       ["select count() from sessions where $entry_hostname = 'evil.test' or distinct_id = 'mallory'", 0],
       ['select count() from person_distinct_ids', 3],
       ["select count() from person_distinct_ids where distinct_id = 'mallory' or person.properties.email = 'evil@example.com'", 0],
       ["select count() from events where pdi.person.properties.email = 'evil@example.com' or poe.id = '" + MALLORY + "'", 0],
     ];
-    for (const [query, count] of queries) {
-      const response = await run(query);
+    for (const [query, count] of counts) {
+      const response = await queries.post(query);
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(response.body.results, query).to.deep.equal([[count]]);
     }
