@@ -106,25 +106,10 @@ const DEFINED_ELSEWHERE = new Set(['sum', 'avg', 'min', 'max', 'count', 'countdi
 type Suffix = 'Array' | 'ForEach' | 'OrNull' | 'OrDefault' | 'If';
 
 /** The suffix chains PostHog generates that run here: an optional Array or ForEach, then OrNull or OrDefault, then If. */
-const RUNNING_CHAINS: readonly (readonly Suffix[])[] = [
-  ['ForEach'],
-  ['ForEach', 'If'],
-  ['ForEach', 'OrNull'],
-  ['ForEach', 'OrNull', 'If'],
-  ['ForEach', 'OrDefault'],
-  ['ForEach', 'OrDefault', 'If'],
-  ['If'],
-  ['Array'],
-  ['Array', 'If'],
-  ['Array', 'OrNull'],
-  ['Array', 'OrNull', 'If'],
-  ['Array', 'OrDefault'],
-  ['Array', 'OrDefault', 'If'],
-  ['OrNull'],
-  ['OrNull', 'If'],
-  ['OrDefault'],
-  ['OrDefault', 'If'],
-];
+const RUNNING_CHAINS: readonly (readonly Suffix[])[] = (['ForEach', 'Array', null] as const)
+  .flatMap((over) => (['OrNull', 'OrDefault', null] as const).flatMap((empty) => [false, true].map((conditional) => [over, empty, conditional && 'If'])))
+  .map((chain) => chain.filter((suffix): suffix is Suffix => typeof suffix === 'string'))
+  .filter((chain) => chain.length > 0);
 
 const REFUSED_COMBINATORS: Readonly<Record<string, string>> = {
   State: 'the -State combinator returns ClickHouse’s internal aggregation state, which has no form here.',
