@@ -6,64 +6,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pino from 'pino';
-import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
+import type { BatchExportRow } from '../../db/queries/batch-exports/rows.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
 import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
-import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
+import type { Destination } from '../../handlers/jobs/destinations/types.js';
 import { Engine, type EngineOptions } from '../../handlers/jobs/engine.js';
 import { testDb } from '../helpers/database.js';
+import { exportRow, recorder, runsOf, waitFor } from '../helpers/engine-doubles.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
-
-interface Call {
-  runId: string;
-  start: string | null;
-  end: string;
-  selectBy: ExportRun['selectBy'];
-}
-
-const describeCall = (exportRun: ExportRun): Call => ({
-  runId: exportRun.run.id,
-  start: exportRun.run.data_interval_start?.toISOString() ?? null,
-  end: exportRun.run.data_interval_end.toISOString(),
-  selectBy: exportRun.selectBy,
-});
-
-/** Records what it was asked; answers `records` per run (or what `count` says) and tracks runs at once. */
-function recorder(options: { records?: number; count?: (exportRun: ExportRun) => Promise<number>; failEnds?: string[] } = {}) {
-  const calls: Call[] = [];
-  let running = 0;
-  let maxRunning = 0;
-  const destination: Destination = {
-    async run(exportRun) {
-      running += 1;
-      maxRunning = Math.max(maxRunning, running);
-      try {
-        calls.push(describeCall(exportRun));
-        // A turn of the event loop, so that a second run started at the same time would overlap this one.
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        if (options.failEnds?.includes(exportRun.run.data_interval_end.toISOString())) throw new NonRetryableExportError('window refused');
-        const records = options.count ? await options.count(exportRun) : (options.records ?? 0);
-        return { recordsCompleted: records, bytesExported: records * 10 };
-      } finally {
-        running -= 1;
-      }
-    },
-  };
-  return { destination, calls, maxRunning: () => maxRunning };
-}
-
-async function waitFor<T>(_what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const runsOf = (exportId: string): Promise<BatchExportRunRow[]> =>
-  testDb()<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
-
-const exportRow = (id: string): Promise<BatchExportRow> => testDb()<BatchExportRow>('batch_exports').where({ id }).first() as Promise<BatchExportRow>;
 
 describe('batch export engine: backfills', function () {
   this.timeout(30_000);
