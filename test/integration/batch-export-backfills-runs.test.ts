@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { backfillRows, envPath, insertRun, invalid, NOT_FOUND, orgPath, s3Export } from '../helpers/batch-export-api.js';
 import { testDb } from '../helpers/database.js';
-import { newAccount, unique, type Account } from '../helpers/fixtures.js';
+import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { ApiResponse, HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -22,50 +23,6 @@ const POSTHOG_RUN_KEYS = [
   'cursor', 'created_at', 'finished_at', 'last_updated_at', 'records_total_count', 'bytes_exported', 'batch_export',
   'backfill',
 ].sort();
-
-const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null };
-const invalid = (detail: string, attr: string | null = null, code = 'invalid_input') => ({
-  type: 'validation_error',
-  code,
-  detail,
-  attr,
-});
-
-const S3_CONFIG = { bucket_name: 'exports', region: 'eu-west-1', prefix: 'events/' };
-const S3_SECRETS = { aws_access_key_id: 'AKIA-SECRET-ID', aws_secret_access_key: 'very-secret-key' };
-
-const s3Export = (extra: Record<string, unknown> = {}) => ({
-  name: unique('Events to S3'),
-  destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS } },
-  interval: 'hour',
-  ...extra,
-});
-
-const envPath = (account: Account) => `/api/environments/${account.environment.id}/batch_exports/`;
-const orgPath = (account: Account) => `/api/organizations/${account.organization.id}/batch_exports/`;
-
-const backfillRows = (exportId: string) => testDb()('batch_export_backfills').where({ batch_export_id: exportId }).orderBy('created_at');
-
-/** A run row as the engine would write it, in the given status, created `minutesAgo` minutes ago. */
-async function insertRun(
-  exportId: string,
-  options: { status?: string; hour?: number; minutesAgo?: number; backfillId?: string | null; bytes?: number } = {},
-): Promise<string> {
-  const id = randomUUID();
-  const end = new Date(Date.UTC(2026, 10, 20, options.hour ?? 1));
-  await testDb()('batch_export_runs').insert({
-    id,
-    batch_export_id: exportId,
-    backfill_id: options.backfillId ?? null,
-    status: options.status ?? 'Completed',
-    data_interval_start: new Date(end.getTime() - 3600_000),
-    data_interval_end: end,
-    records_completed: 5,
-    bytes_exported: options.bytes ?? 1234,
-    created_at: new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000),
-  });
-  return id;
-}
 
 describe('batch exports: backfills and runs', () => {
   let server: TestServer;

@@ -9,8 +9,9 @@ import { connectionStringOf } from '../../db/pg/client.js';
 import { ENGINE_CHANNEL } from '../../db/queries/batch-exports/notify.js';
 import { createProject } from '../../db/queries/projects.js';
 import { setCurrentTeam } from '../../db/queries/users.js';
+import { backfillRows, envPath, insertRun, invalid, NOT_FOUND, orgPath, S3_CONFIG, S3_SECRETS, s3Export } from '../helpers/batch-export-api.js';
 import { testDb } from '../helpers/database.js';
-import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
+import { MembershipLevel, newAccount, newMember, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { S3_KEYS_REQUIRED_MESSAGE as S3_KEYS_REQUIRED } from '../../handlers/jobs/destinations/s3-rules.js';
@@ -37,53 +38,11 @@ const EXPORT_KEYS = [
   'offset_hour',
 ].sort();
 
-const NOT_FOUND = { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null };
-const invalid = (detail: string, attr: string | null = null, code = 'invalid_input') => ({
-  type: 'validation_error',
-  code,
-  detail,
-  attr,
-});
-
-const S3_CONFIG = { bucket_name: 'exports', region: 'eu-west-1', prefix: 'events/' };
-const S3_SECRETS = { aws_access_key_id: 'AKIA-SECRET-ID', aws_secret_access_key: 'very-secret-key' };
 const POSTGRES_CONFIG = { host: 'db.example', database: 'analytics' };
 const POSTGRES_SECRETS = { user: 'secret-user', password: 'secret-password' };
 const SECRET_VALUES = [...Object.values(S3_SECRETS), ...Object.values(POSTGRES_SECRETS), 'secret-token'];
 
-const s3Export = (extra: Record<string, unknown> = {}) => ({
-  name: unique('Events to S3'),
-  destination: { type: 'AwsS3', config: { ...S3_CONFIG, ...S3_SECRETS } },
-  interval: 'hour',
-  ...extra,
-});
-
-const envPath = (account: Account) => `/api/environments/${account.environment.id}/batch_exports/`;
-const orgPath = (account: Account) => `/api/organizations/${account.organization.id}/batch_exports/`;
-
 const exportRow = (id: string) => testDb()('batch_exports').where({ id }).first();
-const backfillRows = (exportId: string) => testDb()('batch_export_backfills').where({ batch_export_id: exportId }).orderBy('created_at');
-
-/** A run row as the engine would write it, in the given status, created `minutesAgo` minutes ago. */
-async function insertRun(
-  exportId: string,
-  options: { status?: string; hour?: number; minutesAgo?: number; backfillId?: string | null; bytes?: number } = {},
-): Promise<string> {
-  const id = randomUUID();
-  const end = new Date(Date.UTC(2026, 10, 20, options.hour ?? 1));
-  await testDb()('batch_export_runs').insert({
-    id,
-    batch_export_id: exportId,
-    backfill_id: options.backfillId ?? null,
-    status: options.status ?? 'Completed',
-    data_interval_start: new Date(end.getTime() - 3600_000),
-    data_interval_end: end,
-    records_completed: 5,
-    bytes_exported: options.bytes ?? 1234,
-    created_at: new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000),
-  });
-  return id;
-}
 
 /** Fails the test if any secret value appears anywhere in the response. */
 function expectNoSecrets(text: string): void {
