@@ -3,7 +3,8 @@
  * first (the one DATABASE_URL names, else the embedded one). With --json each prints one JSON object.
  */
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/pg/client.js';
+import { connectionStringOf, type Db } from '../db/pg/client.js';
+import { distributeTables, hasCitus, joinWorkers, type CitusNode } from '../db/pg/citus.js';
 import { bootstrap, hasAnyOrganization } from '../db/queries/bootstrap.js';
 import { setMembership } from '../db/queries/memberships.js';
 import { insertOrganizationWithOwner } from '../db/queries/organizations.js';
@@ -35,12 +36,23 @@ Commands:
                                  Create a personal API key; it is printed once, only its hash is stored.
       [--label L] [--organizations ID[,ID…]] [--projects ID[,ID…]]
   revoke-key KEY|ID|MASK         Delete a personal API key, named by the key itself, its id, or its mask.
+  distribute                     Spread a database over a Citus cluster: its PostgreSQL must load Citus
+                                 (shared_preload_libraries); adds the extension and joins the workers named,
+                                 then shards the tenant tables by environment and copies the shared ones to
+                                 every node. Safe to run again.
+      [--workers HOST:PORT[,HOST:PORT…]] [--coordinator HOST:PORT]
   help                           Show this text.
 
 Scopes: "*" or <resource>:read|write, e.g. organization:read, query:read, session_recording_playlist:write.
 `;
 
 class UsageError extends Error {}
+
+function parseNode(text: string): CitusNode {
+  const match = /^(.+):(\d{1,5})$/.exec(text.trim());
+  if (!match) throw new UsageError(`not HOST:PORT: ${text}`);
+  return { host: match[1]!, port: Number(match[2]) };
+}
 
 const LEVELS: Readonly<Record<string, MembershipLevel>> = {
   member: MembershipLevel.member,
@@ -142,6 +154,25 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     };
   },
 
+  async distribute(db, options) {
+    const workers = (list(options.workers) ?? []).map(parseNode);
+    if (!(await hasCitus(db))) {
+      if (workers.length === 0) throw new UsageError('this database has no Citus yet: name its workers with --workers HOST:PORT,…');
+      await db.raw('create extension citus');
+    }
+    if (workers.length > 0) {
+      const url = new URL(connectionStringOf(db));
+      const coordinator = typeof options.coordinator === 'string' ? parseNode(options.coordinator) : { host: url.hostname, port: Number(url.port || 5432) };
+      await joinWorkers(db, coordinator, workers);
+    }
+    const placed = await db.transaction((trx) => distributeTables(trx));
+    return {
+      reference_tables: placed.reference,
+      distributed_tables: placed.distributed,
+      functions_copied: placed.functions.length,
+    };
+  },
+
   async 'revoke-key'(db, _options, positionals) {
     const target = positionals[0];
     if (!target) throw new UsageError('revoke-key needs the key, its id or its mask');
@@ -180,6 +211,8 @@ async function main(): Promise<number> {
       user: { type: 'string' },
       scopes: { type: 'string' },
       label: { type: 'string' },
+      workers: { type: 'string' },
+      coordinator: { type: 'string' },
     },
   });
   const [commandName, ...rest] = positionals;

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { clusterNodes, createClusterDatabase, dropClusterDatabase, type ClusterNodes } from '../../db/pg/citus.js';
 
 export const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -17,7 +18,13 @@ export interface PostgresServer {
   admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
 }
 
+/**
+ * When the admin URL names a Citus coordinator (`npm run test:citus`), a database is made on every node of its
+ * cluster and joined up, so that the migrations distribute its tables.
+ */
 export function postgresServer(adminUrl: string): PostgresServer {
+  let cluster: Promise<ClusterNodes | null> | null = null;
+  const nodes = () => (cluster ??= clusterNodes(adminUrl));
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -35,10 +42,14 @@ export function postgresServer(adminUrl: string): PostgresServer {
     },
     async createDatabase(prefix) {
       const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-      await admin((client) => client.query(`create database ${name}`));
+      const citus = await nodes();
+      if (citus) await createClusterDatabase(adminUrl, citus, name);
+      else await admin((client) => client.query(`create database ${name}`));
       return name;
     },
     async dropDatabase(name) {
+      const citus = await nodes();
+      if (citus) return dropClusterDatabase(adminUrl, citus, name);
       await admin((client) => client.query(`drop database if exists ${name} with (force)`));
     },
     admin,
