@@ -6,8 +6,10 @@ import type { MembershipLevel } from '../rows.js';
 export async function setMembership(db: Db, organizationId: string, userId: number, level: MembershipLevel): Promise<void> {
   await translated(() =>
     db('organization_memberships')
-      .insert({ organization_id: organizationId, user_id: userId, level })
+      .insert({ organization_id: organizationId, user_id: userId, level, updated_at: db.fn.now() })
       .onConflict(['organization_id', 'user_id'])
-      .merge({ level, updated_at: db.fn.now() }),
+      // The inserted row's values, not now() here: Citus runs the update on every node of a shared table and
+      // only lets it use what gives the same answer on each.
+      .merge(['level', 'updated_at']),
   );
 }
