@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 // tables that decide it notifies channel hedgerow_access, whoever makes it, and the cache is emptied. Triggers
 // are per statement (a change of many rows is one notification; PostgreSQL also folds a transaction's equal
 // notifications into one). A key's last_used_at, which the API itself refreshes, decides nothing: updates of it
-// alone do not notify.
+// alone do not notify. (Replaced by 20261130090000_notify_access_from_statements: the writers notify themselves.)
 const TABLES = ['users', 'organizations', 'organization_memberships', 'environments'];
 const KEY_COLUMNS = ['user_id', 'secure_value', 'scopes', 'scoped_organizations', 'scoped_teams'];
 

@@ -138,26 +138,41 @@ export async function distributeTables(db: Knex): Promise<Distribution> {
   if (!(await hasCitus(db))) return done;
   // Foreign keys to reference tables made in this transaction must be checked on one connection per node.
   await db.raw(`set local citus.multi_shard_modify_mode to 'sequential'`);
-  const placed = new Map<string, string>(
-    (await db.raw(`select logicalrelid::text as name, partmethod, repmodel from pg_dist_partition`)).rows.map(
-      (row: { name: string; partmethod: string; repmodel: string }) => [row.name, row.partmethod === 'h' ? 'distributed' : row.repmodel === 't' ? 'reference' : 'local'],
+  const placed = new Set<string>(
+    (await db.raw(`select logicalrelid::text as name from pg_dist_partition where partmethod = 'h' or repmodel = 't'`)).rows.map(
+      (row: { name: string }) => row.name,
     ),
   );
+  const unplaced = [...REFERENCE_TABLES, ...TENANT_TABLES].filter((table) => !placed.has(table));
+  // A table with a foreign key to one still local would be pulled into Citus's metadata as a "Citus local
+  // table", which cannot then be sharded as every table can be (its identity column, say): the keys that touch
+  // the tables to place are dropped first and made again once every table is where it belongs.
+  const keys = (
+    await db.raw(
+      `select conrelid::regclass::text as "table", conname as name, pg_get_constraintdef(oid) as definition
+         from pg_constraint
+        where contype = 'f' and connamespace = 'public'::regnamespace
+          and (conrelid::regclass::text = any(?) or confrelid::regclass::text = any(?))`,
+      [unplaced, unplaced],
+    )
+  ).rows as { table: string; name: string; definition: string }[];
+  for (const key of keys) await db.raw(`alter table ?? drop constraint ??`, [key.table, key.name]);
   for (const table of REFERENCE_TABLES) {
-    if (placed.get(table) === 'reference') continue;
+    if (placed.has(table)) continue;
     await db.raw('select create_reference_table(?)', [table]);
     done.reference.push(table);
   }
   const [first] = TENANT_TABLES;
   for (const table of TENANT_TABLES) {
-    if (placed.get(table) === 'distributed') continue;
+    if (placed.has(table)) continue;
     await db.raw('select create_distributed_table(?, ?, colocate_with => ?)', [
       table,
       DISTRIBUTION_COLUMN,
-      table === first ? 'default' : first,
+      table === first ? 'none' : first,
     ]);
     done.distributed.push(table);
   }
+  for (const key of keys) await db.raw(`alter table ?? add constraint ?? ${key.definition}`, [key.table, key.name]);
   const functions = await db.raw(`
     select p.oid::regprocedure::text as signature
       from pg_proc p

@@ -5,9 +5,9 @@
  * noticeable share of a simple request). The answer changes only when a key, a user, a membership, an
  * environment or an organization does.
  *
- * Why it stays exact: PostgreSQL tells. Triggers on those tables (db/migrations/…_notify_access_changes) send a
- * notification on the channel below whenever any of them changes, whoever changed it (this server, the admin
- * CLI, another process, an operator's psql), and every notification empties the cache. The cache answers only
+ * Why it stays exact: PostgreSQL tells. Every write of db/queries/ to those tables sends a notification on the
+ * channel below in its own transaction (db/queries/access-changes.ts), whichever process makes it (this server,
+ * the admin CLI, another server), and every notification empties the cache. The cache answers only
  * while its listening session is up: from the moment that session is lost until it is back and listening again,
  * every lookup goes to the database, so a change can never be missed. The operations that change access
  * themselves (marked `x-hedgerow-changes-access` in the spec) also empty it before answering
@@ -18,15 +18,16 @@
  * (a half-open connection) is found by a heartbeat: a query on it every `heartbeatMs` that must answer within
  * `heartbeatTimeoutMs`. Remembered answers are frozen, as every request that gets one shares it.
  *
- * What it relies on: the triggers (a session with `session_replication_role = replica`, or a table whose
- * triggers are disabled, changes access unheard until entries expire) and a connection of its own that keeps
- * its session (a pooler in transaction mode cannot hold a LISTEN).
+ * What it relies on: writers that announce their changes. One made outside db/queries/ (an operator's psql)
+ * is unheard until entries expire, unless it sends `select pg_notify('hedgerow_access', '<table>')` itself, in
+ * its transaction or after it. And a connection of its own that keeps its session (a pooler in transaction mode
+ * cannot hold a LISTEN).
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectionStringOf, deadlinesOf, DEFAULT_DEADLINES, type Db } from '../pg/client.js';
 
-/** The channel the triggers notify (db/migrations/20261122100000_notify_access_changes.ts). */
+/** The channel every access change is announced on (db/queries/access-changes.ts). */
 export const ACCESS_CHANNEL = 'hedgerow_access';
 
 /** The listening session's name in pg_stat_activity. */

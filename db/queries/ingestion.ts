@@ -414,6 +414,7 @@ export async function finishBatch(
     );
   }
   if (input.newlyIngested.length > 0) {
+    // Not announced as an access change (access-changes.ts): no lookup reads the flag from the access cache.
     after.push(
       `update environments set ingested_event = true
         where id in (${input.newlyIngested.map(int).join(',')}) and not ingested_event`,

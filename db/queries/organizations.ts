@@ -7,6 +7,7 @@ import { translated } from '../pg/errors.js';
 import { paginate, type Page } from '../pagination.js';
 import { MembershipLevel, type EnvironmentRow, type OrganizationRow, type ProjectRow } from '../rows.js';
 import { holdsScopedEnvironment, visibleOrganizations, type OrganizationAccess } from './access.js';
+import { changingAccess, notifyAccessChange } from './access-changes.js';
 import type { Principal } from './personal-api-keys.js';
 import { setMembership } from './memberships.js';
 import { createProject, toProjectBasic, toTeamBasic } from './projects.js';
@@ -157,6 +158,7 @@ export async function insertOrganizationWithOwner(
     if (organization) break;
   }
   if (!organization) throw errors.conflict('Could not find a free slug for this name; choose another name.', 'name');
+  await notifyAccessChange(trx, 'organizations');
   await setMembership(trx, organization.id, userId, MembershipLevel.owner);
   const { environment } = await createProject(trx, organization.id, projectName);
   await setCurrentTeam(trx, userId, organization.id, environment.id);
@@ -183,18 +185,21 @@ export async function updateOrganization(
   instance: InstanceInfo,
 ): Promise<Organization> {
   const fields = writableFields(input);
+  // The access cache keeps the organization's row, which the organization's own paths answer from.
   const [row] = await translated(() =>
-    db<OrganizationRow>('organizations')
-      .where({ id: access.organization.id })
-      .update({ ...fields, updated_at: db.fn.now() as unknown as Date })
-      .returning('*'),
+    changingAccess(db, 'organizations', (trx) =>
+      trx<OrganizationRow>('organizations')
+        .where({ id: access.organization.id })
+        .update({ ...fields, updated_at: trx.fn.now() as unknown as Date })
+        .returning('*'),
+    ),
   );
   return getOrganization(db, principal, { organization: row!, level: access.level }, instance);
 }
 
 /** Deletes the organization; its projects, environments, memberships and their data go with it (cascade). */
 export async function deleteOrganization(db: Db, organizationId: string): Promise<void> {
-  await translated(() => db('organizations').where({ id: organizationId }).delete());
+  await translated(() => changingAccess(db, 'organizations', (trx) => trx('organizations').where({ id: organizationId }).delete()));
 }
 
 /**
@@ -254,6 +259,8 @@ export async function rollbackEnvironments(
         .whereIn('id', emptiedProjects)
         .whereNotExists(trx('environments').whereRaw('environments.project_id = projects.id'))
         .delete();
+      // Users' current environments and keys' scoped ones were re-pointed above.
+      for (const table of ['environments', 'users', 'personal_api_keys'] as const) await notifyAccessChange(trx, table);
     }),
   );
 }

@@ -2,6 +2,7 @@
 import { UUID_PATTERN } from '../core/text.js';
 import type { Db } from '../pg/client.js';
 import { translated } from '../pg/errors.js';
+import { changingAccess } from './access-changes.js';
 import { runPrepared, type PreparedStatement } from '../pg/prepared.js';
 import type { PersonalApiKeyRow, UserRow } from '../rows.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey } from '../tokens.js';
@@ -31,20 +32,22 @@ export async function createPersonalApiKey(
   input: NewPersonalApiKey,
 ): Promise<{ key: string; row: PersonalApiKeyRow }> {
   const key = newPersonalApiKey();
-  return translated(async () => {
-    const [row] = await db<PersonalApiKeyRow>('personal_api_keys')
-      .insert({
-        user_id: input.userId,
-        label: input.label,
-        secure_value: hashPersonalApiKey(key),
-        mask_value: maskPersonalApiKey(key),
-        scopes: input.scopes,
-        scoped_organizations: input.scopedOrganizations ?? null,
-        scoped_teams: input.scopedTeams ?? null,
-      })
-      .returning('*');
-    return { key, row: row! };
-  });
+  return translated(() =>
+    changingAccess(db, 'personal_api_keys', async (trx) => {
+      const [row] = await trx<PersonalApiKeyRow>('personal_api_keys')
+        .insert({
+          user_id: input.userId,
+          label: input.label,
+          secure_value: hashPersonalApiKey(key),
+          mask_value: maskPersonalApiKey(key),
+          scopes: input.scopes,
+          scoped_organizations: input.scopedOrganizations ?? null,
+          scoped_teams: input.scopedTeams ?? null,
+        })
+        .returning('*');
+      return { key, row: row! };
+    }),
+  );
 }
 
 /** `last_used_at` is refreshed at most this often, so that reads do not turn into a write per request. */
@@ -67,6 +70,7 @@ export async function findPrincipal(db: Db, presentedKey: string): Promise<Princ
 export async function principalOf(db: Db, key: PersonalApiKeyRow, user: UserRow): Promise<Principal> {
   const lastUsed = key.last_used_at ? Date.parse(String(key.last_used_at)) : 0;
   if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+    // Decides no access, so it is not announced (access-changes.ts): a lookup must not empty the cache it fills.
     await db('personal_api_keys').where({ id: key.id }).update({ last_used_at: db.fn.now() });
   }
   return {
@@ -85,5 +89,5 @@ export async function revokePersonalApiKey(db: Db, keyIdOrMask: string): Promise
     : keyIdOrMask.includes('...')
       ? { mask_value: keyIdOrMask }
       : { secure_value: hashPersonalApiKey(keyIdOrMask) };
-  return db('personal_api_keys').where(where).delete();
+  return changingAccess(db, 'personal_api_keys', (trx) => trx('personal_api_keys').where(where).delete());
 }

@@ -6,6 +6,7 @@ import { paginate, type Page } from '../pagination.js';
 import type { EnvironmentRow, ProjectRow } from '../rows.js';
 import { newProjectApiToken } from '../tokens.js';
 import { visibleEnvironments } from './access.js';
+import { notifyAccessChange } from './access-changes.js';
 import type { Principal } from './personal-api-keys.js';
 
 export type Project = components['schemas']['Project'];
@@ -28,6 +29,7 @@ export async function createProject(
       const [environment] = await trx<EnvironmentRow>('environments')
         .insert({ id, organization_id: organizationId, project_id: id, name, api_token: newProjectApiToken() })
         .returning('*');
+      await notifyAccessChange(trx, 'environments');
       return { project: project!, environment: environment! };
     }),
   );

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { Db } from '../pg/client.js';
 import { translated } from '../pg/errors.js';
+import { changingAccess } from './access-changes.js';
 import type { UserRow } from '../rows.js';
 
 export type UserBasic = NonNullable<components['schemas']['UserBasic']>;
@@ -13,17 +14,19 @@ export interface NewUser {
 }
 
 export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
-  return translated(async () => {
-    const [row] = await db<UserRow>('users')
-      .insert({
-        email: user.email.trim().toLowerCase(),
-        first_name: user.first_name ?? '',
-        last_name: user.last_name ?? '',
-        role_at_organization: user.role_at_organization ?? null,
-      })
-      .returning('*');
-    return row!;
-  });
+  return translated(() =>
+    changingAccess(db, 'users', async (trx) => {
+      const [row] = await trx<UserRow>('users')
+        .insert({
+          email: user.email.trim().toLowerCase(),
+          first_name: user.first_name ?? '',
+          last_name: user.last_name ?? '',
+          role_at_organization: user.role_at_organization ?? null,
+        })
+        .returning('*');
+      return row!;
+    }),
+  );
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -34,9 +37,11 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
   return db<UserRow>('users').where({ id }).first();
 }
 
-/** Remembers which organization and environment the user works in (what `@current` names). */
+/** Remembers which organization and environment the user works in (what `@current` names, so access changes). */
 export async function setCurrentTeam(db: Db, userId: number, organizationId: string, teamId: number): Promise<void> {
-  await db('users').where({ id: userId }).update({ current_organization_id: organizationId, current_team_id: teamId });
+  await changingAccess(db, 'users', (trx) =>
+    trx('users').where({ id: userId }).update({ current_organization_id: organizationId, current_team_id: teamId }),
+  );
 }
 
 export function toUserBasic(row: UserRow): UserBasic {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { setMembership } from '../../db/queries/memberships.js';
+import { setCurrentTeam } from '../../db/queries/users.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
@@ -329,7 +331,7 @@ describe('organizations', () => {
     it('moves what belonged to the source environment into the target and removes the source', async () => {
       const { account, client, source, target } = await organizationWithTwoEnvironments();
       const db = testDb();
-      await db('users').where({ id: account.user.id }).update({ current_team_id: source });
+      await setCurrentTeam(db, account.user.id, account.organization.id, source);
       const scoped = await newMember(db, account.organization, MembershipLevel.member, { scopedTeams: [source] });
       const eventUuid = '0190f1c4-0000-7000-8000-0000000000e1';
       await db('events').insert({ team_id: source, uuid: eventUuid, event: 'moved', distinct_id: 'someone', timestamp: new Date() });
@@ -429,7 +431,7 @@ describe('organizations', () => {
       const second = await server.http.withKey(account.key).post('/api/organizations/', { name: unique('Second') });
       const scoped = await newMember(testDb(), account.organization, MembershipLevel.owner, { scopedTeams: [account.environment.id] });
       // The member owns a second organization too, which holds none of the key's projects.
-      await testDb()('organization_memberships').insert({ organization_id: second.body.id, user_id: scoped.user.id, level: MembershipLevel.owner });
+      await setMembership(testDb(), second.body.id, scoped.user.id, MembershipLevel.owner);
       const { createProject } = await import('../../db/queries/projects.js');
       await createProject(testDb(), account.organization.id, 'Outside the key');
       // The same user's unscoped key reads the second organization first: what it leaves in memory is its own.

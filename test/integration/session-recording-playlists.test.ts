@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createProject } from '../../db/queries/projects.js';
+import { setCurrentTeam } from '../../db/queries/users.js';
 import type { UserRow } from '../../db/rows.js';
 import { testDb } from '../helpers/database.js';
 import { MembershipLevel, newAccount, newMember, unique, type Account } from '../helpers/fixtures.js';
@@ -231,7 +232,7 @@ describe('session recording playlists', () => {
       const res = await http.get(`${base}${created.short_id}/`);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(created);
-      await testDb()('users').where({ id: owner.user.id }).update({ current_team_id: owner.environment.id });
+      await setCurrentTeam(testDb(), owner.user.id, owner.organization.id, owner.environment.id);
       const current = await http.get(`/api/environments/@current/session_recording_playlists/${created.short_id}/`);
       expect(current.status).to.equal(200);
       expect(current.body.id).to.equal(created.id);
