@@ -940,8 +940,8 @@ export interface paths {
         post?: never;
         /**
          * Refuse to hard-delete a playlist
-         * @description Hard delete of a playlist is not allowed: this answers 405 with no body and deletes nothing. Use a PATCH
-         *     that sets `deleted` to true instead. The write scope is still checked first.
+         * @description Hard delete of a playlist is not allowed: this answers 405 (`method_not_allowed`, PostHog's words) and
+         *     deletes nothing. Use a PATCH that sets `deleted` to true instead. The write scope is still checked first.
          */
         delete: operations["environments_session_recording_playlists_destroy"];
         options?: never;
@@ -6455,13 +6455,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description Hard delete is not allowed; no body. PATCH with `deleted` set to true instead. */
+            /** @description Hard delete is not allowed; PATCH with `deleted` set to true instead. */
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
