@@ -940,8 +940,8 @@ export interface paths {
         post?: never;
         /**
          * Refuse to hard-delete a playlist
-         * @description Hard delete of a playlist is not allowed: this answers 405 with no body and deletes nothing. Use a PATCH
-         *     that sets `deleted` to true instead. The write scope is still checked first.
+         * @description Hard delete of a playlist is not allowed: this answers 405 (`method_not_allowed`, PostHog's words) and
+         *     deletes nothing. Use a PATCH that sets `deleted` to true instead. The write scope is still checked first.
          */
         delete: operations["environments_session_recording_playlists_destroy"];
         options?: never;
@@ -1548,8 +1548,10 @@ export interface paths {
         };
         /**
          * List the backfills of a batch export
-         * @description The export's backfills, newest first. Pages are limit/offset ones as everywhere in this API (PostHog pages
-         *     these with a cursor), 100 a page unless `limit` says otherwise.
+         * @description The export's backfills, newest first by `created_at`. Pages are read by cursor as PostHog's (and as the
+         *     runs'): follow `next` and `previous`, whose opaque `cursor` names where the page continues; a cursor this
+         *     server did not write answers 404 `Invalid cursor`. 100 backfills a page unless `limit` (an extension of
+         *     this server) says otherwise.
          */
         get: operations["environments_batch_exports_backfills_list"];
         put?: never;
@@ -3604,7 +3606,20 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["BatchExportRun"][];
         };
-        PaginatedBatchExportBackfillList: components["schemas"]["PageLinks"] & {
+        /** @description One page of backfills read by cursor, as PostHog's CursorPagination answers it (no count). */
+        PaginatedBatchExportBackfillList: {
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of older backfills, or null when there is none.
+             * @example null
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The absolute URL of the page of newer backfills, or null on the first page.
+             * @example null
+             */
+            previous: string | null;
             results: components["schemas"]["BatchExportBackfill"][];
         };
         /** @description The person behind an event; null for an event without a person. */
@@ -4376,6 +4391,8 @@ export interface components {
          * @example 0190f1c4-5b2a-7d1e-9a3f-2b8c6d4e1f00
          */
         BatchExportOrganizationId: string;
+        /** @description The pagination cursor value, from a `next` or `previous` link. */
+        PageCursor: string;
         /**
          * @description The batch export's UUID.
          * @example 0190f1c4-8e77-7b0a-8c1d-5e2f3a4b6c7d
@@ -6455,13 +6472,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description Hard delete is not allowed; no body. PATCH with `deleted` set to true instead. */
+            /** @description Hard delete is not allowed; PATCH with `deleted` set to true instead. */
             405: {
                 headers: {
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -7598,10 +7617,10 @@ export interface operations {
     environments_batch_exports_backfills_list: {
         parameters: {
             query?: {
+                /** @description The pagination cursor value, from a `next` or `previous` link. */
+                cursor?: components["parameters"]["PageCursor"];
                 /** @description Number of results per page (default 100, at most 1000). */
                 limit?: components["parameters"]["Limit"];
-                /** @description The index of the first result to return (default 0). */
-                offset?: components["parameters"]["Offset"];
             };
             header?: never;
             path: {
@@ -7779,7 +7798,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The pagination cursor value, from a `next` or `previous` link. */
-                cursor?: string;
+                cursor?: components["parameters"]["PageCursor"];
                 /**
                  * @description Only runs created at or after this point: an ISO-8601 datetime (in the environment's time zone when it
                  *     has no offset) or a span before now such as `-7d` (units `s`, `M` minutes, `h`, `d`, `w`, `m` months,

@@ -19,7 +19,7 @@ import {
   findExport,
   findRun,
   latestRuns,
-  listBackfills,
+  listBackfillsPage,
   listExports,
   listRunsPage,
   pauseExport,
@@ -27,7 +27,6 @@ import {
   updateExport,
   type ExportChanges,
   type ExportScope,
-  type PositionedRun,
   type RunsBound,
   type RunsOrderColumn,
 } from '../db/queries/batch-exports/exports.js';
@@ -48,7 +47,7 @@ import {
 import type { AddressPolicy } from '../db/destinations/address-policy.js';
 import type { components } from '../generated/api.js';
 import { DEFAULT_PAGE_SIZE } from '../db/pagination.js';
-import { cursorLinks, decodeCursor, pageLinks, pageOf } from './pagination.js';
+import { cursorLinks, decodeCursor, pageEdges, pageLinks, pageOf } from './pagination.js';
 import { environmentOf, organizationOf, principalOf, type Handler, type RequestState } from './types.js';
 
 type CreateBody = components['schemas']['BatchExportCreate'];
@@ -284,10 +283,10 @@ export const environments_batch_exports_backfills_list: Handler<'environments_ba
   ctx,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const page = pageOf(query);
-  const { rows, count } = await listBackfills(deps.db, row.id, page);
+  const position = decodeCursor(query.cursor);
+  const { rows, more } = await listBackfillsPage(deps.db, row.id, { position, limit: query.limit ?? DEFAULT_PAGE_SIZE });
   const results = rows.map((backfillRow) => presentBackfill(backfillRow, row.interval));
-  return { status: 200, body: { count, ...pageLinks(ctx, page, count), results } };
+  return { status: 200, body: { ...cursorLinks(ctx, pageEdges(rows), position, more), results } };
 };
 
 export const environments_batch_exports_backfills_create: Handler<'environments_batch_exports_backfills_create'> = async ({
@@ -403,9 +402,7 @@ export const environments_batch_exports_runs_list: Handler<'environments_batch_e
     position,
     limit: query.limit ?? DEFAULT_PAGE_SIZE,
   });
-  const edge = (run: PositionedRun | undefined) => (run ? { value: run.position_value, id: run.id } : null);
-  const links = cursorLinks(ctx, { first: edge(rows[0]), last: edge(rows.at(-1)) }, position, more);
-  return { status: 200, body: { ...links, results: rows.map(presentRun) } };
+  return { status: 200, body: { ...cursorLinks(ctx, pageEdges(rows), position, more), results: rows.map(presentRun) } };
 };
 
 export const environments_batch_exports_runs_retrieve: Handler<'environments_batch_exports_runs_retrieve'> = async ({

@@ -61,6 +61,15 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | null 
   return { value: v, id: i, reverse: r === 1 };
 }
 
+/** The first and last rows of a keyset page (db/pagination.ts), as cursorLinks continues from them. */
+export function pageEdges(rows: readonly { position_value: string; id: string }[]): {
+  first: { value: string; id: string } | null;
+  last: { value: string; id: string } | null;
+} {
+  const edge = (row: { position_value: string; id: string } | undefined) => (row ? { value: row.position_value, id: row.id } : null);
+  return { first: edge(rows[0]), last: edge(rows.at(-1)) };
+}
+
 /**
  * The next and previous links of a page read by cursor: the current request's URL with `cursor` replaced
  * (every other parameter kept), going on from the page's last row or back from its first.

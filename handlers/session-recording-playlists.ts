@@ -116,10 +116,15 @@ export const environments_session_recording_playlists_partial_update: Handler<
   return { status: 200, body: playlist };
 };
 
-/** Hard delete is refused, whether or not the playlist exists; the scope and the project were checked before. */
+/**
+ * Hard delete is refused, whether or not the playlist exists, as PostHog refuses it (soft delete is a PATCH); the
+ * scope and the project were checked before.
+ */
 export const environments_session_recording_playlists_destroy: Handler<
   'environments_session_recording_playlists_destroy'
-> = async () => ({ status: 405 });
+> = async ({ ctx, allowedMethods }) => {
+  throw errors.methodNotAllowed(ctx.method, allowedMethods());
+};
 
 export const environments_session_recording_playlists_recordings_retrieve: Handler<
   'environments_session_recording_playlists_recordings_retrieve'

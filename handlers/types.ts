@@ -56,7 +56,7 @@ export function jsonText<B>(text: string): JsonText<B> {
 
 /**
  * What a handler returns: a documented success status with its JSON body (an object, or JsonText), a documented
- * status that has no body (204, or the playlist DELETE's 405), or a documented error status whose body is not the
+ * status that has no body (204), or a documented error status whose body is not the
  * error format (a failed query's status, answered with its 400 as PostHog does). Other error statuses are thrown
  * as ApiError.
  */
@@ -115,6 +115,8 @@ export interface HandlerInput<K extends OperationId> {
   deps: AppDeps;
   /** The Koa context, for what only HTTP knows (the request URL for pagination links). */
   ctx: Koa.Context;
+  /** The methods the request's path allows in the spec, for the `Allow` header of a documented refusal's 405. */
+  allowedMethods: () => string[];
 }
 
 export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>>;

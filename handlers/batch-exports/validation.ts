@@ -10,17 +10,20 @@ import { Compiler, HogQLError, parseExpression, parsePropertyFilters, parseSelec
 import { tokenize, withoutComments } from '../../db/hogql/parser.js';
 import {
   DESTINATION_TYPES,
-  FILE_FORMATS,
-  isCompressionOf,
-  isFileFormat,
   S3_PREFIX_VARIABLES,
-  SUPPORTED_COMPRESSIONS,
   INTERVAL_SECONDS,
   type BatchExportInterval,
   type BatchExportModel,
   type DestinationType,
 } from '../../db/queries/batch-exports/rows.js';
-import { S3_KEYS_REQUIRED_MESSAGE, s3EndpointHost, s3EndpointRefusal } from '../jobs/destinations/s3-rules.js';
+import {
+  checkFileFormat,
+  S3_KEYS_REQUIRED_MESSAGE,
+  s3EmptySettingsRefusal,
+  s3EndpointHost,
+  s3EndpointRefusal,
+  s3MaxFileSizeRefusal,
+} from '../jobs/destinations/s3-rules.js';
 
 type FieldKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -80,9 +83,6 @@ export const SECRET_FIELDS: Readonly<Record<DestinationType, readonly string[]>>
 };
 
 const S3_TYPES: readonly DestinationType[] = ['S3', 'AwsS3', 'S3Compatible'];
-
-/** Python's list repr, as PostHog's messages print lists. */
-const pythonList = (items: readonly string[]): string => `[${items.map((item) => `'${item}'`).join(', ')}]`;
 
 function pythonTypeName(value: unknown): string {
   if (value === null) return 'NoneType';
@@ -159,27 +159,16 @@ function checkPrefixTemplate(prefix: string): void {
 }
 
 function checkS3(config: Record<string, unknown>): void {
-  const empty = ['bucket_name', 'region'].filter((name) => config[name] === '');
-  if (empty.length > 0) throw errors.validation(`The following inputs are empty: ${pythonList(empty)}`, 'destination');
+  const refuse = (refusal: string) => errors.validation(refusal, 'destination');
+  const empty = s3EmptySettingsRefusal(config);
+  if (empty !== null) throw refuse(empty);
   const hasKey = (name: string) => typeof config[name] === 'string' && config[name] !== '';
-  if (!hasKey('aws_access_key_id') || !hasKey('aws_secret_access_key')) throw errors.validation(S3_KEYS_REQUIRED_MESSAGE, 'destination');
-  if (typeof config.max_file_size_mb === 'number' && config.max_file_size_mb < 1) {
-    throw errors.validation("Configuration has invalid value: 'max_file_size_mb' must be at least 1", 'destination');
-  }
+  if (!hasKey('aws_access_key_id') || !hasKey('aws_secret_access_key')) throw refuse(S3_KEYS_REQUIRED_MESSAGE);
+  const fileSize = typeof config.max_file_size_mb === 'number' ? s3MaxFileSizeRefusal(config.max_file_size_mb) : null;
+  if (fileSize !== null) throw refuse(fileSize);
   if (typeof config.prefix === 'string') checkPrefixTemplate(config.prefix);
-  const format = (config.file_format as string | undefined) ?? 'JSONLines';
-  if (!isFileFormat(format)) {
-    throw errors.validation(
-      `File format ${format} is not supported. Supported file formats are ${pythonList(FILE_FORMATS)}`,
-      'destination',
-    );
-  }
-  const compression = config.compression as string | null | undefined;
-  if (compression === null || compression === undefined || isCompressionOf(format, compression)) return;
-  throw errors.validation(
-    `Compression ${compression} is not supported for file format ${format}. Supported compressions are ${pythonList(SUPPORTED_COMPRESSIONS[format])}`,
-    'destination',
-  );
+  const file = checkFileFormat(config.file_format ?? 'JSONLines', config.compression);
+  if (file.refusal !== null) throw refuse(file.refusal);
 }
 
 function checkHttpUrl(url: string): void {

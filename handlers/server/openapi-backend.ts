@@ -11,7 +11,7 @@ import type Koa from 'koa';
 import { OpenAPIBackend, type Context as OperationContext, type Request as OperationRequest } from 'openapi-backend';
 import { parseJsonBody } from './body.js';
 import { stringifyExact } from '../../db/core/exact-json.js';
-import { allowHeader, errors } from '../../db/core/errors.js';
+import { errors } from '../../db/core/errors.js';
 import { RateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
@@ -97,6 +97,7 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
           state: requestState(ctx),
           deps,
           ctx,
+          allowedMethods: () => allowedMethods(api, c.request as unknown as OperationRequest),
         });
       } finally {
         // Its own change must not wait for PostgreSQL's notification: forgotten before the answer is written.
@@ -111,8 +112,6 @@ export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegis
       } else {
         ctx.body = null; // must precede the status: a null body would otherwise turn it into 204
       }
-      // A documented refusal (the playlist DELETE's 405, which has no body) names what the path does allow.
-      if (result.status === 405) ctx.set('Allow', allowHeader(allowedMethods(api, c.request as unknown as OperationRequest)));
       ctx.status = result.status;
     });
   }

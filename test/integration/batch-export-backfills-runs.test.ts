@@ -1,6 +1,7 @@
 /**
- * Backfills and runs of a batch export through HTTP: starting, reading, listing and cancelling backfills (and
- * the deprecated backfill endpoint), listing, reading, cancelling and retrying runs, and walking runs by cursor.
+ * Backfills and runs of a batch export through HTTP: starting, reading, listing (by cursor) and cancelling
+ * backfills (and the deprecated backfill endpoint), listing, reading, cancelling and retrying runs, and walking
+ * runs by cursor.
  * (The exports themselves: batch-exports.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
@@ -147,12 +148,68 @@ describe('batch exports: backfills and runs', () => {
     });
 
     describe('environments_batch_exports_backfills_list', () => {
-      it('lists the export’s backfills', async () => {
+      it('lists the export’s backfills, by cursor as its runs (no count)', async () => {
         const row = await startBackfill();
         const listed = await client.get(backfillsPath);
         expect(listed.status).to.equal(200);
+        expect(listed.body).to.have.all.keys('next', 'previous', 'results');
         expect(listed.body.results.map((item: { id: string }) => item.id)).to.include(row.id);
-        expect(listed.body.count).to.equal(listed.body.results.length);
+        expect([listed.body.next, listed.body.previous]).to.deep.equal([null, null]);
+      });
+
+      it('walks backfills newest first with next, and back with previous, keyed on created_at and id', async () => {
+        const walked = (await create(s3Export(), envPath(account), client)).id;
+        const path = `${envPath(account)}${walked}/backfills/`;
+        const made: { id: string; at: string }[] = [];
+        const insert = async (createdAt: string, bindings: readonly number[] = []) => {
+          const id = randomUUID();
+          await testDb()('batch_export_backfills').insert({
+            id,
+            batch_export_id: walked,
+            team_id: account.environment.id,
+            status: 'Completed',
+            created_at: testDb().raw(createdAt, bindings),
+          });
+          const [stored] = (await testDb().raw(
+            `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at from batch_export_backfills where id = ?`,
+            [id],
+          )).rows as { at: string }[];
+          made.push({ id, at: stored!.at });
+        };
+        // Three a microsecond apart (one JS millisecond), and two created at the very same moment.
+        for (let index = 0; index < 3; index += 1) await insert("date_trunc('second', now()) + ?::int * interval '1 microsecond'", [index]);
+        for (let index = 0; index < 2; index += 1) await insert("date_trunc('second', now()) - interval '1 hour'");
+        const newestFirst = made
+          .sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1))
+          .map((backfill) => backfill.id);
+        const idsOf = (body: { results: { id: string }[] }) => body.results.map((backfill) => backfill.id);
+        const pathOf = (link: string) => {
+          const url = new URL(link);
+          return url.pathname + url.search;
+        };
+
+        const pages: string[][] = [];
+        const previousLinks: (string | null)[] = [];
+        let link: string | null = `${path}?limit=2`;
+        while (link) {
+          const res: ApiResponse<{ next: string | null; previous: string | null; results: { id: string }[] }> = await client.get(link);
+          expect(res.status, res.text).to.equal(200);
+          expect(res.body).to.have.all.keys('next', 'previous', 'results');
+          pages.push(idsOf(res.body));
+          previousLinks.push(res.body.previous);
+          link = res.body.next ? pathOf(res.body.next) : null;
+        }
+        expect(pages).to.deep.equal([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4)]);
+        expect(previousLinks[0]).to.equal(null);
+        const back = await client.get(pathOf(previousLinks[2]!));
+        expect(idsOf(back.body)).to.deep.equal(newestFirst.slice(2, 4));
+        const first = await client.get(pathOf(back.body.previous));
+        expect([idsOf(first.body), first.body.previous]).to.deep.equal([newestFirst.slice(0, 2), null]);
+      });
+
+      it('refuses a cursor that is not ours (404)', async () => {
+        const res = await client.get(`${backfillsPath}?cursor=garbage`);
+        expect([res.status, res.body]).to.deep.equal([404, { ...NOT_FOUND, detail: 'Invalid cursor' }]);
       });
     });
 

@@ -3,88 +3,17 @@
  * order, retries, resuming after a crash, windows not yet ended, long spans, and backfills with no end.
  * (Scheduling, runs and their failures: batch-export-engine.test.ts.)
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import pino from 'pino';
-import type { BatchExportRow } from '../../db/queries/batch-exports/rows.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
-import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
 import type { Destination } from '../../handlers/jobs/destinations/types.js';
-import { Engine, type EngineOptions } from '../../handlers/jobs/engine.js';
 import { testDb } from '../helpers/database.js';
 import { exportRow, recorder, runsOf, waitFor } from '../helpers/engine-doubles.js';
-import { newAccount, type Account } from '../helpers/fixtures.js';
+import { engineSuite } from '../helpers/engine-suite.js';
 
 describe('batch export engine: backfills', function () {
   this.timeout(30_000);
-  let account: Account;
-  let engines: Engine[] = [];
-  let schema: string;
-
-  before(async () => {
-    account = await newAccount(testDb());
-  });
-
-  beforeEach(() => {
-    schema = `pgboss_test_${randomBytes(4).toString('hex')}`;
-  });
-
-  afterEach(async () => {
-    await Promise.all(engines.map((engine) => engine.stop()));
-    engines = [];
-    // Nothing of this test is left for the next one's engine to schedule.
-    await testDb()('batch_export_backfills').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
-    await testDb()('batch_export_runs').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
-    await testDb()('batch_exports').update({ deleted: true });
-    await testDb().raw(`drop schema if exists ${schema} cascade`);
-  });
-
-  async function startEngine(clock: ManualClock, destinations: DestinationRegistry, options: Partial<EngineOptions> = {}): Promise<Engine> {
-    const engine = new Engine({
-      db: testDb(),
-      logger: pino({ level: 'silent' }),
-      clock,
-      destinations,
-      schema,
-      cron: false,
-      pollingIntervalSeconds: 0.5,
-      retry: { limit: 2, delaySeconds: 0, backoff: false },
-      straddlePollMs: 20,
-      ...options,
-    });
-    engines.push(engine);
-    await engine.start();
-    return engine;
-  }
-
-  async function createExport(fields: Partial<BatchExportRow> = {}): Promise<BatchExportRow> {
-    const [row] = await testDb()('batch_exports')
-      .insert({
-        id: randomUUID(),
-        team_id: account.environment.id,
-        name: 'export',
-        destination_type: 'NoOp',
-        interval: 'hour',
-        created_at: new Date('2024-03-01T10:30:00Z'),
-        ...fields,
-      })
-      .returning('*');
-    return row as BatchExportRow;
-  }
-
-  async function createBackfill(exportId: string, startAt: string | null, endAt: string | null): Promise<string> {
-    const id = randomUUID();
-    await testDb()('batch_export_backfills').insert({
-      id,
-      batch_export_id: exportId,
-      team_id: account.environment.id,
-      start_at: startAt,
-      end_at: endAt,
-      adjusted_start_at: startAt,
-      status: 'Starting',
-    });
-    return id;
-  }
+  const { startEngine, createExport, createBackfill } = engineSuite();
 
   it('runs backfill windows in order, one at a time, re-running a finished interval and moving on past a failed window', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));

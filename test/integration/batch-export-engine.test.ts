@@ -3,7 +3,7 @@
  * test-double destinations (recording, failing, blocking) in place of the real ones. (Backfills:
  * batch-export-engine-backfills.test.ts.)
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import PgBoss from 'pg-boss';
 import pino from 'pino';
@@ -13,14 +13,14 @@ import { readExportRecords } from '../../db/queries/batch-exports/records.js';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { claimRun } from '../../db/queries/batch-exports/runs.js';
 import { ManualClock } from '../../handlers/jobs/clock.js';
-import type { DestinationRegistry } from '../../handlers/jobs/destinations/index.js';
 import { NonRetryableExportError, type Destination, type ExportRun } from '../../handlers/jobs/destinations/types.js';
-import { Engine, RUN_QUEUE, type EngineOptions } from '../../handlers/jobs/engine.js';
+import { RUN_QUEUE } from '../../handlers/jobs/engine.js';
 import { startEngine as startProcessEngine } from '../../handlers/jobs/index.js';
 import { readConfig } from '../../handlers/server/config.js';
 import { testDb } from '../helpers/database.js';
 import { exportRow, recorder, runsOf, waitFor } from '../helpers/engine-doubles.js';
-import { newAccount, type Account } from '../helpers/fixtures.js';
+import { engineSuite } from '../helpers/engine-suite.js';
+import { newAccount } from '../helpers/fixtures.js';
 
 const MINUTE = 60_000;
 
@@ -71,74 +71,8 @@ const allFinal = (runs: BatchExportRunRow[]) => runs.every((run) => !['Starting'
 
 describe('batch export engine', function () {
   this.timeout(30_000);
-  let account: Account;
-  let engines: Engine[] = [];
-  let schema: string;
-
-  before(async () => {
-    account = await newAccount(testDb());
-  });
-
-  beforeEach(() => {
-    schema = `pgboss_test_${randomBytes(4).toString('hex')}`;
-  });
-
-  afterEach(async () => {
-    await Promise.all(engines.map((engine) => engine.stop()));
-    engines = [];
-    // Nothing of this test is left for the next one's engine to schedule.
-    await testDb()('batch_export_backfills').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
-    await testDb()('batch_export_runs').whereIn('status', ['Starting', 'Running']).update({ status: 'Cancelled' });
-    await testDb()('batch_exports').update({ deleted: true });
-    await testDb().raw(`drop schema if exists ${schema} cascade`);
-  });
-
-  async function startEngine(clock: ManualClock, destinations: DestinationRegistry, options: Partial<EngineOptions> = {}): Promise<Engine> {
-    const engine = new Engine({
-      db: testDb(),
-      logger: pino({ level: 'silent' }),
-      clock,
-      destinations,
-      schema,
-      cron: false,
-      pollingIntervalSeconds: 0.5,
-      retry: { limit: 2, delaySeconds: 0, backoff: false },
-      straddlePollMs: 20,
-      ...options,
-    });
-    engines.push(engine);
-    await engine.start();
-    return engine;
-  }
-
-  async function createExport(fields: Partial<BatchExportRow> = {}): Promise<BatchExportRow> {
-    const [row] = await testDb()('batch_exports')
-      .insert({
-        id: randomUUID(),
-        team_id: account.environment.id,
-        name: 'export',
-        destination_type: 'NoOp',
-        interval: 'hour',
-        created_at: new Date('2024-03-01T10:30:00Z'),
-        ...fields,
-      })
-      .returning('*');
-    return row as BatchExportRow;
-  }
-
-  async function createBackfill(exportId: string, startAt: string | null, endAt: string | null): Promise<string> {
-    const id = randomUUID();
-    await testDb()('batch_export_backfills').insert({
-      id,
-      batch_export_id: exportId,
-      team_id: account.environment.id,
-      start_at: startAt,
-      end_at: endAt,
-      adjusted_start_at: startAt,
-      status: 'Starting',
-    });
-    return id;
-  }
+  const suite = engineSuite();
+  const { startEngine, createExport, createBackfill } = suite;
 
   it('creates exactly the due runs, catching up every interval since the export was created, and runs each once', async () => {
     const clock = new ManualClock(new Date('2024-03-01T11:10:00Z'));
@@ -285,7 +219,7 @@ describe('batch export engine', function () {
     const destination = flaky(2);
     await startEngine(clock, { NoOp: destination.destination }, { retry: { limit: 2, delaySeconds: 0, backoff: false } });
     const batchExport = await createExport();
-    await engines[0]!.tick();
+    await suite.engines[0]!.tick();
     const [run] = await waitFor('run done', async () => {
       const rows = await runsOf(batchExport.id);
       return rows.length === 1 && rows[0]!.status === 'Completed' && rows;
@@ -485,7 +419,7 @@ describe('batch export engine', function () {
       data_interval_start: new Date('2024-03-01T08:00:00Z'),
       data_interval_end: new Date('2024-03-01T09:00:00Z'),
     });
-    const boss = new PgBoss({ connectionString: connectionStringOf(testDb()), schema, max: 1, schedule: false, supervise: false });
+    const boss = new PgBoss({ connectionString: connectionStringOf(testDb()), schema: suite.schema, max: 1, schedule: false, supervise: false });
     await boss.start();
     const jobs = [await boss.send(RUN_QUEUE, { runId: done!.id }), await boss.send(RUN_QUEUE, { runId: cancelledId })];
     await waitFor('jobs done', async () => {
@@ -552,7 +486,7 @@ describe('batch export engine', function () {
     expect({ id: run!.id, attempts: run!.attempts, calls: destination.calls.map((call) => call.runId) }).to.deep.equal({ id: runId, attempts: 2, calls: [runId] });
     // Another tick finds its job and leaves it alone: one job for the run, ever.
     await engine.tick();
-    const jobs = await testDb().raw<{ rows: Array<{ n: string }> }>(`select count(*) as n from ??.job where data->>'runId' = ?`, [schema, runId]);
+    const jobs = await testDb().raw<{ rows: Array<{ n: string }> }>(`select count(*) as n from ??.job where data->>'runId' = ?`, [suite.schema, runId]);
     expect(jobs.rows[0]!.n).to.equal('1');
   });
 
@@ -650,7 +584,7 @@ describe('batch export engine', function () {
     const trx = await testDb().transaction();
     try {
       const [{ pid }] = (await trx.raw<{ rows: Array<{ pid: number }> }>('select pg_backend_pid() as pid')).rows as [{ pid: number }];
-      await trx('events').insert({ team_id: account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
+      await trx('events').insert({ team_id: suite.account.environment.id, uuid: randomUUID(), event: 'straddler', distinct_id: 'd1', timestamp: new Date() });
       clock.set(new Date(end.getTime() + 1_000));
       await engine.tick();
       await waitFor('claimed', async () => (await runsOf(batchExport.id))[0]?.status === 'Running');

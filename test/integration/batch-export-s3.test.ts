@@ -342,6 +342,22 @@ describe('batch export to S3', function () {
       config: (s3) => s3.config({ bucket_name: 'no-such-bucket' }),
       message: /^S3 refused the upload to bucket 'no-such-bucket' at http:\/\/127\.0\.0\.1:\d+: NoSuchBucket \(status 404\): /,
     },
+    // A run refuses what the API's write refuses, in the same words, for an export stored before the rule held.
+    {
+      name: 'an empty bucket or region',
+      config: (s3) => s3.config({ bucket_name: '', region: '' }),
+      message: /^The following inputs are empty: \['bucket_name', 'region'\]$/,
+    },
+    {
+      name: 'files of no size',
+      config: (s3) => s3.config({ max_file_size_mb: 0 }),
+      message: /^Configuration has invalid value: 'max_file_size_mb' must be at least 1$/,
+    },
+    {
+      name: 'a compression the format does not take',
+      config: (s3) => s3.config({ file_format: 'JSONLines', compression: 'zstd' }),
+      message: /^Compression zstd is not supported for file format JSONLines\. Supported compressions are \['gzip', 'brotli'\]$/,
+    },
     {
       name: 'an endpoint that is not a URL',
       config: (s3) => s3.config({ endpoint_url: 'minio:9000' }),

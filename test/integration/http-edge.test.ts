@@ -152,8 +152,8 @@ describe('the HTTP edge', function () {
         ['GET', `${organization}environments_rollback/`, 'POST', true],
         ['HEAD', `${organization}environments_rollback/`, 'POST', false],
         ['POST', '/_health', 'GET, HEAD', true],
-        // The documented refusal: no body, and DELETE is not among what the path allows.
-        ['DELETE', `/api/environments/${account.environment.id}/session_recording_playlists/aB3dE5gH/`, 'GET, HEAD, PATCH', false],
+        // The documented refusal: the same body, and DELETE is not among what the path allows.
+        ['DELETE', `/api/environments/${account.environment.id}/session_recording_playlists/aB3dE5gH/`, 'GET, HEAD, PATCH', true],
         ['PUT', '/batch/', 'GET, HEAD, POST, OPTIONS', true],
         ['DELETE', '/i/v0/e', 'GET, HEAD, POST, OPTIONS', true],
         ['GET', '/flags/', 'POST, OPTIONS', true],

@@ -460,19 +460,19 @@ describe('session recording playlists', () => {
   });
 
   describe('environments_session_recording_playlists_destroy', () => {
-    it('answers 405 with no body and deletes nothing', async () => {
+    const refusal = { type: 'invalid_request', code: 'method_not_allowed', detail: 'Method "DELETE" not allowed.', attr: null };
+
+    it('answers 405 in the error format, with what the path allows, and deletes nothing', async () => {
       const created = await createCollection();
       const res = await http.delete(`${base}${created.short_id}/`);
-      expect(res.status).to.equal(405);
-      expect(res.text).to.equal('');
+      expect([res.status, res.headers.get('allow'), res.body]).to.deep.equal([405, 'GET, HEAD, PATCH', refusal]);
       expect(await playlistRow(created.short_id)).to.include({ id: created.id, deleted: false });
       expect((await http.get(`${base}${created.short_id}/`)).status).to.equal(200);
     });
 
     it('answers 405 whether or not the playlist exists', async () => {
       const res = await http.delete(`${base}nOsUchId/`);
-      expect(res.status).to.equal(405);
-      expect(res.text).to.equal('');
+      expect([res.status, res.body]).to.deep.equal([405, refusal]);
     });
 
     it('checks the write scope first: 403 for a read-only key', async () => {

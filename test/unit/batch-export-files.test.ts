@@ -122,13 +122,13 @@ describe('unit: batch export files', () => {
     it('refuses a compression the format does not take', () => {
       expect(() => createRecordFileWriter({ format: 'JSONLines', compression: 'zstd', columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
-        .with.property('message', 'Compression zstd is not supported for file format JSONLines. Supported compressions are gzip, brotli');
+        .with.property('message', "Compression zstd is not supported for file format JSONLines. Supported compressions are ['gzip', 'brotli']");
       expect(() => createRecordFileWriter({ format: 'Parquet', compression: 'lzo' as FileCompression, columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
-        .with.property('message', 'Compression lzo is not supported for file format Parquet. Supported compressions are zstd, lz4, snappy, gzip, brotli');
+        .with.property('message', "Compression lzo is not supported for file format Parquet. Supported compressions are ['zstd', 'lz4', 'snappy', 'gzip', 'brotli']");
       expect(() => createRecordFileWriter({ format: 'CSV' as FileFormat, compression: null, columns: null }, async () => undefined))
         .to.throw(NonRetryableExportError)
-        .with.property('message', 'File format CSV is not supported. Supported file formats are Parquet, JSONLines');
+        .with.property('message', "File format CSV is not supported. Supported file formats are ['Parquet', 'JSONLines']");
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../../pg/client.js';
-import { paginate, type Page } from '../../pagination.js';
+import { keysetPage, paginate, type KeysetPosition, type Page, type Positioned } from '../../pagination.js';
 import { uuidv7 } from '../../core/uuid.js';
 import { UUID_PATTERN } from '../../core/text.js';
 import { translated } from '../../pg/errors.js';
@@ -290,10 +290,17 @@ const withCount = (row: BatchExportBackfillRow & { finished_runs: string | numbe
   finished_runs: Number(row.finished_runs),
 });
 
-export async function listBackfills(db: Db, exportId: string, page: Page): Promise<{ rows: BackfillWithProgress[]; count: number }> {
-  const query = backfillsOf(db, exportId).orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'f.id', order: 'desc' }]);
-  const { rows, count } = await paginate<BatchExportBackfillRow & { finished_runs: string }>(query, page);
-  return { rows: rows.map(withCount), count };
+/** One page of the export's backfills, newest first, keyed on (created_at, id) as the runs are. */
+export async function listBackfillsPage(
+  db: Db,
+  exportId: string,
+  page: { position: KeysetPosition | null; limit: number },
+): Promise<{ rows: Positioned<BackfillWithProgress>[]; more: boolean }> {
+  const order = { column: 'f.created_at', idColumn: 'f.id', descending: true };
+  const { rows, more } = await translated(() =>
+    keysetPage<BatchExportBackfillRow & { finished_runs: string }>(db, backfillsOf(db, exportId), order, page.position, page.limit),
+  );
+  return { rows: rows.map((row) => ({ ...withCount(row), position_value: row.position_value })), more };
 }
 
 export async function findBackfill(db: Db, exportId: string, id: string): Promise<BackfillWithProgress | null> {
@@ -330,16 +337,6 @@ export type RunsBound =
 /** The orders runs can be listed in, as PostHog's ordering_fields: by when they were created or their interval. */
 export type RunsOrderColumn = 'created_at' | 'data_interval_start';
 
-/**
- * Where a page of runs starts: the run it continues from (its ordering column to the microsecond, and its id),
- * and whether it goes against the listing's order (back towards the first page).
- */
-export interface RunsPosition {
-  value: string;
-  id: string;
-  reverse: boolean;
-}
-
 export interface RunsQuery {
   orderBy: RunsOrderColumn;
   descending: boolean;
@@ -347,43 +344,28 @@ export interface RunsQuery {
   after: RunsBound;
   before: RunsBound | null;
   statuses: readonly RunStatus[] | null;
-  position: RunsPosition | null;
+  position: KeysetPosition | null;
   limit: number;
 }
 
-/** A run with its ordering column to the microsecond (UTC, ISO), which a JS Date would cut to milliseconds. */
-export type PositionedRun = BatchExportRunRow & { position_value: string };
-
-/**
- * One page of runs in the query's window, keyed on (ordering column, id); `more` tells whether rows lie beyond
- * the page in the direction it was read.
- */
-export async function listRunsPage(db: Db, exportId: string, query: RunsQuery): Promise<{ rows: PositionedRun[]; more: boolean }> {
+/** One page of runs in the query's window, keyed on (ordering column, id). */
+export async function listRunsPage(
+  db: Db,
+  exportId: string,
+  query: RunsQuery,
+): Promise<{ rows: Positioned<BatchExportRunRow>[]; more: boolean }> {
   const bound = (value: RunsBound) => {
     if (value.kind === 'instant') return db.raw('?::timestamptz', [value.at]);
     if (value.kind === 'local') return db.raw('(?::timestamp at time zone ?)', [value.at, value.timezone]);
     return db.raw('(now() - ?::interval)', [value.interval]);
   };
-  const column = query.orderBy;
-  const reverse = query.position?.reverse ?? false;
-  const order = query.descending !== reverse ? 'desc' : 'asc';
-  const builder = db('batch_export_runs')
-    .select('*', db.raw(`to_char(?? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_value`, [column]))
-    .where('batch_export_id', exportId)
-    .orderBy([{ column, order }, { column: 'id', order }])
-    .limit(query.limit + 1);
+  const builder = db('batch_export_runs').select('*').where('batch_export_id', exportId);
   const end = query.before ? bound(query.before) : db.fn.now();
-  if (column === 'created_at') builder.where('created_at', '>=', bound(query.after)).where('created_at', '<=', end);
+  if (query.orderBy === 'created_at') builder.where('created_at', '>=', bound(query.after)).where('created_at', '<=', end);
   else builder.where('data_interval_start', '>=', bound(query.after)).where('data_interval_end', '<=', end);
   if (query.statuses) builder.whereIn('status', [...query.statuses]);
-  if (query.position) {
-    const comparison = order === 'desc' ? '<' : '>';
-    builder.whereRaw(`(??, id) ${comparison} (?::timestamptz, ?::uuid)`, [column, query.position.value, query.position.id]);
-  }
-  const rows = await translated(async () => (await builder) as PositionedRun[]);
-  const more = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  return { rows: reverse ? page.reverse() : page, more };
+  const order = { column: query.orderBy, idColumn: 'id', descending: query.descending };
+  return translated(() => keysetPage<BatchExportRunRow>(db, builder, order, query.position, query.limit));
 }
 
 export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {

@@ -10,15 +10,12 @@ import type { Zstd } from '@hpcc-js/wasm-zstd';
 import type * as Lz4 from 'lz4-wasm-nodejs';
 import {
   COMPRESSION_EXTENSIONS,
-  FILE_FORMATS,
   FORMAT_EXTENSIONS,
-  isCompressionOf,
-  isFileFormat,
-  SUPPORTED_COMPRESSIONS,
   type FileCompression,
   type FileFormat,
 } from '../../../db/queries/batch-exports/rows.js';
 import { epochMicros, microsOfSecond } from '../../../db/pg/precise-time.js';
+import { checkFileFormat } from './s3-rules.js';
 import { NonRetryableExportError, type ExportRecord } from './types.js';
 
 export type { FileCompression, FileFormat };
@@ -50,20 +47,11 @@ export interface RecordFileWriter {
   readonly recordsWritten: number;
 }
 
-/** Throws NonRetryableExportError for a format or compression this server cannot write. */
+/** Throws NonRetryableExportError, in the words the API refuses it with, for a format or compression this server cannot write. */
 export function checkFileSpec(format: unknown, compression: unknown): { format: FileFormat; compression: FileCompression | null } {
-  if (!isFileFormat(format)) {
-    throw new NonRetryableExportError(
-      `File format ${String(format)} is not supported. Supported file formats are ${FILE_FORMATS.join(', ')}`,
-    );
-  }
-  if (compression === null || compression === undefined) return { format, compression: null };
-  if (!isCompressionOf(format, compression)) {
-    throw new NonRetryableExportError(
-      `Compression ${String(compression)} is not supported for file format ${format}. Supported compressions are ${SUPPORTED_COMPRESSIONS[format].join(', ')}`,
-    );
-  }
-  return { format, compression };
+  const checked = checkFileFormat(format, compression);
+  if (checked.refusal !== null) throw new NonRetryableExportError(checked.refusal);
+  return checked;
 }
 
 export function createRecordFileWriter(spec: FileSpec, sink: ByteSink): RecordFileWriter {

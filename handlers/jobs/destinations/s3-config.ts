@@ -2,10 +2,9 @@
  * An S3 destination's stored settings, read and checked before a run reads anything: what cannot work (a missing
  * bucket or keys, a bad endpoint, an unknown format) fails the run for good.
  */
-import { S3_KEYS_REQUIRED_MESSAGE, s3EndpointHost, s3EndpointRefusal } from './s3-rules.js';
+import { S3_KEYS_REQUIRED_MESSAGE, s3EmptySettingsRefusal, s3EndpointHost, s3EndpointRefusal, s3MaxFileSizeRefusal } from './s3-rules.js';
 import { checkFileSpec, type FileCompression, type FileFormat } from './files.js';
 import { NonRetryableExportError } from './types.js';
-
 
 export interface S3Config {
   bucketName: string;
@@ -35,20 +34,24 @@ function requiredString(config: Record<string, unknown>, key: string): string {
   return value;
 }
 
+function readMaxFileSizeMb(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const parsed = typeof value === 'string' ? Number(value) : value;
+  if (typeof parsed !== 'number' || !Number.isSafeInteger(parsed)) {
+    throw new NonRetryableExportError(`The S3 setting 'max_file_size_mb' must be an integer, not ${JSON.stringify(value)}`);
+  }
+  const refusal = s3MaxFileSizeRefusal(parsed);
+  if (refusal !== null) throw new NonRetryableExportError(refusal);
+  return parsed;
+}
+
 /** The export's stored destination settings, checked; what cannot work is refused before anything is read. */
 export function readS3Config(config: Record<string, unknown>): S3Config {
   const bucketName = requiredString(config, 'bucket_name');
-  if (bucketName === '') throw new NonRetryableExportError("The S3 setting 'bucket_name' is empty");
+  const empty = s3EmptySettingsRefusal(config);
+  if (empty !== null) throw new NonRetryableExportError(empty);
   const { format, compression } = checkFileSpec(config.file_format ?? 'JSONLines', config.compression ?? null);
-  const maxFileSize = config.max_file_size_mb;
-  let maxFileSizeMb: number | null = null;
-  if (maxFileSize !== null && maxFileSize !== undefined) {
-    const parsed = typeof maxFileSize === 'string' ? Number(maxFileSize) : maxFileSize;
-    if (typeof parsed !== 'number' || !Number.isInteger(parsed) || parsed <= 0) {
-      throw new NonRetryableExportError(`The S3 setting 'max_file_size_mb' must be a positive integer, not ${JSON.stringify(maxFileSize)}`);
-    }
-    maxFileSizeMb = parsed;
-  }
+  const maxFileSizeMb = readMaxFileSizeMb(config.max_file_size_mb);
   const endpointUrl = optionalString(config, 'endpoint_url');
   if (endpointUrl !== null && s3EndpointHost(endpointUrl) === null) throw new NonRetryableExportError(s3EndpointRefusal(endpointUrl));
   const accessKeyId = optionalString(config, 'aws_access_key_id');
