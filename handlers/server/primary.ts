@@ -82,7 +82,6 @@ export async function runPrimary(config: Config): Promise<void> {
     },
     jobs: config.jobs ? { module: new URL('./jobs-process.js', import.meta.url), env: { DATABASE_URL: databaseUrl } } : null,
     logger,
-    rateLimitPerMinute: config.rateLimitPerMinute,
   });
 
   let stopping = false;
