@@ -1,7 +1,7 @@
 /**
  * Two hosts on one database, as a team runs them behind a load balancer: two `npm start` servers, each with its
- * own supervisor, workers, port and job engine, started as separate processes on the database the test admin URL
- * names (so that the same test runs on a Citus coordinator). A personal key's requests spread over both count
+ * own supervisor, workers, port and job engine, started at once as separate processes on an empty database that
+ * the test admin URL names (so that the same test runs on a Citus coordinator). One of them sets it up. A personal key's requests spread over both count
  * against one budget; a batch export that both engines find due lands once in its destination; an asynchronous
  * query submitted to one host runs once and is read from the other; a host killed with everything it runs (its
  * process group, SIGKILL) while it holds an export run leaves that run to the other host; and each host's
@@ -71,16 +71,21 @@ describe('many hosts on one database', function () {
   before(async () => {
     name = await createDatabase('hedgerow_many_hosts');
     db = createDb(databaseUrl(name));
-    await migrateLatest(db);
-    // One after the other: the first one's setup makes the schemas the second then finds made.
-    hostA = await start();
-    hostB = await start();
+    // Both at once on an empty database: their setups take turns to migrate and make the first organization.
+    [hostA, hostB] = await Promise.all([start(), start()]);
   });
 
   after(async () => {
     for (const host of [hostA, hostB]) if (host) await stopServerProcess(host.process);
     await db?.destroy();
     if (name) await dropDatabase(name);
+  });
+
+  it('start at once on an empty database: one of them migrates it and makes its first organization', async () => {
+    const firstRuns = [hostA, hostB].filter((host) => host.process.output().includes('First run: created an organization'));
+    expect(firstRuns).to.have.length(1);
+    expect(await db('organizations').count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+    expect(await migrateLatest(db)).to.deep.equal([]);
   });
 
   it("names each host in its own /_health and /_metrics", async () => {
@@ -188,8 +193,8 @@ describe('many hosts on one database', function () {
 
   it('finishes on the other host a run whose host was killed while it held it', async () => {
     const account: Account = await newAccount(db);
-    // Twelve five-minute intervals of three hours ago; each host runs one of them at a time (an environment's
-    // share of an engine's two slots).
+    // Six five-minute intervals of three hours ago; each host runs one of them at a time (an environment's share
+    // of an engine's two slots).
     const createdAt = new Date(Math.floor((Date.now() - 3 * HOUR) / FIVE_MINUTES) * FIVE_MINUTES);
     const exportId = randomUUID();
     await db('batch_exports').insert({
@@ -199,7 +204,7 @@ describe('many hosts on one database', function () {
       destination_type: 'NoOp',
       interval: 'every 5 minutes',
       created_at: createdAt,
-      end_at: new Date(createdAt.getTime() + 12 * FIVE_MINUTES),
+      end_at: new Date(createdAt.getTime() + 6 * FIVE_MINUTES),
     });
     const runs = () => db<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
     // Two runs at once: one on each host.
@@ -212,10 +217,10 @@ describe('many hosts on one database', function () {
 
     const finished = await waitFor('every interval to be exported', async () => {
       const rows = await runs();
-      return rows.length === 12 && rows.every((run) => run.status === 'Completed') && rows;
-    }, PROCESS_WAIT_MS);
+      return rows.length === 6 && rows.every((run) => run.status === 'Completed') && rows;
+    }, 2 * PROCESS_WAIT_MS);
     expect(finished.map((run) => run.data_interval_end.getTime())).to.deep.equal(
-      Array.from({ length: 12 }, (_, n) => createdAt.getTime() + (n + 1) * FIVE_MINUTES),
+      Array.from({ length: 6 }, (_, n) => createdAt.getTime() + (n + 1) * FIVE_MINUTES),
     );
     // The killed host's run was started again, by the host left; every other run once.
     const again = finished.filter((run) => run.attempts !== 1);
