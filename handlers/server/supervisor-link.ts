@@ -46,6 +46,7 @@ export class SupervisorLink {
   /** This worker's own `/_metrics` text (set by createApp), which the primary adds up with the others'. */
   localMetrics: () => string = () => '';
   private nextId = 1;
+
   constructor(
     readonly worker: { id: number; pid: number },
     private readonly channel: PrimaryChannel,
