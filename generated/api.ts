@@ -14,9 +14,10 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Answers 200 while the process serves requests; it does not touch the database. Under `npm start`, whose
-         *     primary process supervises worker processes that share the port, the answer also names the worker that
-         *     answered and counts the workers: configured, serving now, and started again after one died.
+         * @description Answers 200 while the process serves requests; it does not touch the database. It names the host that
+         *     answered (`HEDGEROW_HOST_ID`), so that behind a load balancer each answer says which server gave it. Under
+         *     `npm start`, whose primary process supervises worker processes that share the port, the answer also names
+         *     the worker that answered and counts the workers: configured, serving now, and started again after one died.
          */
         get: operations["health_retrieve"];
         put?: never;
@@ -147,7 +148,9 @@ export interface paths {
          *     process supervises worker processes, the answer covers every worker whichever one answers: counters are
          *     added up over the workers, gauges (memory, the access cache listening) are given per worker with a
          *     `worker` label, and `hedgerow_workers_configured`, `hedgerow_workers_alive` and
-         *     `hedgerow_worker_restarts_total` count the workers.
+         *     `hedgerow_worker_restarts_total` count the workers. The counters are the answering host's own (one
+         *     server of those behind a load balancer): `hedgerow_host_info`, first, names it in its `host` label
+         *     (`HEDGEROW_HOST_ID`, as `/_health` does).
          */
         get: operations["metrics_retrieve"];
         put?: never;
@@ -3731,6 +3734,12 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+            /**
+             * @description The host that answered: `HEDGEROW_HOST_ID`, by default the machine's name and the port. Every worker of
+             *     one server gives the same; `/_metrics` gives it too, as the `host` label of `hedgerow_host_info`.
+             * @example web-1:8000
+             */
+            host: string;
             /** @description The worker process that answered (only under `npm start`'s supervisor). */
             worker?: {
                 /**

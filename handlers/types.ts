@@ -74,7 +74,7 @@ export type HandlerResult<K extends OperationId> = {
 
 /**
  * What the app is started with: the database, the configuration and the logger; and, in a worker process of
- * `npm start`, its link to the supervisor (the workers' status, the shared rate limit).
+ * `npm start`, its link to the supervisor (the workers' status, every worker's metrics).
  */
 export interface BaseDeps {
   db: Db;

@@ -35,7 +35,7 @@ export const TENANT_TABLES = [
   'query_statuses',
 ] as const;
 
-export const LOCAL_TABLES = ['knex_migrations', 'knex_migrations_lock'] as const;
+export const LOCAL_TABLES = ['knex_migrations', 'knex_migrations_lock', 'rate_limit_windows'] as const;
 
 /** The column every tenant table is sharded by. */
 export const DISTRIBUTION_COLUMN = 'team_id';

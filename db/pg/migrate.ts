@@ -47,10 +47,27 @@ class DirectoryMigrationSource implements Knex.MigrationSource<string> {
 
 const config = (): Knex.MigratorConfig => ({ migrationSource: new DirectoryMigrationSource() });
 
-/** Applies every pending migration; returns the names applied. */
+/** The advisory lock class of the schema's setup ('HgSc'); the key within it is 0. */
+const SCHEMA_LOCK_CLASS = 0x48675363;
+
+/**
+ * Runs `work` while this process alone, of every process on the database, sets the schema up: hosts started at
+ * once on one database take turns, where Knex's own migration lock would fail the second instead of waiting.
+ * The lock is held by a transaction of its own, so `work` runs on the pool's other sessions as usual.
+ */
+export async function withSchemaLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?, 0)', [SCHEMA_LOCK_CLASS]);
+    return work();
+  });
+}
+
+/** Applies every pending migration (one process at a time); returns the names applied. */
 export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest(config())) as [number, string[]];
-  return applied;
+  return withSchemaLock(db, async () => {
+    const [, applied] = (await db.migrate.latest(config())) as [number, string[]];
+    return applied;
+  });
 }
 
 /** Undoes every applied migration, newest first. */

@@ -121,6 +121,16 @@ export function renderAccessLookups(access: { lookups: { memory: number; databas
   return `${lines.join('\n')}\n`;
 }
 
+/** Which host answered: a gauge of 1 whose label names it, as Prometheus' `*_info` metrics do. */
+export function renderHostInfo(hostId: string): string {
+  const label = hostId.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  return [
+    '# HELP hedgerow_host_info The host that answered (HEDGEROW_HOST_ID), whichever of its workers did.',
+    '# TYPE hedgerow_host_info gauge',
+    `hedgerow_host_info{host="${label}"} 1`,
+  ].join('\n') + '\n';
+}
+
 /** A process's whole `/_metrics` text: capture's counters and the API's key lookups. */
 export function renderProcessMetrics(metrics: CaptureMetrics, access: Parameters<typeof renderAccessLookups>[0]): string {
   return metrics.renderRequests() + metrics.renderIngestion() + renderAccessLookups(access);

@@ -1,6 +1,7 @@
 /**
  * Configuration, read once from environment variables. Each has a default, listed in the README.
  */
+import { hostname } from 'node:os';
 import { DEFAULT_RESULT_MAX_BYTES, MAX_QUERY_SLOTS } from '../../db/core/query-limits.js';
 
 export interface Config {
@@ -8,6 +9,11 @@ export interface Config {
   port: number;
   /** Address to listen on. */
   host: string;
+  /**
+   * The name this server goes by in `/_health` and `/_metrics` (HEDGEROW_HOST_ID), so that behind a load balancer
+   * each answer says which host gave it; by default the machine's name and the port.
+   */
+  hostId: string;
   /** External PostgreSQL; when unset the embedded one of db/pg/embedded.ts is started. */
   databaseUrl: string | undefined;
   /** Where the embedded PostgreSQL keeps its data. */
@@ -153,10 +159,16 @@ function answerMemory(): Pick<Config, 'answerMemoryBytes' | 'answerMemoryPerUser
   };
 }
 
+/** The machine's name and the port: what tells apart the servers of one machine, and of several. */
+export function defaultHostId(port: number): string {
+  return `${hostname()}:${port}`;
+}
+
 export function readConfig(): Config {
   return {
     port: integer('PORT', 8000),
     host: process.env.HOST || '0.0.0.0',
+    hostId: process.env.HEDGEROW_HOST_ID || defaultHostId(integer('PORT', 8000)),
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: process.env.HEDGEROW_DATA_DIR || '.hedgerow-data',
     logLevel: process.env.LOG_LEVEL || 'info',

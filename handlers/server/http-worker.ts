@@ -18,17 +18,13 @@ export async function runWorker(config: Config): Promise<void> {
   nameDatabaseSessions('worker');
   const logger = createLogger(config).child({ worker: worker.id });
   const runtime = await openRuntime(config, logger, { migrate: false });
-  const supervisor = new SupervisorLink(
-    worker,
-    {
-      send: (message) => process.send!(message),
-      get connected() {
-        return process.connected;
-      },
-      on: (event, listener) => process.on(event, listener),
+  const supervisor = new SupervisorLink(worker, {
+    send: (message) => process.send!(message),
+    get connected() {
+      return process.connected;
     },
-    config.rateLimitPerMinute,
-  );
+    on: (event, listener) => process.on(event, listener),
+  });
   const app = await createApp({ db: runtime.db, config, logger, supervisor });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {

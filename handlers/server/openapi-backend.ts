@@ -12,7 +12,7 @@ import { OpenAPIBackend, type Context as OperationContext, type Request as Opera
 import { parseJsonBody } from './body.js';
 import { stringifyExact } from '../../db/core/exact-json.js';
 import { errors } from '../../db/core/errors.js';
-import { RateLimiter } from './rate-limit.js';
+import { DatabaseRateLimiter } from './rate-limit.js';
 import { authenticate, authorize, SECURITY_SCHEME } from './security.js';
 import { isLaneOperation } from './lane.js';
 import { useIndexedRouter } from '../openapi/router.js';
@@ -32,7 +32,7 @@ export function requestState(ctx: Koa.Context): RequestState {
 }
 
 export async function createOpenApiBackend(deps: AppDeps, registry: HandlerRegistry): Promise<OpenAPIBackend> {
-  const limiter = deps.supervisor ?? new RateLimiter(deps.config.rateLimitPerMinute);
+  const limiter = new DatabaseRateLimiter(deps.db, deps.config.rateLimitPerMinute, deps.logger);
   const api = new OpenAPIBackend({
     definition: SPEC_PATH,
     strict: true,

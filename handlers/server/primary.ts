@@ -12,7 +12,7 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Logger } from 'pino';
 import type { EmbeddedPostgres } from '../../db/pg/embedded.js';
-import type { Config } from './config.js';
+import { defaultHostId, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import type { SetupReport } from './setup.js';
 import { Supervisor } from './supervisor.js';
@@ -76,13 +76,14 @@ export async function runPrimary(config: Config): Promise<void> {
     workerEnv: {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
+      // With PORT=0 the workers learn the port chosen here, and all of them go by the same name.
+      HEDGEROW_HOST_ID: process.env.HEDGEROW_HOST_ID || defaultHostId(port),
       // Capture's memory budget and its large payloads at once are the whole server's: each worker holds its share.
       HEDGEROW_CAPTURE_MEMORY_MB: String(Math.max(1, Math.floor(config.captureMemoryBytes / (1024 * 1024) / plan.count))),
       HEDGEROW_WORKERS: String(plan.count),
     },
     jobs: config.jobs ? { module: new URL('./jobs-process.js', import.meta.url), env: { DATABASE_URL: databaseUrl } } : null,
     logger,
-    rateLimitPerMinute: config.rateLimitPerMinute,
   });
 
   let stopping = false;

@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { parseAllowlist } from '../../db/destinations/address-policy.js';
 import { DB_POOL_MAX, READ_DB_POOL_MAX } from '../../db/pg/client.js';
+import { withSchemaLock } from '../../db/pg/migrate.js';
 import { bootstrap, hasAnyOrganization, type BootstrapResult } from '../../db/queries/bootstrap.js';
 import { readConnectionBudget } from '../../db/queries/connection-budget.js';
 import { engineSessions } from '../jobs/index.js';
@@ -33,14 +34,15 @@ nameDatabaseSessions('setup');
 const runtime = await openRuntime(config, createLogger(config));
 try {
   const { db } = runtime;
-  let firstRun: BootstrapResult | null = null;
-  if (!(await hasAnyOrganization(db))) {
-    firstRun = await bootstrap(db, {
+  // Hosts started at once on an empty database take turns: the first makes the first organization, the others find it.
+  const firstRun = await withSchemaLock(db, async (): Promise<BootstrapResult | null> => {
+    if (await hasAnyOrganization(db)) return null;
+    return bootstrap(db, {
       email: process.env.HEDGEROW_ADMIN_EMAIL || 'admin@hedgerow.local',
       organizationName: 'Default organization',
       projectName: 'Default project',
     });
-  }
+  });
   const budget = await readConnectionBudget(db);
   // The job engine's process comes first: the HTTP workers share what is left.
   if (config.jobs) budget.used += engineSessions(config.exportConcurrency);

@@ -2,15 +2,14 @@
  * The primary process of `npm start` (node:cluster): it keeps a number of worker processes serving HTTP on the
  * shared port and the job engine's process running, starts again one that dies (waiting longer each time one
  * dies soon after it started, so that a process that cannot start does not spin), tells the workers how many of
- * them are serving (for `/_health`), counts the rate limit for all of them, and on stop lets each one finish
- * what it has in flight, restarting none.
+ * them are serving (for `/_health`), gathers their metrics, and on stop lets each one finish what it has in
+ * flight, restarting none.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { ConnectionBudget } from '../../db/queries/connection-budget.js';
 import { combineWorkerMetrics } from '../capture/metrics.js';
-import { RateLimiter } from './rate-limit.js';
 import { isHedgerowMessage, type JobsMessage, type PrimaryMessage, type WorkerMessage, type WorkersStatus } from './supervisor-link.js';
 
 /** How long the primary waits for each worker's counters when gathering `/_metrics`. */
@@ -67,7 +66,6 @@ export interface SupervisorOptions {
   /** The job engine's process (handlers/server/jobs-process.ts) and its environment; null: none. */
   jobs?: { module: URL | string; env: Record<string, string> } | null;
   logger: Logger;
-  rateLimitPerMinute: number;
   /** A worker that served at least this long before it died is started again at once. */
   healthyAfterMs?: number;
   /** First wait before starting again a worker that died sooner; doubles up to `maxBackoffMs`. */
@@ -100,7 +98,6 @@ interface JobsSlot {
 export class Supervisor {
   private readonly slots: Slot[] = [];
   private jobsSlot: JobsSlot | null = null;
-  private readonly limiter: RateLimiter;
   private restarts = 0;
   private stopping = false;
   private everListened = false;
@@ -120,7 +117,6 @@ export class Supervisor {
       maxFailedStarts: 5,
       ...options,
     };
-    this.limiter = new RateLimiter(options.rateLimitPerMinute);
   }
 
   get status(): WorkersStatus {
@@ -270,9 +266,7 @@ export class Supervisor {
 
   private onMessage(worker: Worker, message: unknown): void {
     if (!isHedgerowMessage<WorkerMessage>(message)) return;
-    if (message.hedgerow === 'rate-limit') {
-      this.send(worker, { hedgerow: 'rate-limit', id: message.id, wait: this.limiter.take(message.key) });
-    } else if (message.hedgerow === 'metrics') {
+    if (message.hedgerow === 'metrics') {
       const id = message.id;
       void this.gatherMetrics().then((text) => this.send(worker, { hedgerow: 'metrics', id, text }));
     } else if (message.hedgerow === 'metrics-snapshot') {

@@ -44,7 +44,7 @@ describe('npm run mock', function () {
   });
 
   const cases: Array<{ what: string; path: string; headers: Record<string, string>; status: number; body: object }> = [
-    { what: 'a public operation', path: '/_health', headers: {}, status: 200, body: { status: 'ok' } },
+    { what: 'a public operation', path: '/_health', headers: {}, status: 200, body: { status: 'ok', host: 'web-1:8000' } },
     {
       what: 'an operation that needs a personal API key, given any',
       path: '/api/organizations/',

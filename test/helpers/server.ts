@@ -18,6 +18,8 @@ export interface TestServer {
   /** The server itself, bypassing any proxy. */
   directUrl: string;
   http: HttpClient;
+  /** The configuration the app was created with. */
+  config: Config;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     directUrl,
     http: new HttpClient(baseUrl, null, directUrl),
+    config,
     async close() {
       await proxy?.stop();
       server.closeAllConnections();

@@ -5,13 +5,13 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { formatDatetime } from '../../handlers/jobs/destinations/files.js';
 import { createHttpDestination, httpDestination } from '../../handlers/jobs/destinations/http.js';
 import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
+import { startReceiver } from '../helpers/http-receiver.js';
 import { createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -49,33 +49,6 @@ const eventsOf = (db: Db, teamId: number): Promise<StoredEvent[]> =>
     .where({ team_id: teamId })
     .orderBy([{ column: 'timestamp' }, { column: 'uuid' }])
     .select('uuid', 'event', 'distinct_id', 'timestamp', 'properties', 'elements_chain');
-
-/** A receiver of `/batch/` posts that keeps their bodies and answers with `answer`'s status and body. */
-async function startReceiver(): Promise<{ url: string; bodies: any[]; answer: { status: number; body: string }; close(): Promise<void> }> {
-  const bodies: any[] = [];
-  const answer = { status: 200, body: '{"status":1}' };
-  const server: Server = createServer((request: IncomingMessage, response) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      bodies.push({ contentType: request.headers['content-type'], body: JSON.parse(text) });
-      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/batch/`,
-    bodies,
-    answer,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -13,7 +13,24 @@ describe('server behaviour', () => {
       const server = await startTestServer();
       try {
         const res = await server.http.get('/_health');
-        expect([res.status, res.body]).to.deep.equal([200, { status: 'ok' }]);
+        expect([res.status, res.body]).to.deep.equal([200, { status: 'ok', host: server.config.hostId }]);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  describe('metrics_retrieve', () => {
+    it('names the host first, with the name /_health gives', async () => {
+      const server = await startTestServer({ config: { hostId: 'web "1"\\a' } });
+      try {
+        const res = await server.http.get('/_metrics');
+        expect(res.text.split('\n').slice(0, 3)).to.deep.equal([
+          '# HELP hedgerow_host_info The host that answered (HEDGEROW_HOST_ID), whichever of its workers did.',
+          '# TYPE hedgerow_host_info gauge',
+          'hedgerow_host_info{host="web \\"1\\"\\\\a"} 1',
+        ]);
+        expect((await server.http.get('/_health')).body).to.deep.equal({ status: 'ok', host: 'web "1"\\a' });
       } finally {
         await server.close();
       }

@@ -5,7 +5,6 @@ import { slugify } from '../../db/queries/organizations.js';
 import { hashPersonalApiKey, maskPersonalApiKey, newPersonalApiKey, newProjectApiToken, newShortId } from '../../db/tokens.js';
 import { ApiError } from '../../db/core/errors.js';
 import { pageLinks } from '../../handlers/pagination.js';
-import { RateLimiter } from '../../handlers/server/rate-limit.js';
 import { grantsScope } from '../../handlers/server/security.js';
 
 describe('unit: foundation', () => {
@@ -75,24 +74,6 @@ describe('unit: foundation', () => {
       expect(hashPersonalApiKey('phx_abc')).to.match(/^sha256\$[0-9a-f]{64}$/);
       expect(hashPersonalApiKey('phx_abc')).to.not.equal(hashPersonalApiKey('phx_abd'));
       expect(maskPersonalApiKey('phx_0123456789wxyz')).to.equal('phx_...wxyz');
-    });
-  });
-
-  describe('RateLimiter', () => {
-    it('allows the budget per minute, then says how long to wait, then resets', () => {
-      let now = 1_000_000;
-      const limiter = new RateLimiter(3, () => now);
-      expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).to.deep.equal([0, 0, 0]);
-      expect(limiter.take('a')).to.equal(60);
-      expect(limiter.take('b')).to.equal(0);
-      now += 45_500;
-      expect(limiter.take('a')).to.equal(15);
-      now += 15_000;
-      expect(limiter.take('a')).to.equal(0);
-    });
-    it('is off at 0', () => {
-      const limiter = new RateLimiter(0);
-      for (let i = 0; i < 1000; i += 1) expect(limiter.take('a')).to.equal(0);
     });
   });
 
