@@ -217,6 +217,9 @@ export async function rollbackEnvironments(
   const moves = [...mapping].filter(([source, target]) => source !== target);
   await translated(() =>
     db.transaction(async (trx) => {
+      // Tenant tables point at each other by (team_id, id), and the loop below moves one table at a time: the
+      // keys between them are checked once everything has moved, at commit.
+      await trx.raw('set constraints all deferred');
       // Every environment the moves touch, locked in id order: two rollbacks over the same environments (one
       // moving 13 into 14, the other 14 into 13) then wait for each other instead of deadlocking, and the later
       // one finds what the earlier removed. (No key update: capture's key-share locks on the targets, taken as
