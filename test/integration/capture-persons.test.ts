@@ -4,6 +4,7 @@
  * and encodings: capture.test.ts.)
  */
 import { expect } from 'chai';
+import { deleteEnvironments } from '../../db/queries/organizations.js';
 import { captureRequests, ingestionWarnings as warnings, personOf, storedEvents as events, type StoredEventRow } from '../helpers/capture-requests.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
@@ -488,8 +489,8 @@ describe('capture: persons, aliases and groups', () => {
         const account = await newAccount(testDb());
         const key = account.environment.api_token;
         expect((await post('/i/v0/e/', { api_key: key, event: 'before', distinct_id: 'known' })).status).to.equal(200);
-        await testDb()('environments').where({ id: account.environment.id }).delete();
-        // Its events went with it (the events table has a trigger instead of a cascading foreign key).
+        await testDb().transaction((trx) => deleteEnvironments(trx, [account.environment.id]));
+        // Its events went with it (the events table has no foreign key to cascade from).
         expect(await events(account)).to.deep.equal([]);
 
         const refused = await post('/i/v0/e/', { api_key: key, event: 'after', distinct_id: distinctId });
