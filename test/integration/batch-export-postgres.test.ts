@@ -86,13 +86,14 @@ describe('batch export destination: Postgres', () => {
     const [run] = await db<BatchExportRunRow>('batch_export_runs')
       .insert({
         id: randomUUID(),
+        team_id: batchExport!.team_id,
         batch_export_id: batchExport!.id,
         status: 'Running',
         data_interval_start: window.start === null ? null : new Date(window.start),
         data_interval_end: new Date(window.end),
         backfill_id: options.backfillId ?? null,
       })
-      .onConflict(['batch_export_id', 'data_interval_end'])
+      .onConflict(['batch_export_id', 'data_interval_end', 'team_id'])
       .merge(['status', 'backfill_id'])
       .returning('*');
     const updates: Progress[] = [];
