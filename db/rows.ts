@@ -95,6 +95,7 @@ export interface SessionRecordingPlaylistRow {
 
 export interface SessionRecordingPlaylistItemRow {
   id: string;
+  team_id: number;
   playlist_id: number;
   session_id: string;
   created_at: Date;

@@ -131,7 +131,7 @@ export const environments_session_recording_playlists_recordings_retrieve: Handl
 > = async ({ params, query, state, deps }) => {
   const playlist = await visiblePlaylist(deps.db, state, params.short_id);
   const page = { limit: query.limit ?? PINNED_RECORDINGS_PAGE_SIZE, offset: query.offset ?? 0 };
-  return { status: 200, body: await listPinnedRecordings(deps.db, playlist.id, page) };
+  return { status: 200, body: await listPinnedRecordings(deps.db, playlist.team_id, playlist.id, page) };
 };
 
 export const environments_session_recording_playlists_recordings_create: Handler<
@@ -141,7 +141,7 @@ export const environments_session_recording_playlists_recordings_create: Handler
   if (playlist.type === 'filters') {
     throw errors.validation("Cannot add recordings to a playlist that is type 'filters'.");
   }
-  await pinRecording(deps.db, playlist.id, params.session_recording_id);
+  await pinRecording(deps.db, playlist.team_id, playlist.id, params.session_recording_id);
   return { status: 200, body: { success: true } };
 };
 
@@ -149,7 +149,7 @@ export const environments_session_recording_playlists_recordings_destroy: Handle
   'environments_session_recording_playlists_recordings_destroy'
 > = async ({ params, state, deps }) => {
   const playlist = await visiblePlaylist(deps.db, state, params.short_id);
-  const unpinned = await unpinRecording(deps.db, playlist.id, params.session_recording_id);
+  const unpinned = await unpinRecording(deps.db, playlist.team_id, playlist.id, params.session_recording_id);
   if (!unpinned) throw errors.notFound();
   return { status: 200, body: { success: true } };
 };

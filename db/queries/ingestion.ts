@@ -101,7 +101,7 @@ export async function startBatch(
            select d.person_id from person_distinct_ids d
             where d.team_id = k."teamId" and d.distinct_id = k."distinctId" limit 1
          ) as d
-         join persons p on p.id = d.person_id`,
+         join persons p on p.team_id = k."teamId" and p.id = d.person_id`,
     );
   }
   const results = await transaction.script(statements);
@@ -169,29 +169,31 @@ export async function applyPersonPlan(transaction: Transaction, teamId: number, 
   const idOf = async (uuid: string): Promise<string> => {
     const known = idByUuid.get(uuid);
     if (known) return known;
-    const { rows } = await transaction.query<{ id: string }>('select id from persons where uuid = $1', [uuid]);
+    const { rows } = await transaction.query<{ id: string }>('select id from persons where team_id = $1 and uuid = $2', [teamId, uuid]);
     if (!rows[0]) throw new Error(`person ${uuid} vanished during a merge`);
     idByUuid.set(uuid, rows[0].id);
     return rows[0].id;
   };
   for (const merge of plan.merges) {
-    // Every distinct id of the merged person moves, and so do the events stored under them.
+    // Every distinct id of the merged person moves, and so do the events stored under them. A move is what batch
+    // exports of persons read by updated_at, and version orders two exported rows of one distinct id.
     await transaction.query(
       `with moved as (
-         update person_distinct_ids set person_id = $3 where person_id = $2 returning team_id, distinct_id
+         update person_distinct_ids set person_id = $3, version = version + 1, updated_at = now()
+          where team_id = $1 and person_id = $2 returning team_id, distinct_id
        )
        update events e set person_id = $4
          from moved where e.team_id = moved.team_id and e.distinct_id = moved.distinct_id and e.team_id = $1`,
       [merge.teamId, merge.sourceId, await idOf(merge.targetUuid), merge.targetUuid],
     );
-    await transaction.query('delete from persons where id = $1', [merge.sourceId]);
+    await transaction.query('delete from persons where team_id = $1 and id = $2', [merge.teamId, merge.sourceId]);
   }
   if (plan.updated.length > 0) {
     await transaction.query(
-      `update persons p set properties = u.properties, is_identified = u.is_identified, version = p.version + 1
-         from unnest($1::bigint[], $2::jsonb[], $3::bool[]) as u(id, properties, is_identified)
-        where p.id = u.id`,
-      [plan.updated.map((p) => p.id), plan.updated.map((p) => jsonbText(p.properties)), plan.updated.map((p) => p.isIdentified)],
+      `update persons p set properties = u.properties, is_identified = u.is_identified, version = p.version + 1, updated_at = now()
+         from unnest($2::bigint[], $3::jsonb[], $4::bool[]) as u(id, properties, is_identified)
+        where p.team_id = $1 and p.id = u.id`,
+      [teamId, plan.updated.map((p) => p.id), plan.updated.map((p) => jsonbText(p.properties)), plan.updated.map((p) => p.isIdentified)],
     );
   }
   if (plan.links.length > 0) {

@@ -197,9 +197,38 @@ export async function updateOrganization(
   return getOrganization(db, principal, { organization: row!, level: access.level }, instance);
 }
 
-/** Deletes the organization; its projects, environments, memberships and their data go with it (cascade). */
+/**
+ * Deletes the organization; its projects, environments, memberships and their data go with it (cascade), and so
+ * do its environments' events, which no foreign key ties to them (see deleteEnvironmentEvents).
+ */
 export async function deleteOrganization(db: Db, organizationId: string): Promise<void> {
-  await translated(() => changingAccess(db, 'organizations', (trx) => trx('organizations').where({ id: organizationId }).delete()));
+  await translated(() =>
+    changingAccess(db, 'organizations', async (trx) => {
+      const environmentIds: number[] = await trx('environments').where({ organization_id: organizationId }).orderBy('id').forUpdate().pluck('id');
+      await deleteEnvironmentEvents(trx, environmentIds);
+      await trx('organizations').where({ id: organizationId }).delete();
+    }),
+  );
+}
+
+/** Deletes the environments and their events, in the caller's transaction; the rest of their data goes with them (cascade). */
+export async function deleteEnvironments(trx: Knex.Transaction, environmentIds: readonly number[]): Promise<void> {
+  const locked: number[] = await trx('environments').whereIn('id', environmentIds).orderBy('id').forUpdate().pluck('id');
+  await deleteEnvironmentEvents(trx, locked);
+  await trx('environments').whereIn('id', locked).delete();
+}
+
+/**
+ * Events have no foreign key to their environment (capture checks it once per batch instead, see the
+ * check_event_environments_per_batch migration), so whatever deletes an environment deletes its events here.
+ * The environments must be locked FOR UPDATE first, by an earlier statement of the transaction: a capture batch
+ * holds its environment FOR KEY SHARE until it commits, so the lock waits for batches in flight, and this
+ * statement, which reads with a snapshot taken after it, sees and deletes their events; a later batch finds its
+ * environment gone.
+ */
+async function deleteEnvironmentEvents(trx: Knex, environmentIds: readonly number[]): Promise<void> {
+  if (environmentIds.length === 0) return;
+  await trx('events').whereIn('team_id', environmentIds).delete();
 }
 
 /**
@@ -222,6 +251,9 @@ export async function rollbackEnvironments(
   const moves = [...mapping].filter(([source, target]) => source !== target);
   await translated(() =>
     db.transaction(async (trx) => {
+      // Tenant tables point at each other by (team_id, id), and the loop below moves one table at a time: the
+      // keys between them are checked once everything has moved, at commit.
+      await trx.raw('set constraints all deferred');
       // Every environment the moves touch, locked in id order: two rollbacks over the same environments (one
       // moving 13 into 14, the other 14 into 13) then wait for each other instead of deadlocking, and the later
       // one finds what the earlier removed. (No key update: capture's key-share locks on the targets, taken as
@@ -254,7 +286,9 @@ export async function rollbackEnvironments(
       }
       const sources = moves.map(([source]) => source);
       const emptiedProjects = await trx('environments').whereIn('id', sources).distinct('project_id').pluck('project_id');
-      await trx('environments').whereIn('id', sources).andWhere('organization_id', organizationId).delete();
+      // Their events moved with the rest; the sources are locked already (no key update), which deleteEnvironments
+      // strengthens before it deletes them.
+      await deleteEnvironments(trx, sources);
       await trx('projects')
         .whereIn('id', emptiedProjects)
         .whereNotExists(trx('environments').whereRaw('environments.project_id = projects.id'))

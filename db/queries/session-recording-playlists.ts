@@ -269,23 +269,28 @@ export async function updatePlaylist(
 }
 
 /** Pins the recording to the playlist; pinning it again changes nothing. */
-export async function pinRecording(db: Db, playlistId: number, sessionId: string): Promise<void> {
+export async function pinRecording(db: Db, teamId: number, playlistId: number, sessionId: string): Promise<void> {
   await translated(() =>
-    db(ITEMS).insert({ playlist_id: playlistId, session_id: sessionId }).onConflict(['playlist_id', 'session_id']).ignore(),
+    db(ITEMS)
+      .insert({ team_id: teamId, playlist_id: playlistId, session_id: sessionId })
+      .onConflict(['playlist_id', 'session_id', 'team_id'])
+      .ignore(),
   );
 }
 
 /** Unpins the recording; false when it was not pinned to the playlist. */
-export async function unpinRecording(db: Db, playlistId: number, sessionId: string): Promise<boolean> {
-  const deleted = await translated(() => db(ITEMS).where({ playlist_id: playlistId, session_id: sessionId }).delete());
+export async function unpinRecording(db: Db, teamId: number, playlistId: number, sessionId: string): Promise<boolean> {
+  const deleted = await translated(() =>
+    db(ITEMS).where({ team_id: teamId, playlist_id: playlistId, session_id: sessionId }).delete(),
+  );
   return deleted > 0;
 }
 
 /** One page of the recordings pinned to the playlist, most recently pinned first. */
-export async function listPinnedRecordings(db: Db, playlistId: number, page: Page): Promise<PlaylistRecordings> {
+export async function listPinnedRecordings(db: Db, teamId: number, playlistId: number, page: Page): Promise<PlaylistRecordings> {
   return translated(async () => {
     const sessionIds: string[] = await db(ITEMS)
-      .where({ playlist_id: playlistId })
+      .where({ team_id: teamId, playlist_id: playlistId })
       .orderBy([
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },

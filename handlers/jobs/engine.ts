@@ -368,7 +368,7 @@ export class Engine {
       .filter((end) => !existing.has(end.getTime()))
       .slice(0, limit);
     const intervals = missing.map((end) => ({ start: intervalStart(schedule, end), end }));
-    return (await createScheduledRuns(this.db, row.id, intervals, now, this.enqueue)).length;
+    return (await createScheduledRuns(this.db, row.team_id, row.id, intervals, now, this.enqueue)).length;
   }
 
   // ---- backfills ---------------------------------------------------------------------------------------------
@@ -410,7 +410,7 @@ export class Engine {
           // A window that has not ended yet waits for a later tick: run now, it would take the interval's run row,
           // and the scheduled run (by ingestion time) that must export the interval's late events would never be made.
           if (window.end > now) return;
-          const runId = await startBackfillRun(trx, { batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
+          const runId = await startBackfillRun(trx, { teamId: batchExport.team_id, batchExportId: batchExport.id, backfillId: backfill.id, start: window.start, end: window.end }, now, this.enqueue);
           // null: the interval's scheduled run is still in flight; the window starts when it is over.
           started = runId !== null;
           return;

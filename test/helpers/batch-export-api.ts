@@ -39,8 +39,10 @@ export async function insertRun(
 ): Promise<string> {
   const id = randomUUID();
   const end = new Date(Date.UTC(2026, 10, 20, options.hour ?? 1));
+  const { team_id } = (await testDb()('batch_exports').where({ id: exportId }).first('team_id')) as { team_id: number };
   await testDb()('batch_export_runs').insert({
     id,
+    team_id,
     batch_export_id: exportId,
     backfill_id: options.backfillId ?? null,
     status: options.status ?? 'Completed',

@@ -43,6 +43,7 @@ export function runRow(
   const now = new Date();
   return {
     id: randomUUID(),
+    team_id: batchExport.team_id,
     batch_export_id: batchExport.id,
     backfill_id: randomUUID(),
     status: 'Running',

@@ -77,7 +77,10 @@ export async function insertPersons(db: Db, teamId: number, persons: readonly Ne
 export async function mergePersonInto(db: Db, teamId: number, from: string, into: string): Promise<void> {
   await translated(() =>
     db.transaction(async (trx) => {
-      await trx('person_distinct_ids').where({ team_id: teamId, person_id: from }).update({ person_id: into });
+      // Stamped as capture stamps a move (db/queries/ingestion.ts): batch exports of persons read it.
+      await trx('person_distinct_ids')
+        .where({ team_id: teamId, person_id: from })
+        .update({ person_id: into, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
       await trx('persons').where({ team_id: teamId, id: from }).delete();
     }),
   );

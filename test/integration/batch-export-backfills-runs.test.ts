@@ -325,6 +325,7 @@ describe('batch exports: backfills and runs', () => {
       const end = new Date(Date.UTC(2026, 10, 1, runsMade));
       await testDb()('batch_export_runs').insert({
         id,
+        team_id: account.environment.id,
         batch_export_id: exportId,
         status: 'Completed',
         data_interval_start: new Date(end.getTime() - 3600_000),

@@ -24,6 +24,7 @@ describe('batch export engine: backfills', function () {
     const earlierId = randomUUID();
     await testDb()('batch_export_runs').insert({
       id: earlierId,
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       status: 'Completed',
       records_completed: 1,
@@ -105,6 +106,7 @@ describe('batch export engine: backfills', function () {
     await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running' });
     await testDb()('batch_export_runs').insert({
       id: randomUUID(),
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       backfill_id: backfillId,
       status: 'Completed',

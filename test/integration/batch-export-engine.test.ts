@@ -174,6 +174,7 @@ describe('batch export engine', function () {
     ] as const) {
       await testDb()('batch_export_runs').insert({
         id: randomUUID(),
+        team_id: batchExport.team_id,
         batch_export_id: batchExport.id,
         backfill_id: backfill,
         status: 'Completed',
@@ -308,6 +309,7 @@ describe('batch export engine', function () {
     await testDb()('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running' });
     await testDb()('batch_export_runs').insert({
       id: randomUUID(),
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       backfill_id: backfillId,
       status: 'Running',
@@ -385,6 +387,7 @@ describe('batch export engine', function () {
     const runId = randomUUID();
     await testDb()('batch_export_runs').insert({
       id: runId,
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       status: 'Running',
       data_interval_start: new Date('2024-03-01T10:00:00Z'),
@@ -414,6 +417,7 @@ describe('batch export engine', function () {
     const cancelledId = randomUUID();
     await testDb()('batch_export_runs').insert({
       id: cancelledId,
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       status: 'Cancelled',
       data_interval_start: new Date('2024-03-01T08:00:00Z'),
@@ -444,6 +448,7 @@ describe('batch export engine', function () {
     const runId = randomUUID();
     await testDb()('batch_export_runs').insert({
       id: runId,
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       status: 'Starting',
       data_interval_start: new Date('2024-03-01T10:00:00Z'),
@@ -471,6 +476,7 @@ describe('batch export engine', function () {
     // What releaseRun leaves when the handler of an expired job fails after its retry was already done.
     await testDb()('batch_export_runs').insert({
       id: runId,
+      team_id: batchExport.team_id,
       batch_export_id: batchExport.id,
       status: 'Starting',
       attempts: 1,

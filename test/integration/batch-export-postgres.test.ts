@@ -86,13 +86,14 @@ describe('batch export destination: Postgres', () => {
     const [run] = await db<BatchExportRunRow>('batch_export_runs')
       .insert({
         id: randomUUID(),
+        team_id: batchExport!.team_id,
         batch_export_id: batchExport!.id,
         status: 'Running',
         data_interval_start: window.start === null ? null : new Date(window.start),
         data_interval_end: new Date(window.end),
         backfill_id: options.backfillId ?? null,
       })
-      .onConflict(['batch_export_id', 'data_interval_end'])
+      .onConflict(['batch_export_id', 'data_interval_end', 'team_id'])
       .merge(['status', 'backfill_id'])
       .returning('*');
     const updates: Progress[] = [];
@@ -351,7 +352,7 @@ describe('batch export destination: Postgres', () => {
       const soon = async () => new Date((await now()).getTime() + 1);
 
       expect((await runAt(await soon())).recordsCompleted).to.equal(1);
-      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 3 });
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 3, updated_at: db.fn.now() });
       expect((await runAt(await soon())).recordsCompleted).to.equal(1);
       const stored = await rowsOf(config.table_name, 'distinct_id');
       expect(stored.map(({ created_at: _created, ...row }) => row)).to.deep.equal([
@@ -359,7 +360,7 @@ describe('batch export destination: Postgres', () => {
       ]);
 
       // An older version arriving later leaves the newer row as it is.
-      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'stale' }), version: 2 });
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'stale' }), version: 2, updated_at: db.fn.now() });
       expect((await runAt(await soon())).recordsCompleted).to.equal(1);
       expect((await rowsOf(config.table_name, 'distinct_id')).map((row) => [row.properties, row.person_version])).to.deep.equal([[{ plan: 'pro' }, '3']]);
     });
@@ -533,7 +534,7 @@ describe('batch export destination: Postgres', () => {
 
       // The source is corrected without a new version, a person arrives late, and a later interval has already
       // delivered a newer version of another.
-      await db('persons').where({ id: fixed.id }).update({ properties: JSON.stringify({ plan: 'fixed' }) });
+      await db('persons').where({ id: fixed.id }).update({ properties: JSON.stringify({ plan: 'fixed' }), updated_at: db.fn.now() });
       await insertPerson(db, environment.id, { distinctIds: ['p2'], properties: { plan: 'late' } });
       await destination.query(`update public.${config.table_name} set person_version = 7, properties = '{"plan": "newer"}' where distinct_id = 'p3'`);
 
@@ -699,7 +700,7 @@ describe('batch export destination: Postgres', () => {
       const window = { start: null, end: new Date(now.getTime() + 3_600_000).toISOString() };
       const scheduled = await exportRun(config, window, { model: 'persons', teamId: environment.id });
       expect((await postgresDestination.run(scheduled.exportRun)).recordsCompleted).to.equal(1);
-      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 2 });
+      await db('persons').where({ id: person.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 2, updated_at: db.fn.now() });
       const retry = await exportRun(config, window, { model: 'persons', batchExportId: scheduled.exportRun.batchExport.id });
       expect((await postgresDestination.run(retry.exportRun)).recordsCompleted).to.equal(1);
       const rows = (await destination.query(`select distinct_id, person_id, properties, person_version from ${schema}.${table}`)).rows;

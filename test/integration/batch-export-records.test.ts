@@ -261,7 +261,7 @@ describe('batch export records', () => {
 
       // A $set changes alice; a merge moves bob's distinct id to alice.
       const changesFrom = await clock();
-      await db('persons').where({ id: alice.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 1 });
+      await db('persons').where({ id: alice.id }).update({ properties: JSON.stringify({ plan: 'pro' }), version: 1, updated_at: db.fn.now() });
       await mergePersonInto(db, team, bob.id, alice.id);
       const changed = await clock();
       const second = await readAll(db, window(changesFrom, new Date(changed.getTime() + 1)));

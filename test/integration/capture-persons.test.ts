@@ -4,6 +4,7 @@
  * and encodings: capture.test.ts.)
  */
 import { expect } from 'chai';
+import { deleteEnvironments } from '../../db/queries/organizations.js';
 import { captureRequests, ingestionWarnings as warnings, personOf, storedEvents as events, type StoredEventRow } from '../helpers/capture-requests.js';
 import { testDb } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
@@ -94,6 +95,34 @@ describe('capture: persons, aliases and groups', () => {
       expect(new Set((await events(account)).map((row) => row.person_id))).to.deep.equal(new Set([user.uuid]));
       await post('/i/v0/e/', { api_key: key, event: 'later', distinct_id: 'anon-1' });
       expect((await events(account)).find((row) => row.event === 'later')!.person_id).to.equal(user.uuid);
+    });
+
+    it('stamps what batch exports of persons read: a moved distinct id’s version and time, a changed person’s time', async () => {
+      const account = await newAccount(testDb());
+      const key = account.environment.api_token;
+      await post('/batch/', {
+        api_key: key,
+        batch: [
+          { event: 'anonymous visit', distinct_id: 'anon-2', properties: { $set: { referrer: 'ad' } } },
+          { event: 'login', distinct_id: 'user-2', properties: { $set: { email: 'a@b.c' } } },
+        ],
+      });
+      const long = new Date('2020-01-01T00:00:00Z');
+      await testDb()('persons').where({ team_id: account.environment.id }).update({ updated_at: long });
+      await testDb()('person_distinct_ids').where({ team_id: account.environment.id }).update({ updated_at: long });
+
+      await post('/i/v0/e/', { api_key: key, event: '$create_alias', distinct_id: 'user-2', properties: { alias: 'anon-2' } });
+      const mappings = await testDb()('person_distinct_ids')
+        .where({ team_id: account.environment.id })
+        .orderBy('distinct_id')
+        .select('distinct_id', 'version', 'updated_at');
+      expect(mappings.map((row) => [row.distinct_id, row.version, row.updated_at > long])).to.deep.equal([
+        ['anon-2', 1, true],
+        ['user-2', 0, false],
+      ]);
+      const person = await testDb()('persons').where({ team_id: account.environment.id }).first('properties', 'updated_at');
+      expect(person.properties).to.deep.equal({ referrer: 'ad', email: 'a@b.c' });
+      expect(person.updated_at > long).to.equal(true);
     });
 
     it('links $identify’s anonymous id to the identified user (posthog-js identify)', async () => {
@@ -427,7 +456,9 @@ describe('capture: persons, aliases and groups', () => {
       const before = (await personOf(account, 'moved'))!;
       // Another Hedgerow process merged 'moved' into a new person: the distinct id points elsewhere now.
       const [other] = await testDb()('persons').insert({ team_id: account.environment.id, properties: {} }).returning(['id', 'uuid']);
-      await testDb()('person_distinct_ids').where({ team_id: account.environment.id, distinct_id: 'moved' }).update({ person_id: other.id });
+      await testDb()('person_distinct_ids')
+        .where({ team_id: account.environment.id, distinct_id: 'moved' })
+        .update({ person_id: other.id, version: testDb().raw('version + 1'), updated_at: testDb().fn.now() });
       await testDb()('capture_person_epochs').insert({ team_id: account.environment.id, epoch: 1 }).onConflict('team_id').merge({ epoch: 7 });
       await post('/i/v0/e/', { api_key: key, event: 'second', distinct_id: 'moved' });
       const rows = await events(account);
@@ -458,8 +489,8 @@ describe('capture: persons, aliases and groups', () => {
         const account = await newAccount(testDb());
         const key = account.environment.api_token;
         expect((await post('/i/v0/e/', { api_key: key, event: 'before', distinct_id: 'known' })).status).to.equal(200);
-        await testDb()('environments').where({ id: account.environment.id }).delete();
-        // Its events went with it (the events table has a trigger instead of a cascading foreign key).
+        await testDb().transaction((trx) => deleteEnvironments(trx, [account.environment.id]));
+        // Its events went with it (the events table has no foreign key to cascade from).
         expect(await events(account)).to.deep.equal([]);
 
         const refused = await post('/i/v0/e/', { api_key: key, event: 'after', distinct_id: distinctId });

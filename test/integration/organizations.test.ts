@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { setMembership } from '../../db/queries/memberships.js';
 import { setCurrentTeam } from '../../db/queries/users.js';
 import { testDb } from '../helpers/database.js';
@@ -336,6 +337,23 @@ describe('organizations', () => {
       const eventUuid = '0190f1c4-0000-7000-8000-0000000000e1';
       await db('events').insert({ team_id: source, uuid: eventUuid, event: 'moved', distinct_id: 'someone', timestamp: new Date() });
       const [person] = await db('persons').insert({ team_id: source, properties: {} }).returning('id');
+      // Rows that point at each other by (team_id, id) move together.
+      await db('person_distinct_ids').insert({ team_id: source, distinct_id: 'someone', person_id: person.id });
+      const [playlist] = await db('session_recording_playlists')
+        .insert({ team_id: source, short_id: randomUUID().slice(0, 12), type: 'collection' })
+        .returning('id');
+      await db('session_recording_playlist_items').insert({ team_id: source, playlist_id: playlist.id, session_id: 'recording' });
+      const exportId = randomUUID();
+      const backfillId = randomUUID();
+      await db('batch_exports').insert({ id: exportId, team_id: source, name: 'moved', destination_type: 'NoOp' });
+      await db('batch_export_backfills').insert({ id: backfillId, team_id: source, batch_export_id: exportId });
+      await db('batch_export_runs').insert({
+        id: randomUUID(),
+        team_id: source,
+        batch_export_id: exportId,
+        backfill_id: backfillId,
+        data_interval_end: new Date(),
+      });
 
       const res = await client.post(`/api/organizations/${account.organization.id}/environments_rollback/`, {
         [String(source)]: target,
@@ -350,6 +368,11 @@ describe('organizations', () => {
       expect(key.scoped_teams).to.deep.equal([target]);
       expect(await db('events').where({ uuid: eventUuid }).pluck('team_id')).to.deep.equal([target]);
       expect(await db('persons').where({ id: person.id }).pluck('team_id')).to.deep.equal([target]);
+      for (const table of ['person_distinct_ids', 'session_recording_playlist_items', 'batch_exports', 'batch_export_backfills', 'batch_export_runs']) {
+        expect(await db(table).where({ team_id: source }).count<{ count: string }[]>('* as count'), table).to.deep.equal([{ count: '0' }]);
+      }
+      expect(await db('batch_export_runs').where({ batch_export_id: exportId }).pluck('team_id')).to.deep.equal([target]);
+      expect(await db('session_recording_playlist_items').where({ playlist_id: playlist.id }).pluck('team_id')).to.deep.equal([target]);
     });
 
     it('removes a project left without environments', async () => {

@@ -16,9 +16,10 @@ export const PERSON_RECORD_COLUMNS = [
 
 /**
  * One record per distinct id whose person or mapping changed in the window (persons.updated_at,
- * person_distinct_ids.updated_at, kept by triggers); `_inserted_at` is the change in the window, the earlier when
- * both changed. Backfills select by the same columns: persons have no other time. A merged-away person is deleted
- * and its distinct ids now point at the person they joined, so `is_deleted` is always false here.
+ * person_distinct_ids.updated_at, set by the statements that change them, db/queries/ingestion.ts); `_inserted_at`
+ * is the change in the window, the earlier when both changed. Backfills select by the same columns: persons have
+ * no other time. A merged-away person is deleted and its distinct ids now point at the person they joined, so
+ * `is_deleted` is always false here.
  */
 export function personsQuery(request: RecordsRequest, ordered: boolean): RecordsQuery {
   const team = request.batchExport.team_id;

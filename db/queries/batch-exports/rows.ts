@@ -125,6 +125,7 @@ export interface BatchExportBackfillRow {
 
 export interface BatchExportRunRow {
   id: string;
+  team_id: number;
   batch_export_id: string;
   backfill_id: string | null;
   status: RunStatus;

@@ -63,6 +63,7 @@ export async function runEndsSince(db: Db, batchExportId: string, from: Date): P
  */
 export async function createScheduledRuns(
   db: Db,
+  teamId: number,
   batchExportId: string,
   intervals: Array<{ start: Date; end: Date }>,
   now: Date,
@@ -74,6 +75,7 @@ export async function createScheduledRuns(
       .insert(
         intervals.map((interval) => ({
           id: uuidv7(now.getTime()),
+          team_id: teamId,
           batch_export_id: batchExportId,
           status: 'Starting',
           data_interval_start: interval.start,
@@ -82,7 +84,7 @@ export async function createScheduledRuns(
           last_updated_at: now,
         })),
       )
-      .onConflict(['batch_export_id', 'data_interval_end'])
+      .onConflict(['batch_export_id', 'data_interval_end', 'team_id'])
       .ignore()
       .returning('id');
     for (const row of rows) await enqueue(trx, row.id);
@@ -401,21 +403,21 @@ export async function runsAtEnds(trx: Knex.Transaction, batchExportId: string, e
  */
 export async function startBackfillRun(
   trx: Knex.Transaction,
-  input: { batchExportId: string; backfillId: string; start: Date | null; end: Date },
+  input: { teamId: number; batchExportId: string; backfillId: string; start: Date | null; end: Date },
   now: Date,
   enqueue: EnqueueRun,
 ): Promise<string | null> {
   const final = FINAL_STATUSES.map((status) => `'${status}'`).join(', ');
   const result = await trx.raw<{ rows: Array<{ id: string }> }>(
-    `insert into batch_export_runs (id, batch_export_id, backfill_id, status, data_interval_start, data_interval_end, created_at, last_updated_at)
-     values (?, ?, ?, 'Starting', ?, ?, ?, ?)
-     on conflict (batch_export_id, data_interval_end) do update
+    `insert into batch_export_runs (id, team_id, batch_export_id, backfill_id, status, data_interval_start, data_interval_end, created_at, last_updated_at)
+     values (?, ?, ?, ?, 'Starting', ?, ?, ?, ?)
+     on conflict (batch_export_id, data_interval_end, team_id) do update
         set status = 'Starting', backfill_id = excluded.backfill_id, data_interval_start = excluded.data_interval_start,
             records_completed = null, records_failed = null, bytes_exported = null, latest_error = null, cursor = null,
             job_id = null, finished_at = null, last_updated_at = excluded.last_updated_at
       where batch_export_runs.status in (${final})
      returning id`,
-    [uuidv7(now.getTime()), input.batchExportId, input.backfillId, input.start, input.end, now, now],
+    [uuidv7(now.getTime()), input.teamId, input.batchExportId, input.backfillId, input.start, input.end, now, now],
   );
   const id = result.rows[0]?.id ?? null;
   if (id !== null) await enqueue(trx, id);
