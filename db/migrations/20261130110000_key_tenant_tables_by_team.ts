@@ -6,9 +6,7 @@ import type { Knex } from 'knex';
 //
 // Every key of a tenant table that lacked team_id gets it, appended last: ids and uuids stay unique on their own
 // (their sequences and defaults are unchanged), so a lookup by id alone still finds its row through the key's
-// index. The foreign keys between tenant tables become (team_id, …) pairs. They are deferrable, initially
-// immediate (so they check each statement, as before): rollbackEnvironments moves whole environments table by
-// table and defers them until its transaction has moved both sides.
+// index. The foreign keys between tenant tables become (team_id, …) pairs.
 const KEYS = [
   { table: 'persons', constraint: 'persons_pkey', kind: 'primary key', columns: ['id'] },
   { table: 'persons', constraint: 'persons_uuid_unique', kind: 'unique', columns: ['uuid'] },
@@ -66,13 +64,14 @@ const FOREIGN_KEYS: readonly ForeignKey[] = [
     onDelete: 'cascade',
   },
   {
-    // Only backfill_id is cleared when the backfill goes: the run keeps its environment.
+    // A backfill goes only with its export, whose runs go too: cascading says the same, and Citus accepts it
+    // where it refuses to set one column of a key that holds the distribution column to null.
     table: 'batch_export_runs',
     constraint: 'batch_export_runs_backfill_id_foreign',
     column: 'backfill_id',
     parent: 'batch_export_backfills',
     onDelete: 'set null',
-    compositeOnDelete: 'set null (backfill_id)',
+    compositeOnDelete: 'cascade',
   },
 ];
 
@@ -86,7 +85,7 @@ export async function up(db: Knex): Promise<void> {
     await db.raw(
       `alter table ${key.table} add constraint ${key.constraint}
          foreign key (team_id, ${key.column}) references ${key.parent} (team_id, id)
-         on delete ${key.compositeOnDelete ?? key.onDelete} deferrable initially immediate`,
+         on delete ${key.compositeOnDelete ?? key.onDelete}`,
     );
   }
 }

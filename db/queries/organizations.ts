@@ -4,6 +4,7 @@ import type { components } from '../../generated/api.js';
 import { errors } from '../core/errors.js';
 import type { Db } from '../pg/client.js';
 import { translated } from '../pg/errors.js';
+import { DISTRIBUTION_COLUMN, TENANT_TABLES } from '../pg/distribution.js';
 import { paginate, type Page } from '../pagination.js';
 import { MembershipLevel, type EnvironmentRow, type OrganizationRow, type ProjectRow } from '../rows.js';
 import { holdsScopedEnvironment, visibleOrganizations, type OrganizationAccess } from './access.js';
@@ -251,9 +252,6 @@ export async function rollbackEnvironments(
   const moves = [...mapping].filter(([source, target]) => source !== target);
   await translated(() =>
     db.transaction(async (trx) => {
-      // Tenant tables point at each other by (team_id, id), and the loop below moves one table at a time: the
-      // keys between them are checked once everything has moved, at commit.
-      await trx.raw('set constraints all deferred');
       // Every environment the moves touch, locked in id order: two rollbacks over the same environments (one
       // moving 13 into 14, the other 14 into 13) then wait for each other instead of deadlocking, and the later
       // one finds what the earlier removed. (No key update: capture's key-share locks on the targets, taken as
@@ -264,20 +262,9 @@ export async function rollbackEnvironments(
       );
       const gone = involved.filter((id) => !locked.has(id));
       if (gone.length > 0) throw errors.environmentsNotFound(gone);
-      const references = await trx.raw<{ rows: { table_name: string; column_name: string }[] }>(`
-        select kcu.table_name, kcu.column_name
-        from information_schema.referential_constraints rc
-        join information_schema.key_column_usage kcu
-          on kcu.constraint_name = rc.constraint_name and kcu.constraint_schema = rc.constraint_schema
-        join information_schema.constraint_column_usage ccu
-          on ccu.constraint_name = rc.unique_constraint_name and ccu.constraint_schema = rc.unique_constraint_schema
-        where ccu.table_name = 'environments' and ccu.column_name = 'id' and kcu.table_schema = current_schema()
-        order by kcu.table_name, kcu.column_name`);
-      const columns = [...references.rows, { table_name: 'events', column_name: 'team_id' }];
       for (const [source, target] of moves) {
-        for (const { table_name, column_name } of columns) {
-          await trx(table_name).where(column_name, source).update({ [column_name]: target });
-        }
+        await moveEnvironmentRows(trx, source, target);
+        await trx('users').where({ current_team_id: source }).update({ current_team_id: target });
         await trx.raw(
           `update personal_api_keys set scoped_teams = array_replace(scoped_teams, ?::int, ?::int)
            where ? = any(scoped_teams)`,
@@ -297,6 +284,36 @@ export async function rollbackEnvironments(
       for (const table of ['environments', 'users', 'personal_api_keys'] as const) await notifyAccessChange(trx, table);
     }),
   );
+}
+
+/**
+ * Moves every row of an environment's tables to another environment. The rows are copied under the target's
+ * team_id and then deleted, never updated in place: on Citus, team_id places a row on its node and may not be
+ * changed, and a copy lands on the target's node. Parents are copied before the rows that point at them
+ * (distribution.ts lists them in that order) and deleted after them, so every key holds at every statement.
+ */
+async function moveEnvironmentRows(trx: Knex, source: number, target: number): Promise<void> {
+  const columns = await trx.raw<{ rows: { table_name: string; columns: string[] }[] }>(
+    `select table_name::text, array_agg(column_name::text order by ordinal_position) as columns
+       from information_schema.columns
+      where table_schema = current_schema() and table_name = any(?) and is_generated = 'NEVER'
+      group by table_name`,
+    [[...TENANT_TABLES]],
+  );
+  const columnsOf = new Map(columns.rows.map((row) => [row.table_name, row.columns]));
+  for (const table of TENANT_TABLES) {
+    const names = columnsOf.get(table) ?? [];
+    const selected = names.map((name) => (name === DISTRIBUTION_COLUMN ? '?::int' : trx.raw('??', [name]).toQuery()));
+    await trx.raw(`insert into ?? (${names.map(() => '??').join(', ')}) select ${selected.join(', ')} from ?? where ?? = ?`, [
+      table,
+      ...names,
+      target,
+      table,
+      DISTRIBUTION_COLUMN,
+      source,
+    ]);
+  }
+  for (const table of [...TENANT_TABLES].reverse()) await trx(table).where(DISTRIBUTION_COLUMN, source).delete();
 }
 
 /** Which of these ids are environments of the organization. */

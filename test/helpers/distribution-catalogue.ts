@@ -67,9 +67,7 @@ async function readCatalogue(db: Db, schema: string): Promise<Catalogue> {
     select c.relname as "table", k.conname as "constraint", r.relname as referenced,
            exists (select 1 from unnest(k.conkey, k.confkey) as pair(referencing, referenced)
                     where pair.referencing = k.team_id and pair.referenced = k.referenced_team_id) as "mapsTeamId",
-           (k.team_id = any (k.conkey) and
-             (k.confupdtype in ('n', 'd')
-              or (k.confdeltype in ('n', 'd') and k.team_id = any (coalesce(k.confdelsetcols, k.conkey))))) as "clearsTeamId"
+           (k.team_id = any (k.conkey) and (k.confupdtype in ('n', 'd') or k.confdeltype in ('n', 'd'))) as "clearsTeamId"
       from keys k join pg_class c on c.oid = k.conrelid join pg_class r on r.oid = k.confrelid
      order by 1, 2`);
   return {
@@ -115,18 +113,19 @@ export const DISTRIBUTION_RULES: readonly Rule[] = [
         .map(({ table, index }) => `${table}: unique index ${index} lacks team_id`),
   },
   {
-    name: 'no tenant table has a trigger',
+    name: 'no tenant or reference table has a trigger',
     violations: ({ triggers }, _lists, kindOf) =>
-      triggers.filter(({ table }) => kindOf(table) === 'tenant').map(({ table, trigger }) => `${table}: trigger ${trigger}`),
+      triggers.filter(({ table }) => kindOf(table) === 'tenant' || kindOf(table) === 'reference').map(({ table, trigger }) => `${table}: trigger ${trigger}`),
   },
   {
-    name: 'a foreign key between tenant tables maps team_id to team_id, and no action of it clears team_id',
+    // Citus refuses SET NULL and SET DEFAULT on a key that holds the distribution column, even of other columns.
+    name: 'a foreign key between tenant tables maps team_id to team_id, and no action of it sets its columns to null or a default',
     violations: ({ foreignKeys }, _lists, kindOf) =>
       foreignKeys
         .filter(({ table, referenced }) => kindOf(table) === 'tenant' && kindOf(referenced) === 'tenant')
         .flatMap(({ table, constraint, referenced, mapsTeamId, clearsTeamId }) => [
           ...(mapsTeamId ? [] : [`${table}: foreign key ${constraint} to ${referenced} does not map team_id to team_id`]),
-          ...(clearsTeamId ? [`${table}: foreign key ${constraint} to ${referenced} sets team_id to null or its default`] : []),
+          ...(clearsTeamId ? [`${table}: foreign key ${constraint} to ${referenced} sets its columns to null or a default`] : []),
         ]),
   },
   {

@@ -37,9 +37,7 @@ const CASES: Case[] = [
       `create table comments (team_id int not null references environments (id), id int not null, note_id int,
          primary key (id, team_id),
          constraint comments_note_foreign foreign key (team_id, note_id) references notes (team_id, id)
-           on delete set null (note_id) deferrable)`,
-      "create function touch() returns trigger language plpgsql as $$ begin return new; end $$",
-      'create trigger environments_touch before update on environments for each row execute function touch()',
+           on delete cascade)`,
       'create table kinds (id int primary key, environment_id int references environments (id))',
     ],
     lists: { tenant: ['notes', 'comments'], local: ['kinds'] },
@@ -77,12 +75,13 @@ const CASES: Case[] = [
     },
   },
   {
-    title: 'a trigger on a tenant table',
+    title: 'a trigger on a tenant table and one on a reference table',
     ddl: [
       "create function touch() returns trigger language plpgsql as $$ begin return new; end $$",
       'create trigger notes_touch before update on notes for each row execute function touch()',
+      'create trigger environments_touch before update on environments for each row execute function touch()',
     ],
-    breaks: { rule: NO_TRIGGERS, violations: ['notes: trigger notes_touch'] },
+    breaks: { rule: NO_TRIGGERS, violations: ['environments: trigger environments_touch', 'notes: trigger notes_touch'] },
   },
   {
     title: 'a foreign key between tenant tables that maps team_id to another column',
@@ -94,13 +93,22 @@ const CASES: Case[] = [
     breaks: { rule: TENANT_KEYS_MAP_TEAM_ID, violations: ['comments: foreign key comments_note_foreign to notes does not map team_id to team_id'] },
   },
   {
+    title: 'a foreign key between tenant tables that sets one of its other columns to null',
+    ddl: [
+      `create table comments (team_id int not null, id int not null, note_id int, unique (team_id, id),
+         constraint comments_note_foreign foreign key (team_id, note_id) references notes (team_id, id) on delete set null (note_id))`,
+    ],
+    lists: { tenant: ['notes', 'comments'] },
+    breaks: { rule: TENANT_KEYS_MAP_TEAM_ID, violations: ['comments: foreign key comments_note_foreign to notes sets its columns to null or a default'] },
+  },
+  {
     title: 'a foreign key between tenant tables that sets team_id to null',
     ddl: [
       `create table comments (team_id int, id int not null, note_id int, unique (team_id, id),
          constraint comments_note_foreign foreign key (team_id, note_id) references notes (team_id, id) on delete set null)`,
     ],
     lists: { tenant: ['notes', 'comments'] },
-    breaks: { rule: TENANT_KEYS_MAP_TEAM_ID, violations: ['comments: foreign key comments_note_foreign to notes sets team_id to null or its default'] },
+    breaks: { rule: TENANT_KEYS_MAP_TEAM_ID, violations: ['comments: foreign key comments_note_foreign to notes sets its columns to null or a default'] },
   },
   {
     title: 'a reference table pointing at a tenant table',
