@@ -18,8 +18,11 @@ import pg from 'pg';
 import { clusterNodes, createClusterDatabase, joinDatabase, type ClusterNodes } from '../db/pg/citus.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const VENDOR = path.resolve(ROOT, '..', 'shared', 'vendor', 'citus');
+/** The vendored source: beside the project's checkout, unless HEDGEROW_CITUS_SOURCE names its folder. */
+const VENDOR = path.resolve(process.env.HEDGEROW_CITUS_SOURCE ?? path.join(ROOT, '..', 'shared', 'vendor', 'citus'));
 export const CITUS_RELEASE = '13.2.2';
+/** The extension version that release installs (its citus.control), by which an installed build is recognised. */
+const EXTENSION_VERSION = '13.2-1';
 const SOURCE_ARCHIVE = path.join(VENDOR, `citus-${CITUS_RELEASE}.tar.gz`);
 const COMPAT_PATCH = path.join(VENDOR, 'pg15.20-compat.patch');
 const PG_MAJOR = '15';
@@ -63,13 +66,6 @@ function installedExtensionVersion(): string | null {
   return /default_version\s*=\s*'([^']+)'/.exec(readFileSync(control, 'utf8'))?.[1] ?? null;
 }
 
-function vendoredExtensionVersion(): string {
-  const control = execFileSync('tar', ['-xOzf', SOURCE_ARCHIVE, `citus-${CITUS_RELEASE}/src/backend/distributed/citus.control`], { encoding: 'utf8' });
-  const version = /default_version\s*=\s*'([^']+)'/.exec(control)?.[1];
-  if (!version) throw new StopError(`cannot read the extension version of ${SOURCE_ARCHIVE}`);
-  return version;
-}
-
 function run(command: string, args: string[], cwd?: string): void {
   log(`${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -81,10 +77,11 @@ function ensureCitusInstalled(dir: string): void {
   if (!existsSync(path.join(PG_BIN, 'initdb'))) {
     throw new StopError(`Debian's PostgreSQL ${PG_MAJOR} is needed: apt-get install -y postgresql-${PG_MAJOR}`);
   }
-  if (!existsSync(SOURCE_ARCHIVE)) throw new StopError(`the Citus source is missing: ${SOURCE_ARCHIVE}`);
-  const wanted = vendoredExtensionVersion();
   const installed = installedExtensionVersion();
-  if (installed === wanted) return;
+  if (installed === EXTENSION_VERSION) return;
+  if (!existsSync(SOURCE_ARCHIVE)) {
+    throw new StopError(`the Citus source is missing: ${SOURCE_ARCHIVE} (HEDGEROW_CITUS_SOURCE names its folder)`);
+  }
   if (!isRoot) {
     throw new StopError(`Citus ${CITUS_RELEASE} is not installed (found ${installed ?? 'none'}); as root run: npm run citus -- up`);
   }
