@@ -68,7 +68,7 @@ export interface CompiledEventsQuery {
 const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-  left join persons p on p.id = pdi.person_id`;
+  left join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id`;
 
 /**
  * The columns of one stored event `e` and of its person `person` (left-joined through its distinct id) that the
@@ -84,7 +84,7 @@ export const LISTED_EVENT_COLUMNS = `e.uuid::text as id, e.event, e.distinct_id,
     ${KEYSET_TIMESTAMP} as keyset_timestamp, person.is_identified as person_is_identified,
     (person.properties -> 'email')::text as person_email_json, (person.properties -> 'name')::text as person_name_json,
     (person.properties -> 'username')::text as person_username_json,
-    (select d.distinct_id from person_distinct_ids d where d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
+    (select d.distinct_id from person_distinct_ids d where d.team_id = person.team_id and d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
 
 export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
   const c = new Compiler({ timezone: spec.timezone, allowAggregates: false, clause: 'where' });
@@ -103,7 +103,7 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
     // `is true` keeps the planner from making a join of the IN, so that it scans the events in page order and
     // tests each one against the hashed set, stopping at the end of the page.
     const matched = personConditions(spec.timezone, persons.filters, 'all');
-    filters.push(sql`(e.distinct_id in (select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
+    filters.push(sql`(e.distinct_id in (select pdi.distinct_id from person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id
       where pdi.team_id = ${param(spec.teamId, 'int')} and p.team_id = ${param(spec.teamId, 'int')} and ${matched}) is true)`);
   }
   const personCondition =
@@ -178,7 +178,7 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
   const query = sql`select ${keyword(LISTED_EVENT_COLUMNS)}
     from (${inner}) e
     left join person_distinct_ids mapping on mapping.team_id = ${param(spec.teamId, 'int')} and mapping.distinct_id = e.distinct_id
-    left join persons person on person.id = mapping.person_id
+    left join persons person on person.team_id = mapping.team_id and person.id = mapping.person_id
     ${order}`;
   return { text: query.text, params: query.params, mode: 'events', columns: [], partial: probe !== null };
 }
@@ -235,7 +235,7 @@ export function compilePersonLookup(
   filters: readonly PropertyFilter[],
   limit = PERSON_LOOKUP_LIMIT,
 ): { text: string; params: readonly unknown[] } {
-  const query = sql`select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
+  const query = sql`select pdi.distinct_id from person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id
     where pdi.team_id = ${param(teamId, 'int')} and p.team_id = ${param(teamId, 'int')} and ${personConditions(timezone, filters, 'first')}
     limit ${rowCount(limit + 1)}`;
   return { text: query.text, params: query.params };

@@ -44,12 +44,13 @@ function dollarQuoted(text: string): string {
   return `${tag}${text}${tag}`;
 }
 
-/** A JSON document as an SQL literal (one literal for a whole list of keys, rather than array parameters). */
-function jsonLiteral(value: unknown): string {
-  return `${dollarQuoted(JSON.stringify(value))}::jsonb`;
-}
-
 const int = (value: number) => String(Math.trunc(value));
+
+/** Distinct texts as an SQL array literal of `type` (each element quoted, so any text passes). */
+function arrayLiteral(values: readonly string[], type: 'int' | 'text' | 'uuid'): string {
+  const elements = [...new Set(values)].map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+  return `${dollarQuoted(`{${elements.join(',')}}`)}::${type}[]`;
+}
 
 export interface BatchStart {
   /** `team_id:uuid` of the given events that are already stored. */
@@ -61,8 +62,8 @@ export interface BatchStart {
 }
 
 /**
- * Opens a batch's transaction in one round trip: locks the environments (checking that they still exist), reads
- * their person epochs, finds which of the given events are already stored, and loads the persons of the given
+ * Opens a batch's transaction in one round trip: locks the environments (checking that they still exist), sets
+ * `ingested_event` on those receiving their first events, reads their person epochs, finds which of the given events are already stored, and loads the persons of the given
  * distinct ids.
  */
 export async function startBatch(
@@ -71,6 +72,7 @@ export async function startBatch(
     teamIds: readonly number[];
     eventKeys: ReadonlyArray<{ teamId: number; uuid: string }>;
     distinctIds: ReadonlyArray<{ teamId: number; distinctId: string }>;
+    newlyIngested: readonly number[];
   },
 ): Promise<BatchStart> {
   const teams = [...input.teamIds].sort((a, b) => a - b);
@@ -78,30 +80,31 @@ export async function startBatch(
     `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})`,
     `call capture_require_environment(${int(teamId)})`,
   ]);
+  statements.push(...markIngested(input.newlyIngested));
   statements.push(`select team_id, epoch from capture_person_epochs where team_id in (${teams.map(int).join(',')})`);
   const epochIndex = statements.length - 1;
   let storedIndex = -1;
   if (input.eventKeys.length > 0) {
     storedIndex = statements.length;
-    // LATERAL … LIMIT 1 keeps the plan to one index lookup per key, whatever the planner guesses of the list.
+    // Environments and uuids as two lists rather than a join with a list of pairs: Citus routes the lookup to the
+    // environments' nodes, and a row of another of the batch's environments is still a stored event.
     statements.push(
-      `select k."teamId" as team_id, k.uuid
-         from jsonb_to_recordset(${jsonLiteral(input.eventKeys)}) as k("teamId" int, uuid uuid)
-         cross join lateral (select 1 from events e where e.team_id = k."teamId" and e.uuid = k.uuid limit 1) as found`,
+      `select team_id, uuid from events
+        where team_id = any(${arrayLiteral(input.eventKeys.map((key) => int(key.teamId)), 'int')})
+          and uuid = any(${arrayLiteral(input.eventKeys.map((key) => key.uuid), 'uuid')})`,
     );
   }
   let personsIndex = -1;
   if (input.distinctIds.length > 0) {
     personsIndex = statements.length;
+    // As above; rows for a pair that was not asked are left out below.
     statements.push(
-      `select k."teamId" as team_id, k."distinctId" as distinct_id, p.id, p.uuid, p.properties::text as properties_json, p.is_identified,
+      `select d.team_id, d.distinct_id, p.id, p.uuid, p.properties::text as properties_json, p.is_identified,
               extract(epoch from p.created_at) * 1000 as created_ms
-         from jsonb_to_recordset(${jsonLiteral(input.distinctIds)}) as k("teamId" int, "distinctId" text)
-         cross join lateral (
-           select d.person_id from person_distinct_ids d
-            where d.team_id = k."teamId" and d.distinct_id = k."distinctId" limit 1
-         ) as d
-         join persons p on p.team_id = k."teamId" and p.id = d.person_id`,
+         from person_distinct_ids d
+         join persons p on p.team_id = d.team_id and p.id = d.person_id
+        where d.team_id = any(${arrayLiteral(input.distinctIds.map((key) => int(key.teamId)), 'int')})
+          and d.distinct_id = any(${arrayLiteral(input.distinctIds.map((key) => key.distinctId), 'text')})`,
     );
   }
   const results = await transaction.script(statements);
@@ -127,7 +130,9 @@ export async function startBatch(
       is_identified: boolean;
       created_ms: string;
     }>;
+    const asked = new Set(input.distinctIds.map((key) => `${key.teamId}:${key.distinctId}`));
     for (const row of rows) {
+      if (!asked.has(`${row.team_id}:${row.distinct_id}`)) continue;
       persons.push({
         teamId: row.team_id,
         distinctId: row.distinct_id,
@@ -287,16 +292,22 @@ const EVENT_TABLE = [
 const EVENT_COLUMNS = EVENT_TABLE.map((entry) => entry.name).join(', ');
 
 /**
- * The select list of an INSERT of `EVENT_COLUMNS` from rows under `alias` with the same column names: an event
- * that changed no person (the quick path) comes without its person's properties, which are read here, in the
- * transaction that holds the environment's lock, so they are the ones the event was captured with.
+ * The select list of an INSERT of `EVENT_COLUMNS` from rows under `alias` with the same column names, joined
+ * with `personsJoin`'s `p`: an event that changed no person (the quick path) comes without its person's
+ * properties, which are read here, in the statement that checks the environment's person epoch, so they are
+ * the ones the event was captured with.
  */
-const insertedColumns = (alias: string) =>
+const insertedColumns = (alias: string, joined: boolean) =>
   EVENT_TABLE.map((entry) =>
-    entry.name === 'person_properties'
-      ? `coalesce(${alias}.person_properties, (select p.properties from persons p where p.uuid = ${alias}.person_id and p.team_id = ${alias}.team_id))`
-      : `${alias}.${entry.name}`,
+    entry.name === 'person_properties' && joined ? `coalesce(${alias}.person_properties, p.properties)` : `${alias}.${entry.name}`,
   ).join(', ');
+
+/**
+ * The join of rows under `alias` with their persons' properties, read by environments and uuids (SQL arrays)
+ * with one query (a subquery per row is refused by Citus) through a function (see QUICK_INSERT).
+ */
+const personsJoin = (alias: string, teamIds: string, personIds: string) =>
+  `left join capture_person_properties(${teamIds}, ${personIds}) as p on p.team_id = ${alias}.team_id and p.uuid = ${alias}.person_id`;
 
 /** A row whose person's properties the insert reads (which COPY cannot). */
 const readsPersonProperties = (row: NewEventRow) => row.personId !== null && row.personPropertiesJson === null;
@@ -347,32 +358,48 @@ function rowsJson(rows: readonly NewEventRow[]): string {
 }
 
 /** The events of `rowsJson`'s array, which `json` (an SQL literal) holds, in `EVENT_COLUMNS` order. */
-const selectRows = (json: string) => `select ${insertedColumns('r')}
+function selectRows(json: string, rows: readonly NewEventRow[]): string {
+  const reading = rows.filter(readsPersonProperties);
+  const teamIds = arrayLiteral(reading.map((row) => int(row.teamId)), 'int');
+  const personIds = arrayLiteral(reading.map((row) => row.personId!), 'uuid');
+  return `select ${insertedColumns('r', reading.length > 0)}
   from (select j.t, j.u, j.e, j.d, j.p, j.ts, j.c, j.pi, j.pp, j.g0, j.g1, j.g2, j.g3, j.g4, j.h
           from jsonb_to_recordset(${json}::jsonb) as j(
             t int, u uuid, e text, d text, p jsonb, ts timestamptz, c text, pi uuid, pp jsonb,
-            g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)) as r(${EVENT_COLUMNS})`;
+            g0 text, g1 text, g2 text, g3 text, g4 text, h boolean)) as r(${EVENT_COLUMNS})
+  ${reading.length > 0 ? personsJoin('r', teamIds, personIds) : ''}`;
+}
 
 /**
  * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events), of
  * any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
- * subquery in WHERE is evaluated before any row is read), then the rows are inserted, and PostgreSQL commits at
- * the end of the statement. Compared with the same work as a script of statements (begin, call, insert, commit),
+ * subquery in WHERE is evaluated before any row is read), then the persons' properties are read and the rows
+ * inserted, and PostgreSQL commits at the end of the statement. The persons are read through a function
+ * (capture_person_properties) so that the statement names no distributed table: Citus would run it, checks
+ * and all, on a worker. Compared with the same work as a script of statements (begin, call, insert, commit),
  * the database parses and plans nothing per batch. The rows come as one binary array per column
  * (`columnArrays`): PostgreSQL reads each value with its type's binary receive function, where a JSON document
  * of the whole batch had to be parsed, then each field found in it and parsed again from text (less database CPU
  * per event). The last two parameters are the environments, sorted, and the person
- * epochs capture knew for them.
+ * epochs capture knew for them. An event already stored (an SDK's retry) is left out by ON CONFLICT rather than
+ * failing the batch: Citus reports a duplicate found on a shard without its SQLSTATE, so capture could not tell
+ * it from any other failure. It answers the number of events stored, counted from RETURNING, as Citus's own
+ * count of an INSERT … SELECT counts the rows left out too.
  */
 const QUICK_INSERT: PreparedStatement = (() => {
   const columns = EVENT_TABLE.map((entry, index) => `$${index + 1}::${entry.type}[]`);
+  const personIds = columns[EVENT_TABLE.findIndex((entry) => entry.name === 'person_id')]!;
   const environments = `$${columns.length + 1}::int[]`;
   const epochs = `$${columns.length + 2}::bigint[]`;
   return {
     name: 'hedgerow_capture_quick_insert',
-    text: `insert into events (${EVENT_COLUMNS}) select ${insertedColumns('u')}
+    text: `with inserted as (insert into events (${EVENT_COLUMNS}) select ${insertedColumns('u', true)}
       from unnest(${columns.join(', ')}) as u(${EVENT_COLUMNS})
-      where (select capture_check_environments(${CAPTURE_LOCK_CLASS}, ${environments}, ${epochs}))`,
+      ${personsJoin('u', environments, personIds)}
+      where (select capture_check_environments(${CAPTURE_LOCK_CLASS}, ${environments}, ${epochs}))
+      on conflict (team_id, uuid) do nothing
+      returning 1)
+      select count(*)::int as stored from inserted`,
   };
 })();
 
@@ -387,8 +414,20 @@ const QUICK_INSERT: PreparedStatement = (() => {
 const INSERT_AT_MOST_ROWS = 64;
 
 /**
+ * `ingested_event` set on environments receiving their first events, as the first write of their batch's
+ * transaction: Citus refuses to modify a reference table (environments) after a parallel read of a table with a
+ * foreign key to it in the same transaction, while a modification that comes first makes the rest of the
+ * transaction use one connection per node.
+ */
+function markIngested(teamIds: readonly number[]): string[] {
+  if (teamIds.length === 0) return [];
+  // Not announced as an access change (access-changes.ts): no lookup reads the flag from the access cache.
+  return [`update environments set ingested_event = true where id in (${teamIds.map(int).join(',')}) and not ingested_event`];
+}
+
+/**
  * Ends a batch: its events, its ingestion warnings, `ingested_event` on environments receiving their first
- * events, and the commit. The quick path's usual batch is QUICK_INSERT alone (one round trip); any other is a
+ * events (unless `startBatch` set it), and the commit. The quick path's usual batch is QUICK_INSERT alone (one round trip); any other is a
  * script of those statements with the events as an INSERT (one round trip) or, above INSERT_AT_MOST_ROWS events,
  * a binary COPY (two).
  *
@@ -415,29 +454,23 @@ export async function finishBatch(
        select t, y, d from jsonb_to_recordset(${dollarQuoted(json)}::jsonb) as w(t int, y text, d jsonb)`,
     );
   }
-  if (input.newlyIngested.length > 0) {
-    // Not announced as an access change (access-changes.ts): no lookup reads the flag from the access cache.
-    after.push(
-      `update environments set ingested_event = true
-        where id in (${input.newlyIngested.map(int).join(',')}) and not ingested_event`,
-    );
-  }
+  before.push(...markIngested(input.newlyIngested));
   if (input.rows.length === 0) {
     await transaction.scriptAndCommit([...before, ...after]);
     return 0;
   }
-  if (locks.length > 0 && after.length === 0 && !transaction.begunOnce) {
+  if (locks.length > 0 && before.length === locks.length && after.length === 0 && !transaction.begunOnce) {
     const result = await transaction.alone(QUICK_INSERT, [
       ...columnArrays(input.rows),
       locks.map((lock) => lock.teamId),
       locks.map((lock) => lock.epoch),
     ]);
-    return result.rowCount ?? 0;
+    return (result.rows[0] as { stored: number }).stored;
   }
   if (input.rows.length <= INSERT_AT_MOST_ROWS || input.rows.some(readsPersonProperties)) {
     const results = await transaction.scriptAndCommit([
       ...before,
-      `insert into events (${EVENT_COLUMNS}) ${selectRows(dollarQuoted(rowsJson(input.rows)))}`,
+      `insert into events (${EVENT_COLUMNS}) ${selectRows(dollarQuoted(rowsJson(input.rows)), input.rows)}`,
       ...after,
     ]);
     return results[before.length]!.rowCount ?? 0;

@@ -6,16 +6,18 @@
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
  * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
  * has warnings or an environment's first events, a script with the INSERT or a COPY), adds the warnings and
- * commits: one or two round trips. If a person moved meanwhile (another process merged persons), an event's
- * uuid is already stored (an SDK retry), or it deadlocked with another quick batch over such uuids, it is rolled
- * back and the batch takes the full path instead.
+ * commits: one or two round trips; the prepared INSERT leaves out events already stored (an SDK retry). If a
+ * person moved meanwhile (another process merged persons), the script finds an event's uuid already stored, or
+ * it deadlocked with another quick batch over such uuids, it is rolled back and the batch takes the full path
+ * instead.
  *
  * The full path, for everything else:
- *   1. lock the batch's environments, read their person epochs, find the events already stored and load the
- *      persons of the batch's distinct ids (one round trip)
+ *   1. lock the batch's environments, set `ingested_event` on those receiving their first events, read their
+ *      person epochs, find the events already stored and load the persons of the batch's distinct ids (one round
+ *      trip)
  *   2. persons: plan in event order, apply (handlers/capture/persons.ts)
  *   3. groups: number new group types, upsert `$groupidentify` groups (handlers/capture/groups.ts)
- *   4. the events (INSERT or COPY), warnings, `ingested_event`, commit (one message)
+ *   4. the events (INSERT or COPY), warnings, commit (one message)
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from '../../db/pg/group-commit.js';
@@ -229,6 +231,7 @@ async function fullIngest(
   const teams = byTeam(all);
   const { stored, persons, epochs } = await startBatch(transaction, {
     teamIds: batch.teamIds,
+    newlyIngested: batch.newlyIngested,
     // Only a uuid the client chose can already be stored (an SDK retrying); generated ones are new.
     eventKeys: all.filter(({ event }) => event.clientUuid).map(({ teamId, event }) => ({ teamId, uuid: event.uuid })),
     distinctIds: [...teams].flatMap(([teamId, teamEvents]) =>
@@ -273,7 +276,7 @@ async function fullIngest(
     });
   }
 
-  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: batch.newlyIngested });
+  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: [] });
 
   return () => {
     if (groupTypes !== state.groupTypes) {

@@ -54,7 +54,7 @@ export const storedEvents = (account: Account): Promise<StoredEventRow[]> =>
 /** The person a distinct id belongs to. */
 export const personOf = async (account: Account, distinctId: string) =>
   testDb()('person_distinct_ids as d')
-    .join('persons as p', 'p.id', 'd.person_id')
+    .join('persons as p', (on) => on.on('p.team_id', 'd.team_id').andOn('p.id', 'd.person_id'))
     .where({ 'd.team_id': account.environment.id, 'd.distinct_id': distinctId })
     .first<{ uuid: string; properties: Record<string, unknown>; is_identified: boolean; id: string } | undefined>(
       'p.uuid',

@@ -31,6 +31,16 @@ const INSERT_CHUNK = 1000;
 
 /** Inserts events of one environment in multi-row statements; returns their uuids in input order. */
 export async function insertEvents(db: Db, teamId: number, events: readonly NewEvent[]): Promise<string[]> {
+  // Read first: Citus refuses a subquery within an INSERT.
+  const unknown = [...new Set(events.filter((event) => event.person_properties === undefined && event.person_id).map((event) => event.person_id!))];
+  const personProperties = new Map<string, string>();
+  for (let start = 0; start < unknown.length; start += INSERT_CHUNK) {
+    const persons = await db('persons')
+      .where({ team_id: teamId })
+      .whereIn('uuid', unknown.slice(start, start + INSERT_CHUNK))
+      .select<Array<{ uuid: string; properties: string }>>('uuid', db.raw('properties::text as properties'));
+    for (const person of persons) personProperties.set(person.uuid, person.properties);
+  }
   const rows = events.map((event) => ({
     team_id: teamId,
     uuid: event.uuid ?? randomUUID(),
@@ -45,7 +55,7 @@ export async function insertEvents(db: Db, teamId: number, events: readonly NewE
         ? event.person_properties === null
           ? null
           : JSON.stringify(event.person_properties)
-        : db.raw('(select p.properties from persons p where p.uuid = ? and p.team_id = ?)', [event.person_id ?? null, teamId]),
+        : (personProperties.get(event.person_id ?? '') ?? null),
     group_0: event.groups?.[0] ?? null,
     group_1: event.groups?.[1] ?? null,
     group_2: event.groups?.[2] ?? null,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { CAPTURE_LOCK_CLASS } from '../../db/queries/ingestion.js';
 import { captureRequests, ingestionWarnings as warnings, personOf, storedEvents as events, type Answer } from '../helpers/capture-requests.js';
-import { testDb } from '../helpers/database.js';
+import { atTenantShard, testDb } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -305,7 +305,7 @@ describe('capture', () => {
         expect((await personOf(account, 'shared'))!.properties).to.deep.equal({ seen: true });
         for (let r = 0; r < 6; r += 1) expect((await personOf(account, `user-${r}-1`))!.properties).to.deep.equal({ r });
         const personByDistinctId = new Map(
-          (await testDb()('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': teamId }).select('d.distinct_id', 'p.uuid')).map(
+          (await testDb()('person_distinct_ids as d').join('persons as p', (on) => on.on('p.team_id', 'd.team_id').andOn('p.id', 'd.person_id')).where({ 'd.team_id': teamId }).select('d.distinct_id', 'p.uuid')).map(
             (row: { distinct_id: string; uuid: string }) => [row.distinct_id, row.uuid],
           ),
         );
@@ -337,24 +337,28 @@ describe('capture', () => {
         reversed.batch.splice(0, 2, retried.batch[1]!, retried.batch[0]!);
         // Each statement sleeps before its second row: the two batches then each hold one of the two uuids
         // the other needs next, and PostgreSQL aborts one of them.
-        await testDb().raw(`create function hedgerow_test_second_row_waits() returns trigger language plpgsql as $$
-          begin
-            perform set_config('hedgerow.test_rows', (coalesce(nullif(current_setting('hedgerow.test_rows', true), ''), '0')::int + 1)::text, true);
-            if current_setting('hedgerow.test_rows') = '2' then perform pg_sleep(0.3); end if;
-            return new;
-          end $$`);
-        await testDb().raw('create trigger hedgerow_test_second_row_waits before insert on events for each row execute function hedgerow_test_second_row_waits()');
-        const deadlocks = async () => Number((await testDb().raw('select deadlocks from pg_stat_database where datname = current_database()')).rows[0].deadlocks);
-        const before = await deadlocks();
-        try {
-          expect(await behindHeldLock(account, retried, [reversed])).to.deep.equal([200, 200]);
-        } finally {
-          await testDb().raw('drop trigger hedgerow_test_second_row_waits on events');
-          await testDb().raw('drop function hedgerow_test_second_row_waits()');
-        }
-        // (A backend reports its counts within a second or so of going idle.)
-        for (let wait = 0; wait < 50 && (await deadlocks()) === before; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(await deadlocks(), 'a deadlock happened').to.be.greaterThan(before);
+        // (On Citus the trigger goes on the environment's shard, where the rows are inserted and the deadlock found.)
+        const deadlocks = await atTenantShard('events', account.environment.id, async (shard, events) => {
+          await shard.query(`create function hedgerow_test_second_row_waits() returns trigger language plpgsql as $$
+            begin
+              perform set_config('hedgerow.test_rows', (coalesce(nullif(current_setting('hedgerow.test_rows', true), ''), '0')::int + 1)::text, true);
+              if current_setting('hedgerow.test_rows') = '2' then perform pg_sleep(0.3); end if;
+              return new;
+            end $$`);
+          await shard.query(`create trigger hedgerow_test_second_row_waits before insert on ${events} for each row execute function hedgerow_test_second_row_waits()`);
+          const count = async () => Number((await shard.query('select deadlocks from pg_stat_database where datname = current_database()')).rows[0].deadlocks);
+          const before = await count();
+          try {
+            expect(await behindHeldLock(account, retried, [reversed])).to.deep.equal([200, 200]);
+          } finally {
+            await shard.query(`drop trigger hedgerow_test_second_row_waits on ${events}`);
+            await shard.query('drop function hedgerow_test_second_row_waits()');
+          }
+          // (A backend reports its counts within a second or so of going idle.)
+          for (let wait = 0; wait < 50 && (await count()) === before; wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+          return { before, after: await count() };
+        });
+        expect(deadlocks.after, 'a deadlock happened').to.be.greaterThan(deadlocks.before);
         const rows = await events(account);
         expect(rows).to.have.length(6 + 400);
         expect(new Set(rows.map((row) => row.uuid)).size).to.equal(406);

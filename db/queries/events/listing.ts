@@ -128,7 +128,7 @@ async function distinctIdsOfPerson(read: Reader, teamId: number, personId: strin
   const byId = /^\d{1,18}$/.test(personId);
   if (!byId && !UUID_PATTERN.test(personId)) throw errors.validation('person_id must be a person’s id or UUID.', 'person_id');
   const { rows } = await read<{ distinct_id: string }>(
-    `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id
+    `select pdi.distinct_id from person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id
       where p.team_id = ?::int and ${byId ? 'p.id = ?::bigint' : 'p.uuid = ?::uuid'} order by pdi.distinct_id`,
     [teamId, byId ? personId : personId.toLowerCase()],
   );
@@ -297,7 +297,7 @@ export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: 
       `select ${LISTED_EVENT_COLUMNS}
         from events e
         left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-        left join persons person on person.id = pdi.person_id
+        left join persons person on person.team_id = pdi.team_id and person.id = pdi.person_id
         where e.team_id = ?::int and e.uuid = ?::uuid`,
       [environment.id, id.toLowerCase()],
     );
