@@ -178,7 +178,8 @@ describe('query: fair shares of the database between environments', function () 
         // Once one of A's ends, its fifth runs.
         expect(settled).to.equal(0);
         const [first] = await endlessRunning();
-        await db.raw('select pg_cancel_backend(?)', [first!.pid]);
+        // An int: Citus adds a pg_cancel_backend(bigint) of its cluster-wide process ids.
+        await db.raw('select pg_cancel_backend(?::int)', [first!.pid]);
         await waitFor('one of A’s queries to end', async () => settled === 1);
         await waitFor('A’s fifth query to run', async () => (await endlessRunning()).length === 4);
         await cancelEndless();
