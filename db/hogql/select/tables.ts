@@ -311,8 +311,8 @@ export interface Table {
 
 /**
  * The sessions of an environment's events, one row per `$session_id`, as `alias`. Grouped by the environment too,
- * whose column the events' join equates: a distributed PostgreSQL (Citus) runs a join of tenant tables, and a
- * grouping of one, on the node of the environment only when both hold the environment's column.
+ * so that the events' join can equate it, as every join of tenant tables here does: besides the environment
+ * filter on each table, what lets a distributed PostgreSQL (Citus) run the join on the environment's node.
  */
 function sessionsOf(teamId: Fragment, alias: string): Fragment {
   const aggregates = SESSION_AGGREGATES.map(([name, aggregate]) => `${aggregate} as ${name}`).join(',\n          ');
