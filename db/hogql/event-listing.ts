@@ -67,8 +67,15 @@ export interface CompiledEventsQuery {
 /** The event's timestamp with all its microseconds (the keyset of the next page, and what the listing shows). */
 const KEYSET_TIMESTAMP = `to_char(e.timestamp at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-  left join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id`;
+/**
+ * The person of event `e` through its distinct id. Every tenant table a statement reads is pinned to the
+ * environment, and each join equates the environment's column: a distributed PostgreSQL (Citus) then runs the
+ * statement on the one node that holds the environment.
+ */
+function personJoin(teamId: Fragment): Fragment {
+  return sql`left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
+  left join persons p on p.team_id = pdi.team_id and p.team_id = ${teamId} and p.id = pdi.person_id`;
+}
 
 /**
  * The columns of one stored event `e` and of its person `person` (left-joined through its distinct id) that the
@@ -78,13 +85,15 @@ const PERSON_JOIN = `left join person_distinct_ids pdi on pdi.team_id = e.team_i
  * (null when the person does not have it). A person reached through a distinct id has at least one, so
  * `person_distinct_id` (the person's first distinct id, as PostHog shows it) is set whenever the person is. The
  * timestamp is formatted once, with its microseconds, for the keyset of the next page; the listing shows it
- * from that text.
+ * from that text. `person` is read from the environment `teamId` (as is every table, see personJoin).
  */
-export const LISTED_EVENT_COLUMNS = `e.uuid::text as id, e.event, e.distinct_id, e.properties::text as properties_json, e.elements_chain,
-    ${KEYSET_TIMESTAMP} as keyset_timestamp, person.is_identified as person_is_identified,
+export function listedEventColumns(teamId: number): Fragment {
+  return sql`e.uuid::text as id, e.event, e.distinct_id, e.properties::text as properties_json, e.elements_chain,
+    ${keyword(KEYSET_TIMESTAMP)} as keyset_timestamp, person.is_identified as person_is_identified,
     (person.properties -> 'email')::text as person_email_json, (person.properties -> 'name')::text as person_name_json,
     (person.properties -> 'username')::text as person_username_json,
-    (select d.distinct_id from person_distinct_ids d where d.team_id = person.team_id and d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
+    (select d.distinct_id from person_distinct_ids d where d.team_id = ${param(teamId, 'int')} and d.person_id = person.id order by d.id limit 1) as person_distinct_id`;
+}
 
 export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
   const c = new Compiler({ timezone: spec.timezone, allowAggregates: false, clause: 'where' });
@@ -134,7 +143,7 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
 
   const direction = keyword(spec.order);
   const order = sql`order by e.timestamp ${direction}, e.uuid ${direction}`;
-  const personJoin = keyword(c.usesPerson ? PERSON_JOIN : '');
+  const eventPerson = c.usesPerson ? personJoin(param(spec.teamId, 'int')) : keyword('');
   const probe = persons?.strategy === 'probe' && !aggregate ? persons : null;
   let matching: Fragment;
   if (probe) {
@@ -143,10 +152,10 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
     const before = filtersReadPerson ? [...conditions, ...position] : [...conditions, ...filters, ...position];
     const after = filtersReadPerson ? [...filters, personCondition!] : [personCondition!];
     matching = sql`(select e.* from events e where ${join(before, ' and ')} ${order} limit ${rowCount(probe.scan)}) e
-      ${personJoin} where ${join(after, ' and ')}`;
+      ${eventPerson} where ${join(after, ' and ')}`;
   } else {
     const all = [...conditions, ...filters, ...(personCondition ? [personCondition] : []), ...position];
-    matching = sql`events e ${personJoin} where ${join(all, ' and ')}`;
+    matching = sql`events e ${eventPerson} where ${join(all, ' and ')}`;
   }
   const page = sql`limit ${rowCount(spec.limit)} offset ${rowCount(spec.offset)}`;
   /** The page's events as `e`, when read id by id. */
@@ -161,7 +170,7 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
     const outputs = select.map((item, index) => sql`${outputColumn(item.value)} as ${keyword(`c${index}`)}`);
     if (!aggregate) {
       const rows = sql`select ${join(outputs, ', ')}, ${keyword(KEYSET_TIMESTAMP)} as keyset_timestamp, e.uuid::text as keyset_uuid`;
-      const query = pageEvents ? sql`${rows} from ${pageEvents} ${personJoin} ${order}` : sql`${rows} from ${matching} ${order} ${page}`;
+      const query = pageEvents ? sql`${rows} from ${pageEvents} ${eventPerson} ${order}` : sql`${rows} from ${matching} ${order} ${page}`;
       return { text: query.text, params: query.params, mode: 'rows', columns, partial: probe !== null };
     }
     const ordinals = select.map((item, index) => ({ aggregate: item.value.aggregate, ordinal: String(index + 1) }));
@@ -175,10 +184,11 @@ export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
 
   const columns = keyword('e.uuid, e.event, e.distinct_id, e.properties, e.elements_chain, e.timestamp');
   const inner = pageEvents ? sql`select ${columns} from ${pageEvents}` : sql`select ${columns} from ${matching} ${order} ${page}`;
-  const query = sql`select ${keyword(LISTED_EVENT_COLUMNS)}
+  const teamId = param(spec.teamId, 'int');
+  const query = sql`select ${listedEventColumns(spec.teamId)}
     from (${inner}) e
-    left join person_distinct_ids mapping on mapping.team_id = ${param(spec.teamId, 'int')} and mapping.distinct_id = e.distinct_id
-    left join persons person on person.team_id = mapping.team_id and person.id = mapping.person_id
+    left join person_distinct_ids mapping on mapping.team_id = ${teamId} and mapping.distinct_id = e.distinct_id
+    left join persons person on person.team_id = mapping.team_id and person.team_id = ${teamId} and person.id = mapping.person_id
     ${order}`;
   return { text: query.text, params: query.params, mode: 'events', columns: [], partial: probe !== null };
 }

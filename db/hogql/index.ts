@@ -9,7 +9,7 @@ export { HogQLError, inParameter } from './errors.js';
 export {
   compileEventsQuery,
   compilePersonLookup,
-  LISTED_EVENT_COLUMNS,
+  listedEventColumns,
   PERSON_LOOKUP_LIMIT,
   type CompiledEventsQuery,
   type EventsQuerySpec,

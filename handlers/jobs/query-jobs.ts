@@ -234,7 +234,7 @@ export class QueryRunner {
 
   private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { db, logger, timeoutMs, maxResultBytes } = this.options;
-    const picked = await pickUpQuery(db, job.id);
+    const picked = await pickUpQuery(db, job.data.teamId, job.id);
     if (!picked) return;
     const { teamId, id: queryId, environment } = picked;
     const flight: Flight = { run: { teamId, id: queryId, jobId: job.id }, session: null };

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import pino from 'pino';
 import type { Db } from '../../db/pg/client.js';
+import { clusterNodes } from '../../db/pg/citus.js';
 import { startEngine, type EngineSettings, type RunningEngine } from '../../handlers/jobs/index.js';
+import { ADMIN_URL, databaseUrl } from './database.js';
 import type { HttpClient } from './http.js';
 import { waitFor } from './wait.js';
 
@@ -13,6 +16,38 @@ export const ENDLESS_QUERY = `select count() from events a ${'bcdfghijklm'
   .split('')
   .map((alias) => `join events ${alias} on 1 = 1`)
   .join(' ')}`;
+
+/**
+ * The statements reading events running in database `name` (ENDLESS_QUERY's, where nothing else reads them), on
+ * every node that runs them: the server, or on a Citus cluster the coordinator and each worker (where the join
+ * runs on the environment's shard, under the shard's name).
+ */
+export async function runningEventReads(name: string): Promise<number> {
+  const nodes = await clusterNodes(ADMIN_URL);
+  const urls = nodes
+    ? [nodes.coordinator, ...nodes.workers].map((node) => {
+        const url = new URL(databaseUrl(name));
+        url.hostname = node.host;
+        url.port = String(node.port);
+        return url.toString();
+      })
+    : [databaseUrl(name)];
+  let running = 0;
+  for (const url of urls) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and state = 'active' and pid <> pg_backend_pid() and query ~* '\\mevents(_\\d+)?\\M'`,
+      );
+      running += rows[0]!.n;
+    } finally {
+      await client.end();
+    }
+  }
+  return running;
+}
 
 /** A job engine that runs asynchronous queries, with one runner per run kind and settings a test may override. */
 export function startQueryEngine(databaseUrl: string, settings: Partial<EngineSettings> & { queryTimeoutMs: number }): Promise<RunningEngine> {

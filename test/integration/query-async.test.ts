@@ -14,7 +14,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.j
 import { newAccount, type Account } from '../helpers/fixtures.js';
 import type { HttpClient } from '../helpers/http.js';
 import { insertEvents } from '../helpers/seed-events.js';
-import { ENDLESS_QUERY, startQueryEngine, statusOfDeadRunner, untilAnswered } from '../helpers/queries.js';
+import { ENDLESS_QUERY, runningEventReads, startQueryEngine, statusOfDeadRunner, untilAnswered } from '../helpers/queries.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -388,14 +388,18 @@ describe('query: asynchronous runs, their status and cancel', function () {
       it('DELETE cancels the running statement itself: it leaves pg_stat_activity and the status says so', async () => {
         const response = await submit({ refresh: 'async', client_query_id: 'endless' }, ENDLESS_QUERY);
         expect(response.status).to.equal(202);
+        // The status and the sessions are read apart: on Citus the statuses are on a worker, the runner's session on
+        // the coordinator.
         const row = await waitFor('the runner session', async () => {
-          const found = await db.raw(
-            `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
-             where s.team_id = ? and s.id = 'endless' and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
-            [team],
+          const status = (await db.raw(`select runner_pid, runner_backend_start::text as runner_backend_start from query_statuses where team_id = ? and id = 'endless'`, [team])).rows[0];
+          if (!status?.runner_pid) return undefined;
+          const active = await db.raw(
+            `select 1 from pg_stat_activity where pid = ? and backend_start = ? and state = 'active' and query not like '%pg_backend_pid()%'`,
+            [status.runner_pid, status.runner_backend_start],
           );
-          return found.rows[0] as { runner_pid: number } | undefined;
+          return active.rows.length > 0 ? (status as { runner_pid: number }) : undefined;
         });
+        expect(await runningEventReads(name)).to.be.greaterThan(0);
         const running = await client.get(statusPath('endless'));
         expect(running.status).to.equal(202);
         expect(running.body.query_status).to.include({ complete: false, error: false });
@@ -409,6 +413,8 @@ describe('query: asynchronous runs, their status and cancel', function () {
           async () => (await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [row.runner_pid])).rows[0].n === 0,
           5_000,
         );
+        // Nor does the join run on any node: on Citus, the worker's statement is cancelled with the coordinator's.
+        await waitFor('no node to run the join', async () => (await runningEventReads(name)) === 0, 5_000);
         const status = await client.get(statusPath('endless'));
         expect(status.status).to.equal(400);
         expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled', results: null });

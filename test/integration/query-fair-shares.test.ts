@@ -124,7 +124,8 @@ describe('query: fair shares of the database between environments', function () 
     it('a query that fails or times out gives its slot back', async () => {
       const failed = await runNow(clientA, a, 'select nope from events');
       expect(failed.status).to.equal(400);
-      const shortServer = await startTestServer({ db, config: { queryTimeoutMs: 300, queryConcurrencyPerEnvironment: 1 } });
+      // Time enough for a new session's first statement, which on Citus also opens its connection to the worker.
+      const shortServer = await startTestServer({ db, config: { queryTimeoutMs: 1_500, queryConcurrencyPerEnvironment: 1 } });
       try {
         const timedOut = await shortServer.http.withKey(a.key).post(queryPath(a), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY } });
         expect(timedOut.status).to.equal(504);
@@ -178,7 +179,8 @@ describe('query: fair shares of the database between environments', function () 
         // Once one of A's ends, its fifth runs.
         expect(settled).to.equal(0);
         const [first] = await endlessRunning();
-        await db.raw('select pg_cancel_backend(?)', [first!.pid]);
+        // An int: Citus adds a pg_cancel_backend(bigint) of its cluster-wide process ids.
+        await db.raw('select pg_cancel_backend(?::int)', [first!.pid]);
         await waitFor('one of A’s queries to end', async () => settled === 1);
         await waitFor('A’s fifth query to run', async () => (await endlessRunning()).length === 4);
         await cancelEndless();

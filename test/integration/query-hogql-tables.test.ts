@@ -274,8 +274,8 @@ describe('query: HogQL, the tables PostHog queries read (sessions, person_distin
     const team = account.environment.id;
     await insertPerson(db, team, { uuid: ALICE, distinctIds: ['alice', 'alice-phone'], properties: NEW_ALICE, isIdentified: true });
     await insertPerson(db, team, { uuid: BOB, distinctIds: ['bob'], properties: { email: 'b@example.com' } });
-    await db('persons').where({ uuid: ALICE }).update({ created_at: '2023-12-01T00:00:00Z' });
-    await db('persons').where({ uuid: BOB }).update({ created_at: '2023-12-02T00:00:00Z' });
+    await db('persons').where({ team_id: team, uuid: ALICE }).update({ created_at: '2023-12-01T00:00:00Z' });
+    await db('persons').where({ team_id: team, uuid: BOB }).update({ created_at: '2023-12-02T00:00:00Z' });
     await insertEvents(db, team, EVENTS);
 
     const other = await newQueryAccount(db);

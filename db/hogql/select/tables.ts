@@ -309,13 +309,17 @@ export interface Table {
   from(teamId: Fragment, uses: { person: boolean; implicitJoins: ReadonlySet<ImplicitJoin> }): { from: Fragment; filter: Fragment | null };
 }
 
-/** The sessions of an environment's events, one row per `$session_id`, as `alias`. */
+/**
+ * The sessions of an environment's events, one row per `$session_id`, as `alias`. Grouped by the environment too,
+ * so that the events' join can equate it, as every join of tenant tables here does: besides the environment
+ * filter on each table, what lets a distributed PostgreSQL (Citus) run the join on the environment's node.
+ */
 function sessionsOf(teamId: Fragment, alias: string): Fragment {
   const aggregates = SESSION_AGGREGATES.map(([name, aggregate]) => `${aggregate} as ${name}`).join(',\n          ');
-  return sql`(select e.properties ->> '$session_id' as session_id,
+  return sql`(select e.team_id, e.properties ->> '$session_id' as session_id,
           ${keyword(aggregates)}
         from events e where e.team_id = ${teamId} and coalesce(e.properties ->> '$session_id', '') <> ''
-        group by 1) ${keyword(alias)}`;
+        group by 1, 2) ${keyword(alias)}`;
 }
 
 export const TABLES: Readonly<Record<string, Table>> = {
@@ -329,18 +333,18 @@ export const TABLES: Readonly<Record<string, Table>> = {
     from: (teamId, uses) => {
       const joins: Fragment[] = [keyword('events e')];
       if (uses.person) {
-        joins.push(sql`left join person_distinct_ids pdi on pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
-            left join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`);
+        joins.push(sql`left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.team_id = ${teamId} and pdi.distinct_id = e.distinct_id
+            left join persons p on p.team_id = pdi.team_id and p.team_id = ${teamId} and p.id = pdi.person_id`);
       }
       GROUP_JOINS.forEach((name, index) => {
         if (!uses.implicitJoins.has(name)) return;
         const alias = `g${index}`;
         joins.push(
-          sql`left join groups ${keyword(alias)} on ${keyword(alias)}.team_id = ${teamId} and ${keyword(`${alias}.group_type_index = ${index}`)} and ${keyword(`${alias}.group_key = e.group_${index}`)}`,
+          sql`left join groups ${keyword(alias)} on ${keyword(`${alias}.team_id = e.team_id`)} and ${keyword(alias)}.team_id = ${teamId} and ${keyword(`${alias}.group_type_index = ${index}`)} and ${keyword(`${alias}.group_key = e.group_${index}`)}`,
         );
       });
       if (uses.implicitJoins.has('session')) {
-        joins.push(sql`left join ${sessionsOf(teamId, 'es')} on es.session_id = e.properties ->> '$session_id'`);
+        joins.push(sql`left join ${sessionsOf(teamId, 'es')} on es.team_id = e.team_id and es.session_id = e.properties ->> '$session_id'`);
       }
       return { from: join(joins, ' '), filter: sql`e.team_id = ${teamId}` };
     },
@@ -357,7 +361,7 @@ export const TABLES: Readonly<Record<string, Table>> = {
     compiler: (options, context) => new DistinctIdsCompiler(options, context),
     // Both rows filtered by the environment: a distinct id's person is always its own environment's.
     from: (teamId) => ({
-      from: sql`person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = ${teamId}`,
+      from: sql`person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.team_id = ${teamId} and p.id = pdi.person_id`,
       filter: sql`pdi.team_id = ${teamId}`,
     }),
   },

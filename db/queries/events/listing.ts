@@ -15,7 +15,7 @@ import {
   compileEventsQuery,
   type CompiledEventsQuery,
   compilePersonLookup,
-  LISTED_EVENT_COLUMNS,
+  listedEventColumns,
   HogQLError,
   outputValue,
   type DateTimeText,
@@ -50,7 +50,7 @@ export interface EventListQuery {
   dataErrorParameter: string | null;
 }
 
-/** A row of LISTED_EVENT_COLUMNS (db/hogql/events-query.ts). */
+/** A row of listedEventColumns (db/hogql/event-listing.ts). */
 export interface ListedEventRow {
   id: string;
   event: string;
@@ -293,13 +293,14 @@ export async function listEvents(
 /** One event's row by UUID, or null. */
 export async function getEvent(reader: ReadDb, environment: EnvironmentRow, id: string, timeoutMs: number): Promise<ListedEventRow | null> {
   return onReadSession(reader, timeoutMs, async (read) => {
+    const columns = listedEventColumns(environment.id);
     const { rows } = await read<ListedEventRow>(
-      `select ${LISTED_EVENT_COLUMNS}
+      `select ${columns.text}
         from events e
-        left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-        left join persons person on person.team_id = pdi.team_id and person.id = pdi.person_id
+        left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.team_id = ?::int and pdi.distinct_id = e.distinct_id
+        left join persons person on person.team_id = pdi.team_id and person.team_id = ?::int and person.id = pdi.person_id
         where e.team_id = ?::int and e.uuid = ?::uuid`,
-      [environment.id, id.toLowerCase()],
+      [...columns.params, environment.id, environment.id, environment.id, id.toLowerCase()],
     );
     return rows[0] ?? null;
   });

@@ -277,28 +277,61 @@ export async function storedResultsBytes(db: Db, teamId: number, id: string): Pr
   return rows[0] ? Number(rows[0].bytes) : 0;
 }
 
+/** An array bound as one value: Knex's types do not list arrays that hold nulls. */
+const arrayValue = (values: readonly unknown[]) => values as Knex.Value;
+
+/** A status not complete and what tells whether its runner is still there. */
+interface PendingRun extends RunnerSession {
+  team_id: number;
+  id: string;
+  task_id: string | null;
+}
+
 /**
  * Marks failed, complete, the statuses not complete of the environment or user (query `id`'s only, unless null)
  * whose runner is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no
  * longer waiting nor active in pg-boss. How many were marked.
+ *
+ * The statuses are read, the runners looked for, and the stopped runs marked, in three statements: on Citus a
+ * statement over the statuses runs on the node that holds them, where neither the sessions (the coordinator's)
+ * nor pg-boss's queue is. Each mark is conditioned on the runner being the one found gone, so a run that
+ * records its session or is started over meanwhile is left as it is.
  */
 async function markStoppedRuns(db: Knex | Knex.Transaction, of: PendingOf, id: string | null, queue: QueryQueue): Promise<number> {
   const [column, value] = 'teamId' in of ? ['team_id', of.teamId] : ['user_id', of.userId];
-  const marked = await db.raw(
-    `update query_statuses s
-     set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
-     where s.${column} = ? and (?::text is null or s.id = ?) and not s.complete and s.expiration_time > now()
-       and case
-         when s.runner_pid is not null then not exists (
-           select 1 from pg_stat_activity a where a.pid = s.runner_pid and a.backend_start = s.runner_backend_start)
-         when s.task_id is not null then not exists (
-           select 1 from ${queue.schema}.job j
-           where j.name = ? and j.id = s.task_id::uuid and j.state in ('created', 'retry', 'active'))
-         else false
-       end`,
-    [RUNNER_STOPPED_MESSAGE, value, id, id, queue.name],
-  );
-  return marked.rowCount ?? 0;
+  const runs = (await db.raw(
+    `select team_id, id, task_id, runner_pid, runner_backend_start::text as runner_backend_start from query_statuses
+     where ${column} = ? and (?::text is null or id = ?) and not complete and expiration_time > now()
+       and (runner_pid is not null or task_id is not null)`,
+    [value, id, id],
+  )).rows as PendingRun[];
+  if (runs.length === 0) return 0;
+  const stopped = (await db.raw(
+    `select r.n::int as n
+     from unnest(?::int[], ?::timestamptz[], ?::text[]) with ordinality as r(pid, backend_start, task_id, n)
+     where case
+       when r.pid is not null then not exists (
+         select 1 from pg_stat_activity a where a.pid = r.pid and a.backend_start = r.backend_start)
+       else not exists (
+         select 1 from ${queue.schema}.job j
+         where j.name = ? and j.id = r.task_id::uuid and j.state in ('created', 'retry', 'active'))
+     end`,
+    [arrayValue(runs.map((run) => run.runner_pid)), arrayValue(runs.map((run) => run.runner_backend_start)), arrayValue(runs.map((run) => run.task_id)), queue.name],
+  )).rows as Array<{ n: number }>;
+  let marked = 0;
+  for (const { n } of stopped) {
+    const run = runs[n - 1]!;
+    const result = await db.raw(
+      `update query_statuses
+       set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+       where team_id = ? and id = ? and not complete and expiration_time > now()
+         and runner_pid is not distinct from ? and runner_backend_start is not distinct from ?::timestamptz
+         and task_id is not distinct from ?`,
+      [RUNNER_STOPPED_MESSAGE, run.team_id, run.id, run.runner_pid, run.runner_backend_start, run.task_id],
+    );
+    marked += result.rowCount ?? 0;
+  }
+  return marked;
 }
 
 /**
@@ -322,14 +355,21 @@ export async function deferQueryJob(db: Db, queue: QueryQueue, jobId: string, de
  */
 export async function cancelQuery(db: Db, teamId: number, id: string, dequeue: DequeueQuery): Promise<boolean> {
   return db.transaction(async (trx) => {
+    // Read, locked, before it is written: Citus runs no cast to text (which depends on the session's settings) in
+    // the RETURNING of a write, and the runner's session start is matched to the microsecond as text.
     const [row] = (await trx.raw(
-      `update query_statuses
-       set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+      `select task_id, runner_pid, runner_backend_start::text as runner_backend_start from query_statuses
        where team_id = ? and id = ? and not complete and expiration_time > now()
-       returning task_id, runner_pid, runner_backend_start::text as runner_backend_start`,
-      [CANCELLED_MESSAGE, teamId, id],
+       for update`,
+      [teamId, id],
     )).rows as Array<RunnerSession & { task_id: string | null }>;
     if (!row) return false;
+    await trx.raw(
+      `update query_statuses
+       set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
+       where team_id = ? and id = ?`,
+      [CANCELLED_MESSAGE, teamId, id],
+    );
     if (row.task_id) await dequeue(trx, row.task_id);
     await cancelRunnerStatement(trx, row);
     return true;
@@ -346,15 +386,15 @@ export interface PickedUpQuery {
 }
 
 /**
- * Marks the run of job `jobId` picked up; null when there is nothing to run (cancelled, expired, started over
- * for another job, or already picked up: a job runs once).
+ * Marks the run of job `jobId` of environment `teamId` picked up; null when there is nothing to run (cancelled,
+ * expired, started over for another job, or already picked up: a job runs once).
  */
-export async function pickUpQuery(db: Db, jobId: string): Promise<PickedUpQuery | null> {
+export async function pickUpQuery(db: Db, teamId: number, jobId: string): Promise<PickedUpQuery | null> {
   const [row] = (await db.raw(
     `update query_statuses set pickup_time = now(), expiration_time = now() + ${STATUS_TTL}
-     where task_id = ? and not complete and pickup_time is null and expiration_time > now()
+     where team_id = ? and task_id = ? and not complete and pickup_time is null and expiration_time > now()
      returning team_id, id, query::text as query_text`,
-    [jobId],
+    [teamId, jobId],
   )).rows as Array<{ team_id: number; id: string; query_text: string }>;
   if (!row) return null;
   const environment = await db<EnvironmentRow>('environments').where({ id: row.team_id }).first();
