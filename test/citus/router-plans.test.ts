@@ -176,7 +176,7 @@ describe('on a Citus cluster', function () {
 
   it('answers an EventsQuery on one node', async () => {
     const events = await client.post(`/api/environments/${account.environment.id}/query/`, {
-      query: { kind: 'EventsQuery', select: ['event', 'person.properties.email'], orderBy: ['timestamp'] },
+      query: { kind: 'EventsQuery', select: ['event', 'person.properties.email'], orderBy: ['timestamp'], after: 'all' },
     });
     expect(events.status, JSON.stringify(events.body)).to.equal(200);
     expect(events.body.results[0]).to.deep.equal(['$pageview', 'a@x.test']);
