@@ -31,6 +31,20 @@ const INSERT_CHUNK = 1000;
 
 /** Inserts events of one environment in multi-row statements; returns their uuids in input order. */
 export async function insertEvents(db: Db, teamId: number, events: readonly NewEvent[]): Promise<string[]> {
+  // Read before the insert rather than by a subquery in it, which Citus refuses in INSERT ... VALUES.
+  const personIds = [...new Set(events.flatMap((event) => (event.person_properties === undefined && event.person_id ? [event.person_id] : [])))];
+  const personProperties = new Map<string, unknown>();
+  for (let start = 0; start < personIds.length; start += INSERT_CHUNK) {
+    const persons = await db('persons')
+      .where({ team_id: teamId })
+      .whereIn('uuid', personIds.slice(start, start + INSERT_CHUNK))
+      .select<{ uuid: string; properties: unknown }[]>('uuid', 'properties');
+    for (const person of persons) personProperties.set(person.uuid.toLowerCase(), person.properties);
+  }
+  const storedProperties = (event: NewEvent): string | null => {
+    const properties = event.person_properties !== undefined ? event.person_properties : personProperties.get(event.person_id?.toLowerCase() ?? '');
+    return properties === null || properties === undefined ? null : JSON.stringify(properties);
+  };
   const rows = events.map((event) => ({
     team_id: teamId,
     uuid: event.uuid ?? randomUUID(),
@@ -40,12 +54,7 @@ export async function insertEvents(db: Db, teamId: number, events: readonly NewE
     timestamp: event.timestamp,
     elements_chain: event.elements_chain ?? '',
     person_id: event.person_id ?? null,
-    person_properties:
-      event.person_properties !== undefined
-        ? event.person_properties === null
-          ? null
-          : JSON.stringify(event.person_properties)
-        : db.raw('(select p.properties from persons p where p.uuid = ? and p.team_id = ?)', [event.person_id ?? null, teamId]),
+    person_properties: storedProperties(event),
     group_0: event.groups?.[0] ?? null,
     group_1: event.groups?.[1] ?? null,
     group_2: event.groups?.[2] ?? null,
