@@ -111,7 +111,7 @@ export const environments_session_recording_playlists_partial_update: Handler<
     }
     changes.filters = body.filters;
   }
-  const playlist = await updatePlaylist(deps.db, row.id, principalOf(state).user.id, changes);
+  const playlist = await updatePlaylist(deps.db, row.team_id, row.id, principalOf(state).user.id, changes);
   if (!playlist) throw errors.notFound();
   return { status: 200, body: playlist };
 };

@@ -257,6 +257,11 @@ export async function rollbackEnvironments(
       // one finds what the earlier removed. (No key update: capture's key-share locks on the targets, taken as
       // it stores their events, go on meanwhile.)
       const involved = [...new Set(moves.flat())];
+      // The keys scoped to the sources are locked before anything else. On Citus a write to a reference table
+      // locks that table, then every table it points at (personal_api_keys: users, environments, projects,
+      // organizations); locking the keys first takes ours in that same order, so a request's update of its key
+      // waits for this transaction instead of holding the keys while waiting for the environments it holds.
+      await trx('personal_api_keys').whereRaw('scoped_teams && ?::int[]', [involved]).orderBy('id').forNoKeyUpdate().pluck('id');
       const locked = new Set<number>(
         await trx('environments').where('organization_id', organizationId).whereIn('id', involved).orderBy('id').forNoKeyUpdate().pluck('id'),
       );

@@ -240,6 +240,7 @@ const MATERIAL_FIELDS = ['name', 'description', 'filters'] as const;
  */
 export async function updatePlaylist(
   db: Db,
+  teamId: number,
   playlistId: number,
   userId: number,
   changes: PlaylistChanges,
@@ -257,11 +258,13 @@ export async function updatePlaylist(
         .map((field) => (field === 'filters' ? '?? is distinct from ?::jsonb' : '?? is distinct from ?'))
         .join(' or ');
       const bindings = material.flatMap((field) => [field, sets[field]]) as Knex.RawBinding[];
-      sets.last_modified_at = db.raw(`case when ${changed} then now() else last_modified_at end`, bindings);
+      // The database's time is read first and passed in: Citus refuses now() inside a CASE of an UPDATE.
+      const { rows } = await db.raw<{ rows: { now: string }[] }>('select now()::text as now');
+      sets.last_modified_at = db.raw(`case when ${changed} then ?::timestamptz else last_modified_at end`, [...bindings, rows[0]!.now]);
       sets.last_modified_by = db.raw(`case when ${changed} then ?::int else last_modified_by end`, [...bindings, userId]);
     }
 
-    const query = db<SessionRecordingPlaylistRow>(TABLE).where({ id: playlistId });
+    const query = db<SessionRecordingPlaylistRow>(TABLE).where({ team_id: teamId, id: playlistId });
     const [row] =
       Object.keys(sets).length > 0 ? await query.update(sets).returning('*') : [await query.first()];
     return row ? toPlaylist(db, row) : null;

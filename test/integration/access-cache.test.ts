@@ -257,7 +257,8 @@ describe('access cache (who a personal API key is, remembered between requests)'
     const sessions = (await lookups()).listens;
     const listeners = await listenerPids();
     expect(listeners.length).to.be.greaterThan(0);
-    for (const pid of listeners) await testDb().raw('select pg_terminate_backend(?)', [pid]);
+    // Citus adds a pg_terminate_backend of its own; the cast names PostgreSQL's.
+    for (const pid of listeners) await testDb().raw('select pg_terminate_backend(?::int)', [pid]);
     // Listening again (on a new session) after a short wait: until then, and once, every lookup asks the database.
     const back = await eventually(lookups, (metrics) => metrics.listens === sessions + 1 && metrics.listening === 1, 5000);
     expect(back).to.include({ listens: sessions + 1, listening: 1 });
