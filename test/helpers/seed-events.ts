@@ -31,6 +31,11 @@ const INSERT_CHUNK = 1000;
 
 /** Inserts events of one environment in multi-row statements; returns their uuids in input order. */
 export async function insertEvents(db: Db, teamId: number, events: readonly NewEvent[]): Promise<string[]> {
+  // The persons' properties are read before the insert: Citus refuses a subquery inside an INSERT's VALUES.
+  const personIds = [...new Set(events.filter((event) => event.person_properties === undefined && event.person_id).map((event) => event.person_id!))];
+  const persons: Array<{ uuid: string; properties: unknown }> =
+    personIds.length === 0 ? [] : await db('persons').where('team_id', teamId).whereIn('uuid', personIds).select('uuid', 'properties');
+  const propertiesOf = new Map(persons.map((person) => [person.uuid, JSON.stringify(person.properties)]));
   const rows = events.map((event) => ({
     team_id: teamId,
     uuid: event.uuid ?? randomUUID(),
@@ -45,7 +50,7 @@ export async function insertEvents(db: Db, teamId: number, events: readonly NewE
         ? event.person_properties === null
           ? null
           : JSON.stringify(event.person_properties)
-        : db.raw('(select p.properties from persons p where p.uuid = ? and p.team_id = ?)', [event.person_id ?? null, teamId]),
+        : event.person_id ? (propertiesOf.get(event.person_id) ?? null) : null,
     group_0: event.groups?.[0] ?? null,
     group_1: event.groups?.[1] ?? null,
     group_2: event.groups?.[2] ?? null,

@@ -112,9 +112,10 @@ export type ExportChanges = Partial<Omit<NewExport, 'team_id' | 'created_by'>>;
 
 export async function updateExport(db: Db, batchExport: TenantRow, changes: ExportChanges): Promise<BatchExportRow> {
   return translated(() => db.transaction(async (trx) => {
+    const now = await transactionNow(trx);
     const [row] = (await trx('batch_exports')
       .where({ team_id: batchExport.team_id, id: batchExport.id })
-      .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes), last_updated_at: trx.fn.now() })
+      .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes, now), last_updated_at: trx.fn.now() })
       .returning('*')) as BatchExportRow[];
     await assertRunnable(trx, row!);
     await notifyEngine(trx);
@@ -142,16 +143,26 @@ async function assertRunnable(trx: Knex.Transaction, row: BatchExportRow): Promi
 }
 
 /**
- * The export's schedule_from after an update: now when the update unpauses it or changes its grid of intervals
+ * The transaction's now(), read apart: Citus refuses now() inside a CASE of an UPDATE, and the value is the one
+ * now() has for the rest of the transaction.
+ */
+async function transactionNow(trx: Knex.Transaction): Promise<string> {
+  // As text: a Date would lose the microseconds.
+  const { rows } = (await trx.raw('select now()::text as now')) as { rows: Array<{ now: string }> };
+  return rows[0]!.now;
+}
+
+/**
+ * The export's schedule_from after an update: `now` when the update unpauses it or changes its grid of intervals
  * (interval, timezone, offset), else as it was. Written as one expression of the UPDATE, which reads the row's
  * values before the update.
  */
-function scheduleRestart(trx: Knex.Transaction, changes: ExportChanges): Knex.Raw {
+function scheduleRestart(trx: Knex.Transaction, changes: ExportChanges, now: string): Knex.Raw {
   return trx.raw(
     `case when (paused and not coalesce(?::boolean, paused)) or "interval" <> coalesce(?::text, "interval")
        or timezone <> coalesce(?::text, timezone) or interval_offset <> coalesce(?::integer, interval_offset)
-     then now() else schedule_from end`,
-    [changes.paused ?? null, changes.interval ?? null, changes.timezone ?? null, changes.interval_offset ?? null],
+     then ?::timestamptz else schedule_from end`,
+    [changes.paused ?? null, changes.interval ?? null, changes.timezone ?? null, changes.interval_offset ?? null, now],
   );
 }
 
