@@ -67,14 +67,14 @@ async function visibleExport(db: Db, scope: ExportScope, id: string): Promise<Ba
 }
 
 async function answerExport(db: Db, row: BatchExportRow) {
-  const runs = await latestRuns(db, [row.id]);
+  const runs = await latestRuns(db, [row]);
   return presentExport(row, runs.get(row.id) ?? []);
 }
 
 async function list(db: Db, scope: ExportScope, query: { limit?: number; offset?: number }, ctx: Parameters<typeof pageLinks>[0]) {
   const page = pageOf(query);
   const { rows, count } = await listExports(db, scope, page);
-  const runs = await latestRuns(db, rows.map((row) => row.id));
+  const runs = await latestRuns(db, rows);
   const results = rows.map((row) => presentExport(row, runs.get(row.id) ?? []));
   return { status: 200 as const, body: { count, ...pageLinks(ctx, page, count), results } };
 }
@@ -134,7 +134,7 @@ async function update(db: Db, addresses: AddressPolicy, row: BatchExportRow, bod
   }
   if ('filters' in body) changes.filters = validateFilters(body.filters);
   const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as ExportChanges;
-  const updated = await updateExport(db, row.id, defined);
+  const updated = await updateExport(db, row, defined);
   return { status: 200 as const, body: await answerExport(db, updated) };
 }
 
@@ -201,7 +201,7 @@ export const batch_exports_partial_update: Handler<'batch_exports_partial_update
 
 export const batch_exports_destroy: Handler<'batch_exports_destroy'> = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, organizationScope(state), params.id);
-  await deleteExport(deps.db, row.id);
+  await deleteExport(deps.db, row);
   return { status: 204 };
 };
 
@@ -210,7 +210,7 @@ export const batch_exports_backfill_create: Handler<'batch_exports_backfill_crea
 
 export const batch_exports_pause_create: Handler<'batch_exports_pause_create'> = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, organizationScope(state), params.id);
-  await pauseExport(deps.db, row.id);
+  await pauseExport(deps.db, row);
   return { status: 200, body: { paused: true } };
 };
 
@@ -243,7 +243,7 @@ export const environments_batch_exports_partial_update: Handler<'environments_ba
 
 export const environments_batch_exports_destroy: Handler<'environments_batch_exports_destroy'> = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  await deleteExport(deps.db, row.id);
+  await deleteExport(deps.db, row);
   return { status: 204 };
 };
 
@@ -260,7 +260,7 @@ export const environments_batch_exports_pause_create: Handler<'environments_batc
   deps,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  await pauseExport(deps.db, row.id);
+  await pauseExport(deps.db, row);
   return { status: 200, body: { paused: true } };
 };
 
@@ -284,7 +284,7 @@ export const environments_batch_exports_backfills_list: Handler<'environments_ba
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
   const position = decodeCursor(query.cursor);
-  const { rows, more } = await listBackfillsPage(deps.db, row.id, { position, limit: query.limit ?? DEFAULT_PAGE_SIZE });
+  const { rows, more } = await listBackfillsPage(deps.db, row, { position, limit: query.limit ?? DEFAULT_PAGE_SIZE });
   const results = rows.map((backfillRow) => presentBackfill(backfillRow, row.interval));
   return { status: 200, body: { ...cursorLinks(ctx, pageEdges(rows), position, more), results } };
 };
@@ -302,7 +302,7 @@ export const environments_batch_exports_backfills_retrieve: Handler<'environment
   deps,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const found = await findBackfill(deps.db, row.id, params.backfill_id);
+  const found = await findBackfill(deps.db, row, params.backfill_id);
   if (!found) throw errors.notFound();
   return { status: 200, body: presentBackfill(found, row.interval) };
 };
@@ -311,12 +311,12 @@ export const environments_batch_exports_backfills_cancel_create: Handler<
   'environments_batch_exports_backfills_cancel_create'
 > = async ({ params, state, deps }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const found = await findBackfill(deps.db, row.id, params.backfill_id);
+  const found = await findBackfill(deps.db, row, params.backfill_id);
   if (!found) throw errors.notFound();
   if (FINAL_STATUSES.includes(found.status)) {
     throw errors.validation(`Cannot cancel a backfill that is in '${found.status}' status`);
   }
-  await cancelBackfill(deps.db, found.id);
+  await cancelBackfill(deps.db, found);
   return { status: 200, body: { cancelled: true } };
 };
 
@@ -394,7 +394,7 @@ export const environments_batch_exports_runs_list: Handler<'environments_batch_e
   const after = fromValue ? runsBound(fromValue, timezone, from) : { kind: 'ago' as const, interval: '7 days' };
   const before = toValue ? runsBound(toValue, timezone, to) : null;
   const statuses = query.status === undefined ? null : ([] as RunStatus[]).concat(query.status);
-  const { rows, more } = await listRunsPage(deps.db, row.id, {
+  const { rows, more } = await listRunsPage(deps.db, row, {
     ...ordering,
     after,
     before,
@@ -411,7 +411,7 @@ export const environments_batch_exports_runs_retrieve: Handler<'environments_bat
   deps,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const run = await findRun(deps.db, row.id, params.run_id);
+  const run = await findRun(deps.db, row, params.run_id);
   if (!run) throw errors.notFound();
   return { status: 200, body: presentRun(run) };
 };
@@ -422,9 +422,9 @@ export const environments_batch_exports_runs_cancel_create: Handler<'environment
   deps,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const run = await findRun(deps.db, row.id, params.run_id);
+  const run = await findRun(deps.db, row, params.run_id);
   if (!run) throw errors.notFound();
-  const outcome = await cancelRun(deps.db, run.id);
+  const outcome = await cancelRun(deps.db, run);
   if (!outcome.cancelled) throw errors.validation(`Cannot cancel a run that is in '${outcome.status}' status`);
   return { status: 200, body: { cancelled: true } };
 };
@@ -436,7 +436,7 @@ export const environments_batch_exports_runs_retry_create: Handler<'environments
   deps,
 }) => {
   const row = await visibleExport(deps.db, environmentScope(state), params.id);
-  const run = await findRun(deps.db, row.id, params.run_id);
+  const run = await findRun(deps.db, row, params.run_id);
   if (!run) throw errors.notFound();
   const backfillId = await createBackfill(deps.db, row, {
     start: run.data_interval_start,

@@ -17,7 +17,7 @@ import {
   type RunStatus,
 } from '../../db/queries/batch-exports/rows.js';
 import {
-  activeBackfillIds,
+  activeBackfills,
   backfillRunStatuses,
   everyBackfillRunFailed,
   beat,
@@ -44,7 +44,9 @@ import {
   startBackfillRun,
   unpauseExport,
   withBackfillLocked,
+  type BackfillKey,
   type ClaimedRun,
+  type RunKey,
   type RunProgress,
 } from '../../db/queries/batch-exports/runs.js';
 import { countExportRecords } from '../../db/queries/batch-exports/records.js';
@@ -59,6 +61,12 @@ import { backfillWindows, floorToInterval, intervalEndsBetween, intervalStart, i
 
 export const RUN_QUEUE = 'batch-export-run';
 export const TICK_QUEUE = 'batch-export-tick';
+
+/** A run job's data: its run, and the run's environment (absent from jobs enqueued before jobs named it). */
+interface RunJobData {
+  runId: string;
+  teamId?: number;
+}
 
 /** Backfill windows one advance builds at a time. */
 const BACKFILL_WINDOW_PAGE = 100;
@@ -169,7 +177,7 @@ export class Engine {
   private tickTimer: NodeJS.Timeout | null = null;
   private listenRetry: NodeJS.Timeout | null = null;
   private stopping = false;
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new Map<string, { key: RunKey; flight: InFlight }>();
   /** Runs in flight on this engine, by environment and by the user who made their export. */
   private readonly shares = new RunShares(() => this.runsPerEnvironment);
   private ticking: Promise<void> | null = null;
@@ -218,7 +226,7 @@ export class Engine {
     await boss.work(TICK_QUEUE, () => this.tick());
     const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, includeMetadata: true as const };
     for (let n = 0; n < this.concurrency; n += 1) {
-      this.workerIds.push(await boss.work<{ runId: string }>(RUN_QUEUE, polling, ([job]) => this.work(job!)));
+      this.workerIds.push(await boss.work<RunJobData>(RUN_QUEUE, polling, ([job]) => this.work(job!)));
     }
     await this.options.queryRunner?.start(boss);
     await this.listen();
@@ -239,7 +247,7 @@ export class Engine {
     await this.listener?.close();
     await this.options.queryRunner?.beginStop();
     const stopped = this.boss?.stop({ graceful: true, timeout: 30_000 });
-    for (const flight of this.inFlight.values()) this.abort(flight, 'shutdown');
+    for (const { flight } of this.inFlight.values()) this.abort(flight, 'shutdown');
     await stopped;
     await this.ticking?.catch(() => undefined);
   }
@@ -269,8 +277,8 @@ export class Engine {
       this.options.queryRunner?.wake();
       return;
     }
-    for (const [runId, flight] of this.inFlight) {
-      void runStatus(this.db, runId)
+    for (const { key, flight } of this.inFlight.values()) {
+      void runStatus(this.db, key)
         .then((status) => {
           if (status !== 'Running') this.abort(flight, 'cancelled');
         })
@@ -285,10 +293,11 @@ export class Engine {
     flight.controller.abort(new Error(cause === 'shutdown' ? 'The worker is shutting down' : 'The run was cancelled'));
   }
 
-  private enqueue = async (trx: Knex.Transaction, runId: string): Promise<void> => {
+  private enqueue = async (trx: Knex.Transaction, run: RunKey): Promise<void> => {
+    const data: RunJobData = { runId: run.id, teamId: run.teamId };
     await this.boss!.send(
       RUN_QUEUE,
-      { runId },
+      data,
       {
         db: jobExecutorOf(trx),
         retryLimit: this.retry.limit,
@@ -341,7 +350,7 @@ export class Engine {
     for (const row of await schedulableExports(this.db)) {
       created += await this.scheduleExport(row, now);
     }
-    for (const id of await activeBackfillIds(this.db)) await this.advanceBackfill(id);
+    for (const key of await activeBackfills(this.db)) await this.advanceBackfill(key);
     if (created > 0) this.wakeWorkers();
   }
 
@@ -351,7 +360,7 @@ export class Engine {
     // Intervals that end after the export was created and after its schedule last started again (schedule_from:
     // an unpause or a new grid of intervals), not before start_at, not after end_at or now.
     // The search starts at the latest scheduled run's end, if later: every interval before it has its run already.
-    const latest = await latestScheduledRunEnd(this.db, row.id);
+    const latest = await latestScheduledRunEnd(this.db, row.team_id, row.id);
     const after = new Date(
       Math.max(
         row.created_at.getTime(),
@@ -362,7 +371,7 @@ export class Engine {
     );
     const until = new Date(Math.min(now.getTime(), row.end_at ? row.end_at.getTime() : Infinity));
     if (until <= after) return 0;
-    const existing = await runEndsSince(this.db, row.id, after);
+    const existing = await runEndsSince(this.db, row.team_id, row.id, after);
     const limit = this.options.catchUpLimit ?? 1000;
     const missing = intervalEndsBetween(schedule, after, until, existing.size + limit)
       .filter((end) => !existing.has(end.getTime()))
@@ -378,17 +387,17 @@ export class Engine {
    * over, or ends it when every window is. Windows run strictly one after another; a failed window does not stop
    * the backfill. A backfill whose process died resumes here, skipping the windows it already finished.
    */
-  async advanceBackfill(backfillId: string): Promise<void> {
+  async advanceBackfill(key: BackfillKey): Promise<void> {
     let started = false;
-    await withBackfillLocked(this.db, backfillId, async (trx, backfill, batchExport) => {
+    await withBackfillLocked(this.db, key, async (trx, backfill, batchExport) => {
       const now = this.clock.now();
-      if (backfill.status === 'Starting') await markBackfillRunning(trx, backfill.id, now);
+      if (backfill.status === 'Starting') await markBackfillRunning(trx, key, now);
       const schedule = scheduleOf(batchExport);
       // Windows up to finished_through are done, whoever holds their run now: a retry of one of their runs makes
       // a backfill of its own, which takes the run row over, and this backfill must not take it back.
       let finishedThrough = backfill.finished_through;
       const recordProgress = async () => {
-        if (finishedThrough && finishedThrough !== backfill.finished_through) await recordBackfillProgress(trx, backfill.id, finishedThrough, now);
+        if (finishedThrough && finishedThrough !== backfill.finished_through) await recordBackfillProgress(trx, key, finishedThrough, now);
       };
       // Only the windows after finished_through, a page at a time: a backfill over years of five-minute
       // windows must not build them all on every advance while it holds the row lock.
@@ -396,7 +405,7 @@ export class Engine {
         const windows = this.windowsAfter(schedule, backfill, finishedThrough, now, BACKFILL_WINDOW_PAGE);
         const statuses = await backfillRunStatuses(
           trx,
-          backfill.id,
+          key,
           windows.map((window) => window.end),
         );
         for (const window of windows) {
@@ -418,9 +427,9 @@ export class Engine {
         if (windows.length < BACKFILL_WINDOW_PAGE) break;
       }
       await recordProgress();
-      if (backfill.end_at === null) await unpauseExport(trx, batchExport.id, now);
-      const allFailed = await everyBackfillRunFailed(trx, backfill.id);
-      await finishBackfill(trx, backfill.id, allFailed ? 'Failed' : 'Completed', now);
+      if (backfill.end_at === null) await unpauseExport(trx, batchExport.team_id, batchExport.id, now);
+      const allFailed = await everyBackfillRunFailed(trx, key);
+      await finishBackfill(trx, key, allFailed ? 'Failed' : 'Completed', now);
     });
     if (started) this.wakeWorkers();
   }
@@ -448,20 +457,21 @@ export class Engine {
    * then the job goes back to the queue, its retries kept, and this worker looks for another. Counted and checked
    * at once after the lookup: the workers of one engine never pass the share together.
    */
-  private async work(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {
-    const tenant = await runTenant(this.db, job.data.runId);
-    // A run that is gone: the claim below finds nothing to do.
-    if (tenant === null) return this.workOn(job);
-    const ran = await this.shares.within(RunShares.holdersOf(tenant.teamId, tenant.createdBy), () => this.workOn(job));
+  private async work(job: PgBoss.JobWithMetadata<RunJobData>): Promise<void> {
+    const tenant = await runTenant(this.db, job.data.runId, job.data.teamId);
+    // A run that is gone: there is nothing to claim.
+    if (tenant === null) return;
+    const key: RunKey = { teamId: tenant.teamId, id: job.data.runId };
+    const ran = await this.shares.within(RunShares.holdersOf(tenant.teamId, tenant.createdBy), () => this.workOn(job, key));
     if (!ran) await deferRunJob(this.db, this.jobSchema, RUN_QUEUE, job.id, DEFER_MS);
   }
 
-  private async workOn(job: PgBoss.JobWithMetadata<{ runId: string }>): Promise<void> {
-    const claimed = await claimRun(this.db, job.data.runId, job.id, this.clock.now());
+  private async workOn(job: PgBoss.JobWithMetadata<RunJobData>, key: RunKey): Promise<void> {
+    const claimed = await claimRun(this.db, key, job.id, this.clock.now());
     // Over, cancelled, or held by a live worker: this job has nothing to do.
     if (!claimed) return;
     const flight: InFlight = { controller: new AbortController(), cause: null };
-    this.inFlight.set(claimed.run.id, flight);
+    this.inFlight.set(claimed.run.id, { key, flight });
     if (this.stopping) this.abort(flight, 'shutdown');
     const heartbeat = setInterval(() => void this.beat(claimed, job.id, flight), Math.max(50, Math.floor(this.leaseMs / 3)));
     let outcome: 'final' | 'retry' = 'final';
@@ -471,12 +481,12 @@ export class Engine {
       clearInterval(heartbeat);
       this.inFlight.delete(claimed.run.id);
     }
-    if (outcome === 'final' && claimed.run.backfill_id) await this.advanceBackfill(claimed.run.backfill_id);
+    if (outcome === 'final' && claimed.run.backfill_id) await this.advanceBackfill({ teamId: key.teamId, id: claimed.run.backfill_id });
   }
 
   private async beat(claimed: ClaimedRun, jobId: string, flight: InFlight, progress?: RunProgress): Promise<void> {
     try {
-      if (!(await beat(this.db, claimed.run.id, jobId, this.clock.now(), progress))) this.abort(flight, 'cancelled');
+      if (!(await beat(this.db, { teamId: claimed.run.team_id, id: claimed.run.id }, jobId, this.clock.now(), progress))) this.abort(flight, 'cancelled');
     } catch (error) {
       // Best effort, as PostHog's heartbeat: a lost beat is caught up by the next one.
       this.logger.warn({ err: error, runId: claimed.run.id }, 'batch export heartbeat failed');
@@ -484,13 +494,14 @@ export class Engine {
   }
 
   /** Runs the destination and records how the run ended; 'retry' when pg-boss is to try again. */
-  private async execute(claimed: ClaimedRun, job: PgBoss.JobWithMetadata<{ runId: string }>, flight: InFlight): Promise<'final' | 'retry'> {
+  private async execute(claimed: ClaimedRun, job: PgBoss.JobWithMetadata<RunJobData>, flight: InFlight): Promise<'final' | 'retry'> {
     const { run, batchExport } = claimed;
+    const key: RunKey = { teamId: run.team_id, id: run.id };
     const signal = flight.controller.signal;
     const finish = async (status: RunStatus, details: { recordsCompleted?: number; bytesExported?: number; latestError?: string | null }) => {
-      const finished = await finishRun(this.db, run.id, job.id, { status, ...details }, this.clock.now());
+      const finished = await finishRun(this.db, key, job.id, { status, ...details }, this.clock.now());
       if (finished && (status === 'Failed' || status === 'FailedRetryable')) {
-        const paused = await pauseIfFailing(this.db, batchExport.id, failureWindow(batchExport.interval), FAILURE_THRESHOLD, this.clock.now());
+        const paused = await pauseIfFailing(this.db, batchExport.team_id, batchExport.id, failureWindow(batchExport.interval), FAILURE_THRESHOLD, this.clock.now());
         if (paused) this.logger.warn({ batchExportId: batchExport.id }, 'batch export paused: too many failed runs');
       }
     };
@@ -505,7 +516,7 @@ export class Engine {
       const destination = this.destinations[batchExport.destination_type];
       if (!destination) throw new NonRetryableExportError(`Destination type '${batchExport.destination_type}' is not supported`);
       const total = await countExportRecords(this.db, { batchExport, start: run.data_interval_start, end: run.data_interval_end, selectBy });
-      await recordRunTotal(this.db, run.id, job.id, total, this.clock.now());
+      await recordRunTotal(this.db, key, job.id, total, this.clock.now());
       const result = await destination.run({
         batchExport,
         run,
@@ -521,7 +532,7 @@ export class Engine {
     } catch (error) {
       if (flight.cause === 'shutdown') {
         // Handed back with a fresh job, so that another worker need not wait for the lease.
-        await releaseRun(this.db, run.id, job.id, null, this.clock.now(), this.enqueue);
+        await releaseRun(this.db, key, job.id, null, this.clock.now(), this.enqueue);
         return 'retry';
       }
       // Cancelled by the API (the row says so already) or taken over by another worker: nothing to record.
@@ -540,7 +551,7 @@ export class Engine {
         return 'final';
       }
       this.logger.warn({ err: error, runId: run.id, attempt: job.retryCount + 1 }, 'batch export run failed; it will be retried');
-      if (await releaseRun(this.db, run.id, job.id, latestError, this.clock.now())) throw error;
+      if (await releaseRun(this.db, key, job.id, latestError, this.clock.now())) throw error;
       return 'final';
     }
   }

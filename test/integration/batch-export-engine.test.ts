@@ -454,7 +454,7 @@ describe('batch export engine', function () {
       data_interval_start: new Date('2024-03-01T10:00:00Z'),
       data_interval_end: new Date('2024-03-01T11:00:00Z'),
     });
-    expect(await claimRun(testDb(), runId, randomUUID(), clock.now())).to.not.equal(null);
+    expect(await claimRun(testDb(), { teamId: batchExport.team_id, id: runId }, randomUUID(), clock.now())).to.not.equal(null);
     clock.advance(4 * MINUTE);
     await engine.tick();
     expect((await runsOf(batchExport.id))[0]!.status).to.equal('Running');

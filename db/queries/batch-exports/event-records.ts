@@ -181,7 +181,7 @@ function eventsSource(request: RecordsRequest, ordered: boolean): Fragment {
   const conditions = [sql`e.team_id = ${param(batchExport.team_id, 'int')}`, windowCondition(selected, request), ...eventFilters(batchExport)];
   return sql`from events e
     left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.distinct_id = e.distinct_id
-    left join persons p on p.id = pdi.person_id
+    left join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id
     where ${join(conditions, ' and ')}
     ${keyword(ordered ? `order by ${selected}, e.uuid` : '')}`;
 }

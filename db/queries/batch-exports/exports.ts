@@ -30,6 +30,9 @@ export const LATEST_RUNS = 10;
 
 const UNFINISHED: readonly RunStatus[] = ['Starting', 'Running'];
 
+/** An export, a backfill or a run as its statements find it: by its environment (Citus's distribution key) and id. */
+export type TenantRow = Pick<BatchExportRow, 'id' | 'team_id'>;
+
 function scoped(db: Db | Knex.Transaction, scope: ExportScope): Knex.QueryBuilder {
   const query = db('batch_exports as b').where('b.deleted', false);
   if ('teamId' in scope) return query.where('b.team_id', scope.teamId);
@@ -50,16 +53,20 @@ export async function findExport(db: Db | Knex.Transaction, scope: ExportScope, 
   return row ?? null;
 }
 
-/** The 10 most recent runs of each export, newest (by created_at) first. */
-export async function latestRuns(db: Db, exportIds: readonly string[]): Promise<Map<string, BatchExportRunRow[]>> {
-  const byExport = new Map<string, BatchExportRunRow[]>(exportIds.map((id) => [id, []]));
-  if (exportIds.length === 0) return byExport;
+/**
+ * The 10 most recent runs of each export, newest (by created_at) first. The window is partitioned by team_id too
+ * (an export's runs are all of its environment): Citus pushes a window down to the shards only then.
+ */
+export async function latestRuns(db: Db, exports: readonly TenantRow[]): Promise<Map<string, BatchExportRunRow[]>> {
+  const byExport = new Map<string, BatchExportRunRow[]>(exports.map((row) => [row.id, []]));
+  if (exports.length === 0) return byExport;
   const rows = (await db
     .select('*')
     .from(
       db('batch_export_runs')
-        .select('*', db.raw('row_number() over (partition by batch_export_id order by created_at desc, id desc) as position'))
-        .whereIn('batch_export_id', [...exportIds])
+        .select('*', db.raw('row_number() over (partition by team_id, batch_export_id order by created_at desc, id desc) as position'))
+        .whereIn('team_id', [...new Set(exports.map((row) => row.team_id))])
+        .whereIn('batch_export_id', exports.map((row) => row.id))
         .as('ranked'),
     )
     .where('position', '<=', LATEST_RUNS)
@@ -103,11 +110,12 @@ export async function createExport(db: Db, values: NewExport): Promise<BatchExpo
 
 export type ExportChanges = Partial<Omit<NewExport, 'team_id' | 'created_by'>>;
 
-export async function updateExport(db: Db, id: string, changes: ExportChanges): Promise<BatchExportRow> {
+export async function updateExport(db: Db, batchExport: TenantRow, changes: ExportChanges): Promise<BatchExportRow> {
   return translated(() => db.transaction(async (trx) => {
+    const now = await transactionNow(trx);
     const [row] = (await trx('batch_exports')
-      .where({ id })
-      .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes), last_updated_at: trx.fn.now() })
+      .where({ team_id: batchExport.team_id, id: batchExport.id })
+      .update({ ...jsonColumns(changes), schedule_from: scheduleRestart(trx, changes, now), last_updated_at: trx.fn.now() })
       .returning('*')) as BatchExportRow[];
     await assertRunnable(trx, row!);
     await notifyEngine(trx);
@@ -135,16 +143,26 @@ async function assertRunnable(trx: Knex.Transaction, row: BatchExportRow): Promi
 }
 
 /**
- * The export's schedule_from after an update: now when the update unpauses it or changes its grid of intervals
+ * The transaction's now(), read apart: Citus refuses now() inside a CASE of an UPDATE, and the value is the one
+ * now() has for the rest of the transaction.
+ */
+async function transactionNow(trx: Knex.Transaction): Promise<string> {
+  // As text: a Date would lose the microseconds.
+  const { rows } = (await trx.raw('select now()::text as now')) as { rows: Array<{ now: string }> };
+  return rows[0]!.now;
+}
+
+/**
+ * The export's schedule_from after an update: `now` when the update unpauses it or changes its grid of intervals
  * (interval, timezone, offset), else as it was. Written as one expression of the UPDATE, which reads the row's
  * values before the update.
  */
-function scheduleRestart(trx: Knex.Transaction, changes: ExportChanges): Knex.Raw {
+function scheduleRestart(trx: Knex.Transaction, changes: ExportChanges, now: string): Knex.Raw {
   return trx.raw(
     `case when (paused and not coalesce(?::boolean, paused)) or "interval" <> coalesce(?::text, "interval")
        or timezone <> coalesce(?::text, timezone) or interval_offset <> coalesce(?::integer, interval_offset)
-     then now() else schedule_from end`,
-    [changes.paused ?? null, changes.interval ?? null, changes.timezone ?? null, changes.interval_offset ?? null],
+     then ?::timestamptz else schedule_from end`,
+    [changes.paused ?? null, changes.interval ?? null, changes.timezone ?? null, changes.interval_offset ?? null, now],
   );
 }
 
@@ -158,18 +176,20 @@ function jsonColumns<T extends Partial<NewExport>>(values: T): Record<string, un
 }
 
 /** Soft-deletes the export and cancels its unfinished backfills and their unfinished runs. */
-export async function deleteExport(db: Db, id: string): Promise<void> {
+export async function deleteExport(db: Db, batchExport: TenantRow): Promise<void> {
+  const { team_id: teamId, id } = batchExport;
   await db.transaction(async (trx) => {
-    await trx('batch_exports').where({ id }).update({ deleted: true, last_updated_at: trx.fn.now() });
+    await trx('batch_exports').where({ team_id: teamId, id }).update({ deleted: true, last_updated_at: trx.fn.now() });
     // Locked first, as in cancelBackfill: the engine may be starting a run of one of them.
-    await trx('batch_export_backfills').where('batch_export_id', id).whereIn('status', UNFINISHED).forUpdate().select('id');
-    const backfills = trx('batch_export_backfills').select('id').where('batch_export_id', id).whereIn('status', UNFINISHED);
+    await trx('batch_export_backfills').where({ team_id: teamId, batch_export_id: id }).whereIn('status', UNFINISHED).forUpdate().select('id');
+    const backfills = trx('batch_export_backfills').select('id').where({ team_id: teamId, batch_export_id: id }).whereIn('status', UNFINISHED);
     await trx('batch_export_runs')
+      .where('team_id', teamId)
       .whereIn('backfill_id', backfills)
       .whereIn('status', UNFINISHED)
       .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     await trx('batch_export_backfills')
-      .where('batch_export_id', id)
+      .where({ team_id: teamId, batch_export_id: id })
       .whereIn('status', UNFINISHED)
       .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     await notifyEngine(trx);
@@ -177,10 +197,10 @@ export async function deleteExport(db: Db, id: string): Promise<void> {
 }
 
 /** Pauses the export, recording when; an export already paused is left as it is. */
-export async function pauseExport(db: Db, id: string): Promise<void> {
+export async function pauseExport(db: Db, batchExport: TenantRow): Promise<void> {
   await db.transaction(async (trx) => {
     const changed = await trx('batch_exports')
-      .where({ id, paused: false })
+      .where({ team_id: batchExport.team_id, id: batchExport.id, paused: false })
       .update({ paused: true, last_paused_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     if (changed > 0) await notifyEngine(trx);
   });
@@ -193,7 +213,7 @@ export async function pauseExport(db: Db, id: string): Promise<void> {
 export async function unpauseExport(db: Db, row: BatchExportRow, backfill: boolean): Promise<void> {
   await db.transaction(async (trx) => {
     const changed = await trx('batch_exports')
-      .where({ id: row.id, paused: true })
+      .where({ team_id: row.team_id, id: row.id, paused: true })
       .update({ paused: false, schedule_from: trx.fn.now(), last_updated_at: trx.fn.now() });
     if (changed === 0) return;
     if (backfill && row.last_paused_at) {
@@ -277,12 +297,14 @@ export interface BackfillWithProgress extends BatchExportBackfillRow {
   finished_runs: number;
 }
 
-function backfillsOf(db: Db, exportId: string): Knex.QueryBuilder {
+function backfillsOf(db: Db, batchExport: TenantRow): Knex.QueryBuilder {
   const finished = db('batch_export_runs as r')
     .count('*')
-    .whereRaw('r.backfill_id = f.id')
+    .whereRaw('r.team_id = f.team_id and r.backfill_id = f.id')
     .whereIn('r.status', ['Completed', 'Failed']);
-  return db('batch_export_backfills as f').select('f.*', finished.as('finished_runs')).where('f.batch_export_id', exportId);
+  return db('batch_export_backfills as f')
+    .select('f.*', finished.as('finished_runs'))
+    .where({ 'f.team_id': batchExport.team_id, 'f.batch_export_id': batchExport.id });
 }
 
 const withCount = (row: BatchExportBackfillRow & { finished_runs: string | number }): BackfillWithProgress => ({
@@ -293,33 +315,34 @@ const withCount = (row: BatchExportBackfillRow & { finished_runs: string | numbe
 /** One page of the export's backfills, newest first, keyed on (created_at, id) as the runs are. */
 export async function listBackfillsPage(
   db: Db,
-  exportId: string,
+  batchExport: TenantRow,
   page: { position: KeysetPosition | null; limit: number },
 ): Promise<{ rows: Positioned<BackfillWithProgress>[]; more: boolean }> {
   const order = { column: 'f.created_at', idColumn: 'f.id', descending: true };
   const { rows, more } = await translated(() =>
-    keysetPage<BatchExportBackfillRow & { finished_runs: string }>(db, backfillsOf(db, exportId), order, page.position, page.limit),
+    keysetPage<BatchExportBackfillRow & { finished_runs: string }>(db, backfillsOf(db, batchExport), order, page.position, page.limit),
   );
   return { rows: rows.map((row) => ({ ...withCount(row), position_value: row.position_value })), more };
 }
 
-export async function findBackfill(db: Db, exportId: string, id: string): Promise<BackfillWithProgress | null> {
+export async function findBackfill(db: Db, batchExport: TenantRow, id: string): Promise<BackfillWithProgress | null> {
   if (!UUID_PATTERN.test(id)) return null;
-  const row = (await backfillsOf(db, exportId).where('f.id', id).first()) as (BatchExportBackfillRow & { finished_runs: string }) | undefined;
+  const row = (await backfillsOf(db, batchExport).where('f.id', id).first()) as (BatchExportBackfillRow & { finished_runs: string }) | undefined;
   return row ? withCount(row) : null;
 }
 
 /** Cancels the backfill and its unfinished runs. */
-export async function cancelBackfill(db: Db, id: string): Promise<void> {
+export async function cancelBackfill(db: Db, backfill: TenantRow): Promise<void> {
+  const { team_id: teamId, id } = backfill;
   await db.transaction(async (trx) => {
     // The engine advances a backfill under this row's lock: taken first, no run it starts meanwhile is missed.
-    await trx('batch_export_backfills').where({ id }).forUpdate().first('id');
+    await trx('batch_export_backfills').where({ team_id: teamId, id }).forUpdate().first('id');
     await trx('batch_export_runs')
-      .where('backfill_id', id)
+      .where({ team_id: teamId, backfill_id: id })
       .whereIn('status', UNFINISHED)
       .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     await trx('batch_export_backfills')
-      .where({ id })
+      .where({ team_id: teamId, id })
       .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     await notifyEngine(trx);
   });
@@ -351,7 +374,7 @@ export interface RunsQuery {
 /** One page of runs in the query's window, keyed on (ordering column, id). */
 export async function listRunsPage(
   db: Db,
-  exportId: string,
+  batchExport: TenantRow,
   query: RunsQuery,
 ): Promise<{ rows: Positioned<BatchExportRunRow>[]; more: boolean }> {
   const bound = (value: RunsBound) => {
@@ -359,7 +382,7 @@ export async function listRunsPage(
     if (value.kind === 'local') return db.raw('(?::timestamp at time zone ?)', [value.at, value.timezone]);
     return db.raw('(now() - ?::interval)', [value.interval]);
   };
-  const builder = db('batch_export_runs').select('*').where('batch_export_id', exportId);
+  const builder = db('batch_export_runs').select('*').where({ team_id: batchExport.team_id, batch_export_id: batchExport.id });
   const end = query.before ? bound(query.before) : db.fn.now();
   if (query.orderBy === 'created_at') builder.where('created_at', '>=', bound(query.after)).where('created_at', '<=', end);
   else builder.where('data_interval_start', '>=', bound(query.after)).where('data_interval_end', '<=', end);
@@ -368,9 +391,9 @@ export async function listRunsPage(
   return translated(() => keysetPage<BatchExportRunRow>(db, builder, order, query.position, query.limit));
 }
 
-export async function findRun(db: Db, exportId: string, id: string): Promise<BatchExportRunRow | null> {
+export async function findRun(db: Db, batchExport: TenantRow, id: string): Promise<BatchExportRunRow | null> {
   if (!UUID_PATTERN.test(id)) return null;
-  const row = (await db('batch_export_runs').where({ batch_export_id: exportId, id }).first()) as BatchExportRunRow | undefined;
+  const row = (await db('batch_export_runs').where({ team_id: batchExport.team_id, batch_export_id: batchExport.id, id }).first()) as BatchExportRunRow | undefined;
   return row ?? null;
 }
 
@@ -378,12 +401,13 @@ export async function findRun(db: Db, exportId: string, id: string): Promise<Bat
  * Marks the run Cancelled if it is still Starting or Running; the engine sees it and aborts the run. Answers the
  * status the run was in when that was not so.
  */
-export async function cancelRun(db: Db, id: string): Promise<{ cancelled: true } | { cancelled: false; status: RunStatus }> {
+export async function cancelRun(db: Db, run: TenantRow): Promise<{ cancelled: true } | { cancelled: false; status: RunStatus }> {
+  const { team_id: teamId, id } = run;
   return db.transaction(async (trx) => {
-    const current = (await trx('batch_export_runs').select('status').where({ id }).forUpdate().first()) as { status: RunStatus };
+    const current = (await trx('batch_export_runs').select('status').where({ team_id: teamId, id }).forUpdate().first()) as { status: RunStatus };
     if (!UNFINISHED.includes(current.status)) return { cancelled: false, status: current.status };
     await trx('batch_export_runs')
-      .where({ id })
+      .where({ team_id: teamId, id })
       .update({ status: 'Cancelled', finished_at: trx.fn.now(), last_updated_at: trx.fn.now() });
     await notifyEngine(trx);
     return { cancelled: true };

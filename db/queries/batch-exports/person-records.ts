@@ -32,7 +32,7 @@ export function personsQuery(request: RecordsRequest, ordered: boolean): Records
                    case when ${mappingChanged} then pdi.updated_at end) as _inserted_at,
              false as is_deleted
         from person_distinct_ids pdi
-        join persons p on p.id = pdi.person_id
+        join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id
        where pdi.team_id = ${param(team, 'int')} and p.team_id = ${param(team, 'int')}
          and ((${personChanged}) or (${mappingChanged}))
     ) changed

@@ -15,7 +15,13 @@ import { EXPORT_READER_NAME } from './records.js';
 import { FINAL_STATUSES, type BatchExportBackfillRow, type BatchExportRow, type BatchExportRunRow, type RunStatus } from './rows.js';
 
 /** Enqueues a run's job inside the transaction that made the run due (the engine's pg-boss `send` with `{db}`). */
-export type EnqueueRun = (trx: Knex.Transaction, runId: string) => Promise<void>;
+export type EnqueueRun = (trx: Knex.Transaction, run: RunKey) => Promise<void>;
+
+/** A run's key: its environment (the distribution key on Citus) and its id. */
+export interface RunKey {
+  teamId: number;
+  id: string;
+}
 
 /**
  * pg-boss's `{ db }` option for a Knex transaction: its statements run on the transaction's own connection, so
@@ -41,17 +47,17 @@ export function schedulableExports(db: Db): Promise<BatchExportRow[]> {
  * The latest interval end of the export's scheduled runs (backfill_id null), or null. The tick makes scheduled
  * runs oldest first, so every earlier interval of the schedule already has its run: its search starts here.
  */
-export async function latestScheduledRunEnd(db: Db, batchExportId: string): Promise<Date | null> {
-  const [row] = (await db('batch_export_runs').where({ batch_export_id: batchExportId }).whereNull('backfill_id').max({ latest: 'data_interval_end' })) as Array<{
+export async function latestScheduledRunEnd(db: Db, teamId: number, batchExportId: string): Promise<Date | null> {
+  const [row] = (await db('batch_export_runs').where({ team_id: teamId, batch_export_id: batchExportId }).whereNull('backfill_id').max({ latest: 'data_interval_end' })) as Array<{
     latest: Date | null;
   }>;
   return row?.latest ?? null;
 }
 
 /** The interval ends of an export that already have a run, after `from`. */
-export async function runEndsSince(db: Db, batchExportId: string, from: Date): Promise<Set<number>> {
+export async function runEndsSince(db: Db, teamId: number, batchExportId: string, from: Date): Promise<Set<number>> {
   const rows: Array<{ data_interval_end: Date }> = await db('batch_export_runs')
-    .where({ batch_export_id: batchExportId })
+    .where({ team_id: teamId, batch_export_id: batchExportId })
     .andWhere('data_interval_end', '>', from)
     .select('data_interval_end');
   return new Set(rows.map((row) => row.data_interval_end.getTime()));
@@ -87,7 +93,7 @@ export async function createScheduledRuns(
       .onConflict(['batch_export_id', 'data_interval_end', 'team_id'])
       .ignore()
       .returning('id');
-    for (const row of rows) await enqueue(trx, row.id);
+    for (const row of rows) await enqueue(trx, { teamId, id: row.id });
     return rows.map((row) => row.id);
   });
 }
@@ -97,19 +103,19 @@ export async function createScheduledRuns(
  * fresh job, one transaction each; the run row stays the same one. Returns their ids.
  */
 export async function requeueStaleRuns(db: Db, staleBefore: Date, enqueue: EnqueueRun): Promise<string[]> {
-  const stale: Array<{ id: string }> = await db('batch_export_runs')
+  const stale: Array<{ id: string; team_id: number }> = await db('batch_export_runs')
     .where({ status: 'Running' })
     .andWhere('last_updated_at', '<', staleBefore)
-    .select('id');
+    .select('id', 'team_id');
   const requeued: string[] = [];
-  for (const { id } of stale) {
+  for (const { id, team_id: teamId } of stale) {
     const taken = await db.transaction(async (trx) => {
       const updated = await trx('batch_export_runs')
-        .where({ id, status: 'Running' })
+        .where({ team_id: teamId, id, status: 'Running' })
         .andWhere('last_updated_at', '<', staleBefore)
         .update({ status: 'Starting', job_id: null });
       if (updated === 0) return false;
-      await enqueue(trx, id);
+      await enqueue(trx, { teamId, id });
       return true;
     });
     if (taken) requeued.push(id);
@@ -125,22 +131,29 @@ export async function requeueStaleRuns(db: Db, staleBefore: Date, enqueue: Enque
  * harmless: only one claim of a run wins.
  */
 export async function requeueOrphanedRuns(db: Db, jobSchema: string, queue: string, enqueue: EnqueueRun): Promise<string[]> {
-  const orphaned = (trx: Knex.Transaction | Db, runId?: string) =>
-    trx.raw<{ rows: Array<{ id: string }> }>(
-      `select r.id from batch_export_runs r
-        where r.status = 'Starting' ${runId ? 'and r.id = ?' : ''}
-          and not exists (
-            select 1 from ??.job j
-             where j.name = ? and j.state in ('created', 'retry', 'active') and j.data->>'runId' = r.id::text
-          )
-        ${runId ? 'for update of r' : ''}`,
-      runId ? [runId, jobSchema, queue] : [jobSchema, queue],
-    );
+  // pg-boss's jobs are a local table, which Citus does not join with the distributed runs: the runs and their
+  // live jobs are read apart, and each candidate is checked again under its run's row lock before its new job.
+  const liveJobs = async (trx: Knex.Transaction | Db, runId?: string): Promise<Set<string>> => {
+    const rows: Array<{ run_id: string }> = await trx
+      .withSchema(jobSchema)
+      .from('job')
+      .where({ name: queue })
+      .whereIn('state', ['created', 'retry', 'active'])
+      .modify((query) => {
+        if (runId) query.whereRaw("data->>'runId' = ?", [runId]);
+      })
+      .select(trx.raw("distinct data->>'runId' as run_id"));
+    return new Set(rows.map((row) => row.run_id));
+  };
+  const starting: Array<{ id: string; team_id: number }> = await db('batch_export_runs').where({ status: 'Starting' }).select('id', 'team_id');
+  if (starting.length === 0) return [];
+  const live = await liveJobs(db);
   const requeued: string[] = [];
-  for (const { id } of (await orphaned(db)).rows) {
+  for (const { id, team_id: teamId } of starting.filter((run) => !live.has(run.id))) {
     const taken = await db.transaction(async (trx) => {
-      if ((await orphaned(trx, id)).rows.length === 0) return false;
-      await enqueue(trx, id);
+      const locked = await trx('batch_export_runs').where({ team_id: teamId, id, status: 'Starting' }).forUpdate().first('id');
+      if (!locked || (await liveJobs(trx, id)).size > 0) return false;
+      await enqueue(trx, { teamId, id });
       return true;
     });
     if (taken) requeued.push(id);
@@ -154,11 +167,19 @@ export interface RunTenant {
   createdBy: number | null;
 }
 
-/** The environment a run exports from and its export's maker, or null when the run is gone. */
-export async function runTenant(db: Db, runId: string): Promise<RunTenant | null> {
+/**
+ * The environment a run exports from and its export's maker, or null when the run is gone. A job that does not
+ * name its run's environment (one enqueued before jobs did) has it looked up across environments.
+ */
+export async function runTenant(db: Db, runId: string, teamId?: number): Promise<RunTenant | null> {
   const row = await db('batch_export_runs as r')
-    .join('batch_exports as e', 'e.id', 'r.batch_export_id')
+    .join('batch_exports as e', function () {
+      this.on('e.team_id', 'r.team_id').andOn('e.id', 'r.batch_export_id');
+    })
     .where('r.id', runId)
+    .modify((query) => {
+      if (teamId !== undefined) query.where('r.team_id', teamId);
+    })
     .first<{ team_id: number; created_by: number | null } | undefined>('e.team_id', 'e.created_by');
   return row ? { teamId: Number(row.team_id), createdBy: row.created_by === null ? null : Number(row.created_by) } : null;
 }
@@ -187,13 +208,13 @@ export interface ClaimedRun {
  * Takes a run for the job `jobId`: only from `Starting`, so a run another worker holds, or one that is over
  * (Completed, Cancelled, …), is never run twice. Null when the run is not this job's to run.
  */
-export async function claimRun(db: Db, runId: string, jobId: string, now: Date): Promise<ClaimedRun | null> {
+export async function claimRun(db: Db, key: RunKey, jobId: string, now: Date): Promise<ClaimedRun | null> {
   const [run] = (await db('batch_export_runs')
-    .where({ id: runId, status: 'Starting' })
+    .where({ team_id: key.teamId, id: key.id, status: 'Starting' })
     .update({ status: 'Running', attempts: db.raw('attempts + 1'), job_id: jobId, last_updated_at: now })
     .returning('*')) as BatchExportRunRow[];
   if (!run) return null;
-  const batchExport = await db<BatchExportRow>('batch_exports').where({ id: run.batch_export_id }).first();
+  const batchExport = await db<BatchExportRow>('batch_exports').where({ team_id: run.team_id, id: run.batch_export_id }).first();
   if (!batchExport) return null;
   return { run, batchExport };
 }
@@ -208,12 +229,12 @@ export interface RunProgress {
  * The heartbeat, with whatever progress there is. Answers whether the run is still this job's and `Running`:
  * false when the API cancelled it or the engine gave it to another worker, and the worker must stop.
  */
-export async function beat(db: Db, runId: string, jobId: string, now: Date, progress: RunProgress = {}): Promise<boolean> {
+export async function beat(db: Db, key: RunKey, jobId: string, now: Date, progress: RunProgress = {}): Promise<boolean> {
   const changes: Record<string, unknown> = { last_updated_at: now };
   if (progress.recordsCompleted !== undefined) changes.records_completed = progress.recordsCompleted;
   if (progress.bytesExported !== undefined) changes.bytes_exported = progress.bytesExported;
   if (progress.cursor !== undefined) changes.cursor = progress.cursor;
-  const updated = await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+  const updated = await db('batch_export_runs').where({ team_id: key.teamId, id: key.id, job_id: jobId, status: 'Running' }).update(changes);
   return updated > 0;
 }
 
@@ -225,19 +246,19 @@ export interface RunEnd {
 }
 
 /** Ends a run this job holds; false when it is no longer this job's (cancelled or taken over meanwhile). */
-export async function finishRun(db: Db, runId: string, jobId: string, end: RunEnd, now: Date): Promise<boolean> {
+export async function finishRun(db: Db, key: RunKey, jobId: string, end: RunEnd, now: Date): Promise<boolean> {
   const changes: Record<string, unknown> = { status: end.status, finished_at: now, last_updated_at: now };
   if (end.recordsCompleted !== undefined) changes.records_completed = end.recordsCompleted;
   if (end.bytesExported !== undefined) changes.bytes_exported = end.bytesExported;
   // PostgreSQL text cannot hold NUL.
   if (end.latestError !== undefined) changes.latest_error = end.latestError === null ? null : end.latestError.replaceAll('\u0000', '');
-  const updated = await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+  const updated = await db('batch_export_runs').where({ team_id: key.teamId, id: key.id, job_id: jobId, status: 'Running' }).update(changes);
   return updated > 0;
 }
 
 /** Records how many records the run's window holds (`records_total_count`), while the run is this job's. */
-export async function recordRunTotal(db: Db, runId: string, jobId: string, total: number, now: Date): Promise<void> {
-  await db('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update({ records_total_count: total, last_updated_at: now });
+export async function recordRunTotal(db: Db, key: RunKey, jobId: string, total: number, now: Date): Promise<void> {
+  await db('batch_export_runs').where({ team_id: key.teamId, id: key.id, job_id: jobId, status: 'Running' }).update({ records_total_count: total, last_updated_at: now });
 }
 
 /**
@@ -246,7 +267,7 @@ export async function recordRunTotal(db: Db, runId: string, jobId: string, total
  */
 export async function releaseRun(
   db: Db,
-  runId: string,
+  key: RunKey,
   jobId: string,
   latestError: string | null,
   now: Date,
@@ -255,15 +276,15 @@ export async function releaseRun(
   return db.transaction(async (trx) => {
     const changes: Record<string, unknown> = { status: 'Starting', job_id: null, last_updated_at: now };
     if (latestError !== null) changes.latest_error = latestError.replaceAll('\u0000', '');
-    const updated = await trx('batch_export_runs').where({ id: runId, job_id: jobId, status: 'Running' }).update(changes);
+    const updated = await trx('batch_export_runs').where({ team_id: key.teamId, id: key.id, job_id: jobId, status: 'Running' }).update(changes);
     if (updated === 0) return false;
-    if (enqueue) await enqueue(trx, runId);
+    if (enqueue) await enqueue(trx, key);
     return true;
   });
 }
 
-export async function runStatus(db: Db, runId: string): Promise<RunStatus | null> {
-  const row: { status: RunStatus } | undefined = await db('batch_export_runs').where({ id: runId }).first('status');
+export async function runStatus(db: Db, key: RunKey): Promise<RunStatus | null> {
+  const row: { status: RunStatus } | undefined = await db('batch_export_runs').where({ team_id: key.teamId, id: key.id }).first('status');
   return row?.status ?? null;
 }
 
@@ -315,10 +336,10 @@ export async function checkStraddlingTransactions(db: Db, instant: Date, databas
  * Pauses an export when at least `threshold` of its newest `window` runs (by interval end) failed, and cancels
  * its unfinished backfills and their runs. Answers whether it paused the export now.
  */
-export async function pauseIfFailing(db: Db, batchExportId: string, window: number, threshold: number, now: Date): Promise<boolean> {
+export async function pauseIfFailing(db: Db, teamId: number, batchExportId: string, window: number, threshold: number, now: Date): Promise<boolean> {
   return db.transaction(async (trx) => {
     const recent = trx('batch_export_runs')
-      .where({ batch_export_id: batchExportId })
+      .where({ team_id: teamId, batch_export_id: batchExportId })
       .orderBy('data_interval_end', 'desc')
       .limit(window)
       .select('status')
@@ -326,16 +347,17 @@ export async function pauseIfFailing(db: Db, batchExportId: string, window: numb
     const [counted] = (await trx.from(recent).whereIn('status', ['Failed', 'FailedRetryable']).count({ failed: '*' })) as Array<{ failed: string }>;
     if (Number(counted?.failed ?? 0) < threshold) return false;
     const paused = await trx('batch_exports')
-      .where({ id: batchExportId, paused: false })
+      .where({ team_id: teamId, id: batchExportId, paused: false })
       .update({ paused: true, last_paused_at: now, last_updated_at: now });
     if (paused === 0) return false;
     const backfills: Array<{ id: string }> = await trx('batch_export_backfills')
-      .where({ batch_export_id: batchExportId })
+      .where({ team_id: teamId, batch_export_id: batchExportId })
       .whereIn('status', ['Starting', 'Running'])
       .update({ status: 'Cancelled', finished_at: now, last_updated_at: now })
       .returning('id');
     if (backfills.length > 0) {
       await trx('batch_export_runs')
+        .where({ team_id: teamId })
         .whereIn(
           'backfill_id',
           backfills.map((b) => b.id),
@@ -350,10 +372,19 @@ export async function pauseIfFailing(db: Db, batchExportId: string, window: numb
 
 // ---- backfills --------------------------------------------------------------------------------------------------
 
-/** Backfills the engine has to move on: new ones and those under way. */
-export async function activeBackfillIds(db: Db): Promise<string[]> {
-  const rows: Array<{ id: string }> = await db('batch_export_backfills').whereIn('status', ['Starting', 'Running']).orderBy('created_at').select('id');
-  return rows.map((row) => row.id);
+/** A backfill's key: its environment and its id. */
+export interface BackfillKey {
+  teamId: number;
+  id: string;
+}
+
+/** Backfills the engine has to move on: new ones and those under way, of every environment. */
+export async function activeBackfills(db: Db): Promise<BackfillKey[]> {
+  const rows: Array<{ id: string; team_id: number }> = await db('batch_export_backfills')
+    .whereIn('status', ['Starting', 'Running'])
+    .orderBy('created_at')
+    .select('id', 'team_id');
+  return rows.map((row) => ({ teamId: Number(row.team_id), id: row.id }));
 }
 
 /**
@@ -362,20 +393,21 @@ export async function activeBackfillIds(db: Db): Promise<string[]> {
  */
 export async function withBackfillLocked<T>(
   db: Db,
-  backfillId: string,
+  key: BackfillKey,
   work: (trx: Knex.Transaction, backfill: BatchExportBackfillRow, batchExport: BatchExportRow) => Promise<T>,
 ): Promise<T | null> {
   return db.transaction(async (trx) => {
-    const backfill = await trx<BatchExportBackfillRow>('batch_export_backfills').where({ id: backfillId }).forUpdate().skipLocked().first();
+    // Pinned to the environment: Citus takes a row lock only in a statement on one shard.
+    const backfill = await trx<BatchExportBackfillRow>('batch_export_backfills').where({ team_id: key.teamId, id: key.id }).forUpdate().skipLocked().first();
     if (!backfill || (backfill.status !== 'Starting' && backfill.status !== 'Running')) return null;
-    const batchExport = await trx<BatchExportRow>('batch_exports').where({ id: backfill.batch_export_id }).first();
+    const batchExport = await trx<BatchExportRow>('batch_exports').where({ team_id: key.teamId, id: backfill.batch_export_id }).first();
     if (!batchExport) return null;
     return work(trx, backfill, batchExport);
   });
 }
 
-export async function markBackfillRunning(trx: Knex.Transaction, backfillId: string, now: Date): Promise<void> {
-  await trx('batch_export_backfills').where({ id: backfillId }).update({ status: 'Running', last_updated_at: now });
+export async function markBackfillRunning(trx: Knex.Transaction, key: BackfillKey, now: Date): Promise<void> {
+  await trx('batch_export_backfills').where({ team_id: key.teamId, id: key.id }).update({ status: 'Running', last_updated_at: now });
 }
 
 export interface RunAtEnd {
@@ -386,11 +418,11 @@ export interface RunAtEnd {
 }
 
 /** The export's runs at the given interval ends, by end (epoch ms). */
-export async function runsAtEnds(trx: Knex.Transaction, batchExportId: string, ends: Date[]): Promise<Map<number, RunAtEnd>> {
+export async function runsAtEnds(trx: Knex.Transaction, teamId: number, batchExportId: string, ends: Date[]): Promise<Map<number, RunAtEnd>> {
   const runs = new Map<number, RunAtEnd>();
   if (ends.length === 0) return runs;
   const rows: RunAtEnd[] = await trx('batch_export_runs')
-    .where({ batch_export_id: batchExportId })
+    .where({ team_id: teamId, batch_export_id: batchExportId })
     .whereIn('data_interval_end', ends)
     .select('id', 'status', 'backfill_id', 'data_interval_end');
   for (const row of rows) runs.set(row.data_interval_end.getTime(), row);
@@ -420,39 +452,39 @@ export async function startBackfillRun(
     [uuidv7(now.getTime()), input.teamId, input.batchExportId, input.backfillId, input.start, input.end, now, now],
   );
   const id = result.rows[0]?.id ?? null;
-  if (id !== null) await enqueue(trx, id);
+  if (id !== null) await enqueue(trx, { teamId: input.teamId, id });
   return id;
 }
 
 /** Ends a backfill: its status, finish time and the records its Completed runs exported. */
-export async function finishBackfill(trx: Knex.Transaction, backfillId: string, status: RunStatus, now: Date): Promise<void> {
+export async function finishBackfill(trx: Knex.Transaction, key: BackfillKey, status: RunStatus, now: Date): Promise<void> {
   const [summed] = (await trx('batch_export_runs')
-    .where({ backfill_id: backfillId, status: 'Completed' })
+    .where({ team_id: key.teamId, backfill_id: key.id, status: 'Completed' })
     .sum({ total: 'records_completed' })) as Array<{ total: string | null }>;
   await trx('batch_export_backfills')
-    .where({ id: backfillId })
+    .where({ team_id: key.teamId, id: key.id })
     .update({ status, finished_at: now, last_updated_at: now, total_records_count: summed?.total ?? 0 });
 }
 
 /** Records how far the backfill has got (BatchExportBackfillRow.finished_through). */
-export async function recordBackfillProgress(trx: Knex.Transaction, backfillId: string, finishedThrough: Date, now: Date): Promise<void> {
-  await trx('batch_export_backfills').where({ id: backfillId }).update({ finished_through: finishedThrough, last_updated_at: now });
+export async function recordBackfillProgress(trx: Knex.Transaction, key: BackfillKey, finishedThrough: Date, now: Date): Promise<void> {
+  await trx('batch_export_backfills').where({ team_id: key.teamId, id: key.id }).update({ finished_through: finishedThrough, last_updated_at: now });
 }
 
 /** The statuses of this backfill's runs at the given interval ends, by end (epoch ms). */
-export async function backfillRunStatuses(trx: Knex.Transaction, backfillId: string, ends: Date[]): Promise<Map<number, RunStatus>> {
+export async function backfillRunStatuses(trx: Knex.Transaction, key: BackfillKey, ends: Date[]): Promise<Map<number, RunStatus>> {
   if (ends.length === 0) return new Map();
   const rows: Array<{ data_interval_end: Date; status: RunStatus }> = await trx('batch_export_runs')
-    .where({ backfill_id: backfillId })
+    .where({ team_id: key.teamId, backfill_id: key.id })
     .whereIn('data_interval_end', ends)
     .select('data_interval_end', 'status');
   return new Map(rows.map((row) => [row.data_interval_end.getTime(), row.status]));
 }
 
 /** Whether a backfill has runs and every one of them failed (the backfill then ends Failed). */
-export async function everyBackfillRunFailed(trx: Knex.Transaction, backfillId: string): Promise<boolean> {
+export async function everyBackfillRunFailed(trx: Knex.Transaction, key: BackfillKey): Promise<boolean> {
   const [counted] = (await trx('batch_export_runs')
-    .where({ backfill_id: backfillId })
+    .where({ team_id: key.teamId, backfill_id: key.id })
     .select(trx.raw('count(*) as total'), trx.raw(`count(*) filter (where status in ('Failed', 'FailedRetryable')) as failed`))) as Array<{
     total: string;
     failed: string;
@@ -462,8 +494,8 @@ export async function everyBackfillRunFailed(trx: Knex.Transaction, backfillId: 
 }
 
 /** A backfill with no end has caught up with now: the export's schedule takes over. */
-export async function unpauseExport(trx: Knex.Transaction, batchExportId: string, now: Date): Promise<void> {
-  await trx('batch_exports').where({ id: batchExportId, paused: true }).update({ paused: false, schedule_from: now, last_updated_at: now });
+export async function unpauseExport(trx: Knex.Transaction, teamId: number, batchExportId: string, now: Date): Promise<void> {
+  await trx('batch_exports').where({ team_id: teamId, id: batchExportId, paused: true }).update({ paused: false, schedule_from: now, last_updated_at: now });
 }
 
 // ---- the wake-up channel ----------------------------------------------------------------------------------------
