@@ -10,6 +10,9 @@
  * produce most events. Each person has a `user-<n>` distinct id, one in five also an `anon-<n>` id merged into
  * it; person plans are free 80%, pro 17%, enterprise 3%.
  *
+ * `generateEnvironments` loads several environments in one pass (for a benchmark that needs data on every shard
+ * of a distributed PostgreSQL); persons are numbered on from the largest id already stored.
+ *
  * The events table's indexes and constraints are dropped during the load and rebuilt after it (PostgreSQL builds
  * an index from sorted data far faster than it maintains one row by row); the table must be empty for the team.
  */
@@ -19,16 +22,26 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { uuidv7 } from '../db/core/uuid.js';
 
-export interface GenerateOptions {
-  databaseUrl: string;
+/** What is generated for one environment. */
+export interface GeneratedEnvironment {
   teamId: number;
   events: number;
   persons: number;
-  days: number;
   seed: number;
+}
+
+interface LoadSettings {
+  databaseUrl: string;
+  days: number;
   /** The newest event's time; now by default. */
   end?: Date;
   log?: (line: string) => void;
+}
+
+export type GenerateOptions = GeneratedEnvironment & LoadSettings;
+
+export interface GenerateEnvironmentsOptions extends LoadSettings {
+  environments: GeneratedEnvironment[];
 }
 
 /** mulberry32: a small fast seeded generator, good enough for synthetic data. */
@@ -101,13 +114,14 @@ function field(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
 }
 
-function personRows(options: GenerateOptions): { persons: string[]; distinctIds: string[]; properties: string[] } {
+/** The environment's persons, their ids from `firstId` on. */
+function personRows(options: GeneratedEnvironment, firstId: number): { persons: string[]; distinctIds: string[]; properties: string[] } {
   const random = generator(options.seed * 7919 + 1);
   const persons: string[] = [];
   const propertiesOf: string[] = [];
   const distinctIds: string[] = [];
   for (let n = 0; n < options.persons; n += 1) {
-    const id = n + 1;
+    const id = firstId + n;
     const properties = JSON.stringify({
       email: `user${n}@example.com`,
       name: `User ${n}`,
@@ -123,10 +137,15 @@ function personRows(options: GenerateOptions): { persons: string[]; distinctIds:
 }
 
 /** The events, oldest first, in chunks of COPY text. */
-function* eventChunks(options: GenerateOptions, personUuids: string[], personProperties: string[]): Generator<string> {
+function* eventChunks(
+  options: GeneratedEnvironment,
+  settings: LoadSettings,
+  personUuids: string[],
+  personProperties: string[],
+): Generator<string> {
   const random = generator(options.seed);
-  const end = (options.end ?? new Date()).getTime();
-  const start = end - options.days * 86_400_000;
+  const end = (settings.end ?? new Date()).getTime();
+  const start = end - settings.days * 86_400_000;
   const step = (end - start) / options.events;
   let chunk: string[] = [];
   for (let index = 0; index < options.events; index += 1) {
@@ -172,18 +191,32 @@ async function copy(client: pg.Client, statement: string, chunks: Iterable<strin
 
 /** Loads persons, distinct ids and events for the team; rebuilds the events table's indexes afterwards. */
 export async function generateEvents(options: GenerateOptions): Promise<void> {
+  const { teamId, events, persons, seed, ...settings } = options;
+  await generateEnvironments({ ...settings, environments: [{ teamId, events, persons, seed }] });
+}
+
+/** Loads persons, distinct ids and events for each environment, then rebuilds the events table's indexes once. */
+export async function generateEnvironments(options: GenerateEnvironmentsOptions): Promise<void> {
   const log = options.log ?? (() => undefined);
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
   try {
     await client.query("set maintenance_work_mem = '1GB'");
     const started = Date.now();
-    const { persons, distinctIds, properties } = personRows(options);
-    await copy(client, 'copy persons (id, uuid, team_id, properties, is_identified) from stdin', persons);
-    await client.query(`select setval(pg_get_serial_sequence('persons', 'id'), (select max(id) from persons))`);
-    await copy(client, 'copy person_distinct_ids (team_id, distinct_id, person_id) from stdin', distinctIds);
-    const personUuids = persons.map((row) => row.split('\t')[1]!);
-    log(`${options.persons} persons and ${distinctIds.length} distinct ids in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const { rows: stored } = await client.query<{ max: string | null }>('select max(id) as max from persons');
+    let nextPersonId = Number(stored[0]!.max ?? 0) + 1;
+    const people: { uuids: string[]; properties: string[]; distinctIds: number }[] = [];
+    for (const environment of options.environments) {
+      const rows = personRows(environment, nextPersonId);
+      nextPersonId += environment.persons;
+      await copy(client, 'copy persons (id, uuid, team_id, properties, is_identified) from stdin', rows.persons);
+      await copy(client, 'copy person_distinct_ids (team_id, distinct_id, person_id) from stdin', rows.distinctIds);
+      people.push({ uuids: rows.persons.map((row) => row.split('\t')[1]!), properties: rows.properties, distinctIds: rows.distinctIds.length });
+    }
+    if (nextPersonId > 1) await client.query(`select setval(pg_get_serial_sequence('persons', 'id'), $1)`, [nextPersonId - 1]);
+    const personCount = options.environments.reduce((sum, environment) => sum + environment.persons, 0);
+    const distinctIdCount = people.reduce((sum, one) => sum + one.distinctIds, 0);
+    log(`${personCount} persons and ${distinctIdCount} distinct ids in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const { rows: constraints } = await client.query<{ name: string; definition: string }>(
       `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
@@ -198,14 +231,20 @@ export async function generateEvents(options: GenerateOptions): Promise<void> {
     for (const index of indexes) await client.query(`drop index ${index.name}`);
 
     const loading = Date.now();
+    const events = options.environments.reduce((sum, environment) => sum + environment.events, 0);
+    const chunks = function* () {
+      for (const [index, environment] of options.environments.entries()) {
+        yield* eventChunks(environment, options, people[index]!.uuids, people[index]!.properties);
+      }
+    };
     await copy(
       client,
       // Each event with its person's properties, as capture stores them.
       'copy events (team_id, uuid, event, distinct_id, properties, timestamp, elements_chain, person_id, person_properties) from stdin',
-      eventChunks(options, personUuids, properties),
+      chunks(),
     );
     const loadSeconds = (Date.now() - loading) / 1000;
-    log(`${options.events} events copied in ${loadSeconds.toFixed(1)} s (${Math.round(options.events / loadSeconds)} rows/s)`);
+    log(`${events} events copied in ${loadSeconds.toFixed(1)} s (${Math.round(events / loadSeconds)} rows/s)`);
 
     const indexing = Date.now();
     for (const constraint of [...constraints].reverse()) {

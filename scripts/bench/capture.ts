@@ -30,7 +30,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The PostgreSQL server the benchmark databases are made on (the tests' harness, test/helpers/postgres.ts). */
 export const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_ADMIN_URL);
 const USERS = 1000;
-const BATCH_EVENTS = 100;
+export const BATCH_EVENTS = 100;
 const COPY_ROWS_PER_TRANSACTION = 1000;
 
 interface Options {
@@ -64,7 +64,7 @@ function eventJson(n: number, withKey: string | null): string {
   return `{${key}"event":"$pageview","distinct_id":"user-${n % USERS}","properties":${propertiesOf(n)},"timestamp":"2026-11-21T10:00:00.000Z"}`;
 }
 
-function batchJson(token: string, first: number): string {
+export function batchJson(token: string, first: number): string {
   const events = Array.from({ length: BATCH_EVENTS }, (_, i) => eventJson(first + i, null));
   return `{"api_key":"${token}","batch":[${events.join(',')}]}`;
 }
@@ -177,7 +177,7 @@ function processTable(peaks: ProcessPeak[]): string[] {
 // ---------------------------------------------------------------------------------------------------------
 // Load
 
-interface Load {
+export interface Load {
   requests: number;
   perSecond: number;
   p50: number;
@@ -185,7 +185,7 @@ interface Load {
   errors: number;
 }
 
-const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+export const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 
 function milliseconds(text: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(text.trim());
@@ -240,13 +240,13 @@ async function autocannon(url: string, bodies: string[], connections: number, se
   };
 }
 
-interface Target {
+export interface Target {
   url: string;
   script: string;
   bodies: string[];
 }
 
-async function load(target: Target, connections: number, seconds: number, warmup: number): Promise<Load> {
+export async function load(target: Target, connections: number, seconds: number, warmup: number): Promise<Load> {
   const once = (duration: number) =>
     hasWrk ? wrk(target.url, target.script, connections, duration) : autocannon(target.url, target.bodies, connections, duration);
   if (warmup > 0) await once(warmup);
@@ -264,7 +264,7 @@ end
 `;
 }
 
-function batchScript(bodies: string[]): string {
+export function batchScript(bodies: string[]): string {
   const literals = bodies.map((body) => `[==[${body}]==]`).join(',\n');
   return `
 local bodies = {${literals}}
@@ -342,13 +342,13 @@ async function countEvents(databaseUrl: string): Promise<number> {
   }
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-function format(value: number, digits = 0): string {
+export function format(value: number, digits = 0): string {
   return Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a';
 }
 

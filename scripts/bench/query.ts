@@ -40,11 +40,11 @@ const postgres = postgresServer(process.env.HEDGEROW_BENCH_ADMIN_URL || DEFAULT_
  * The query timeout of every way: the benchmark's whole-table aggregates over millions of rows on a shared machine
  * can run past the server's default timeout, and a query cut short would measure nothing.
  */
-const TIMEOUT_MS = 300_000;
-const BOUNDS = { timeoutMs: TIMEOUT_MS, maxResultBytes: DEFAULT_RESULT_MAX_BYTES };
-const PERSONS = 85_000;
-const DAYS = 35;
-const WINDOW_DAYS = 30;
+export const TIMEOUT_MS = 300_000;
+export const BOUNDS = { timeoutMs: TIMEOUT_MS, maxResultBytes: DEFAULT_RESULT_MAX_BYTES };
+export const PERSONS = 85_000;
+export const DAYS = 35;
+export const WINDOW_DAYS = 30;
 
 interface Options {
   events: number;
@@ -78,7 +78,7 @@ function log(line: string): void {
 // ---------------------------------------------------------------------------------------------------------
 // The queries: HogQL, and the same by hand. Both take the window as values ({start}, {end}; $2, $3).
 
-interface Case {
+export interface Case {
   name: string;
   hogql: string;
   /** The case this one writes again in PostHog's function form; both must compile to the same SQL. */
@@ -90,7 +90,7 @@ interface Case {
 
 const day = (value: unknown) => (value as Date).toISOString();
 
-const BASE_CASES: Case[] = [
+export const BASE_CASES: Case[] = [
   {
     name: 'daily active persons',
     hogql: `SELECT toStartOfDay(timestamp) AS day, uniq(person_id) AS persons FROM events
