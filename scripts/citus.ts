@@ -150,6 +150,9 @@ function initNode(dir: string, name: string, port: number): void {
     `citus.shard_count = ${SHARD_COUNT}`,
     // Each worker answers the coordinator's many sessions at once when the test suite runs in parallel.
     'citus.max_shared_pool_size = 200',
+    // Citus keeps a maintenance process per database, and the tests make many databases: room for them and
+    // for parallel query workers besides.
+    'max_worker_processes = 64',
   ];
   const conf = path.join(data, 'postgresql.conf');
   writeFileSync(conf, `${readFileSync(conf, 'utf8')}\n# Hedgerow's local Citus node\n${settings.join('\n')}\n`);

@@ -173,12 +173,17 @@ export async function distributeTables(db: Knex): Promise<Distribution> {
     done.distributed.push(table);
   }
   for (const key of keys) await db.raw(`alter table ?? add constraint ?? ${key.definition}`, [key.table, key.name]);
+  // A function's body may name functions not yet copied (one made again later has a later oid): the workers
+  // check no bodies while they are copied.
+  await db.raw(`set local citus.propagate_set_commands to 'local'`);
+  await db.raw('set local check_function_bodies to off');
   const functions = await db.raw(`
     select p.oid::regprocedure::text as signature
       from pg_proc p
      where p.pronamespace = 'public'::regnamespace
        and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
-       and not exists (select 1 from pg_dist_object o where o.classid = 'pg_proc'::regclass and o.objid = p.oid)`);
+       and not exists (select 1 from pg_dist_object o where o.classid = 'pg_proc'::regclass and o.objid = p.oid)
+     order by p.oid`);
   for (const { signature } of functions.rows as { signature: string }[]) {
     await db.raw('select create_distributed_function(?)', [signature]);
     done.functions.push(signature);
