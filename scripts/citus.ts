@@ -153,6 +153,9 @@ function initNode(dir: string, name: string, port: number): void {
     // Citus keeps a maintenance process per database, and the tests make many databases: room for them and
     // for parallel query workers besides.
     'max_worker_processes = 64',
+    // The nodes talk over loopback: no TLS between them, so that Citus does not turn on TLS with a certificate
+    // of its own making when its extension is made (a client that checks certificates would refuse it).
+    "citus.node_conninfo = 'sslmode=disable'",
   ];
   const conf = path.join(data, 'postgresql.conf');
   writeFileSync(conf, `${readFileSync(conf, 'utf8')}\n# Hedgerow's local Citus node\n${settings.join('\n')}\n`);

@@ -10,14 +10,17 @@ import { DEFAULT_ADMIN_URL, postgresServer } from './postgres.js';
 /** A maintenance connection to the server the tests may create databases on. */
 export const ADMIN_URL = process.env.HEDGEROW_TEST_ADMIN_URL || DEFAULT_ADMIN_URL;
 
+/** The port of that server, where tests point the Postgres destinations of their exports. */
+export const ADMIN_PORT = Number(new URL(ADMIN_URL).port || 5432);
+
 const server = postgresServer(ADMIN_URL);
 
 export function databaseUrl(name: string): string {
   return server.databaseUrl(name);
 }
 
-export function createDatabase(prefix = 'hedgerow_test'): Promise<string> {
-  return server.createDatabase(prefix);
+export function createDatabase(prefix = 'hedgerow_test', options: { local?: boolean } = {}): Promise<string> {
+  return server.createDatabase(prefix, options);
 }
 
 export function dropDatabase(name: string): Promise<void> {

@@ -11,8 +11,11 @@ export const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 export interface PostgresServer {
   /** The URL of a database of this server. */
   databaseUrl(name: string): string;
-  /** A new empty database, named `<prefix>_<random hex>`. */
-  createDatabase(prefix: string): Promise<string>;
+  /**
+   * A new empty database, named `<prefix>_<random hex>`; on a Citus coordinator, one of the cluster unless
+   * `local` (a database of the coordinator alone, such as an export's destination).
+   */
+  createDatabase(prefix: string, options?: { local?: boolean }): Promise<string>;
   dropDatabase(name: string): Promise<void>;
   /** Work on the maintenance connection, closed after it. */
   admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>;
@@ -40,9 +43,9 @@ export function postgresServer(adminUrl: string): PostgresServer {
       url.pathname = `/${name}`;
       return url.toString();
     },
-    async createDatabase(prefix) {
+    async createDatabase(prefix, options = {}) {
       const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-      const citus = await nodes();
+      const citus = options.local ? null : await nodes();
       if (citus) await createClusterDatabase(adminUrl, citus, name);
       else await admin((client) => client.query(`create database ${name}`));
       return name;

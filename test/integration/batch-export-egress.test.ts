@@ -24,7 +24,7 @@ import { NonRetryableExportError, type Destination, type ExportRun } from '../..
 import { Engine } from '../../handlers/jobs/engine.js';
 import { latestErrorOf, LATEST_ERROR_CHARS } from '../../handlers/jobs/latest-error.js';
 import { exportRow, runRow } from '../helpers/batch-exports.js';
-import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { ADMIN_PORT, ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { fakeResolver, LOOPBACK_ALLOWLIST } from '../helpers/destination-addresses.js';
 import { failureOf } from '../helpers/failure.js';
@@ -404,7 +404,7 @@ describe('batch export destinations: what they may reach', () => {
 
     before(async () => {
       ownName = (await testDb().raw('select current_database() as name')).rows[0].name;
-      otherName = await createDatabase('hedgerow_egress_other');
+      otherName = await createDatabase('hedgerow_egress_other', { local: true });
       await handToDestinationRole(ADMIN_URL, otherName);
     });
     after(async () => {
@@ -418,7 +418,7 @@ describe('batch export destinations: what they may reach', () => {
     for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '::ffff:127.0.0.1', '2130706433', '0x7f.1']) {
       it(`refuses it through ${host}, with loopback allowed, creating and writing nothing there`, async () => {
         const table = `own_${randomUUID().slice(0, 8)}`;
-        const config = { user: 'postgres', password: '', host, port: 5432, database: ownName, table_name: table };
+        const config = { user: 'postgres', password: '', host, port: ADMIN_PORT, database: ownName, table_name: table };
         const policy = new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) });
         const failure = await failureOf(postgresDestination.run(exportRun('Postgres', config, policy)));
         expect(failure).to.be.instanceOf(NonRetryableExportError);
@@ -430,7 +430,7 @@ describe('batch export destinations: what they may reach', () => {
 
     it('still loads into another database of the same cluster, as an ordinary role', async () => {
       const table = `other_${randomUUID().slice(0, 8)}`;
-      const config = { user: DESTINATION_ROLE, password: '', host: 'localhost', port: 5432, database: otherName, table_name: table };
+      const config = { user: DESTINATION_ROLE, password: '', host: 'localhost', port: ADMIN_PORT, database: otherName, table_name: table };
       const outcome = await postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST, resolve: fakeResolver(ANSWERS) })));
       expect(outcome.recordsCompleted).to.equal(1);
     });
@@ -445,7 +445,7 @@ describe('batch export destinations: what they may reach', () => {
         const before = await tablesOf();
         const table = `superuser_${randomUUID().slice(0, 8)}`;
         for (const database of [otherName, 'postgres']) {
-          const config = { user: 'postgres', password: '', host: '127.0.0.1', port: 5432, database, table_name: table };
+          const config = { user: 'postgres', password: '', host: '127.0.0.1', port: ADMIN_PORT, database, table_name: table };
           const failure = await failureOf(postgresDestination.run(exportRun('Postgres', config, new AddressPolicy({ allowlist: LOOPBACK_ALLOWLIST }))));
           expect(failure).to.be.instanceOf(NonRetryableExportError);
           expect(failure.message, database).to.equal(
@@ -479,7 +479,7 @@ describe('batch export destinations: what they may reach', () => {
       after(() => server?.close());
 
       async function attack(tableName: string, hogqlQuery: string): Promise<Error> {
-        const destination = { type: 'Postgres', config: { user: 'postgres', password: 'ignored', host: '127.0.0.1', port: 5432, database: ownName, schema: 'public', table_name: tableName } };
+        const destination = { type: 'Postgres', config: { user: 'postgres', password: 'ignored', host: '127.0.0.1', port: ADMIN_PORT, database: ownName, schema: 'public', table_name: tableName } };
         const created = await server.http.withKey(attacker.key).post<{ id: string }>(envPath(attacker), { ...exportBody(destination), hogql_query: hogqlQuery });
         expect(created.status, created.text).to.equal(201);
         const row = (await testDb()('batch_exports').where({ id: created.body.id }).first()) as BatchExportRow;
@@ -519,7 +519,7 @@ describe('batch export destinations: what they may reach', () => {
       it('is refused when written, without an allowlist', async () => {
         const strictServer = await startTestServer({ config: { destinationAllowlist: [] } });
         try {
-          const destination = { type: 'Postgres', config: { user: 'postgres', password: 'x', host: '127.0.0.1', port: 5432, database: ownName, table_name: 'events' } };
+          const destination = { type: 'Postgres', config: { user: 'postgres', password: 'x', host: '127.0.0.1', port: ADMIN_PORT, database: ownName, table_name: 'events' } };
           const res = await strictServer.http.withKey(attacker.key).post(envPath(attacker), exportBody(destination));
           expect([res.status, res.body]).to.deep.equal([400, invalid(refusal('127.0.0.1', 'is', 'a loopback address'))]);
         } finally {

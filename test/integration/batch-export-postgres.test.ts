@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { BatchExportRow, BatchExportRunRow } from '../../db/queries/batch-exports/rows.js';
 import { postgresDestination } from '../../handlers/jobs/destinations/postgres.js';
 import { NonRetryableExportError, type ExportRun } from '../../handlers/jobs/destinations/types.js';
-import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
+import { ADMIN_PORT, ADMIN_URL, createDatabase, databaseUrl, dropDatabase, testDb } from '../helpers/database.js';
 import { DESTINATION_ROLE, destinationRoleUrl, handToDestinationRole } from '../helpers/destination-role.js';
 import { failureOf } from '../helpers/failure.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
@@ -26,7 +26,7 @@ describe('batch export destination: Postgres', () => {
   let account: Account;
 
   before(async () => {
-    destinationName = await createDatabase('hedgerow_destination');
+    destinationName = await createDatabase('hedgerow_destination', { local: true });
     // Signed in as an ordinary role: a superuser of the server's own cluster is refused as a destination.
     await handToDestinationRole(ADMIN_URL, destinationName);
     destination = new pg.Client({ connectionString: destinationRoleUrl(databaseUrl(destinationName)) });
@@ -43,7 +43,7 @@ describe('batch export destination: Postgres', () => {
     user: DESTINATION_ROLE,
     password: '',
     host: '127.0.0.1',
-    port: 5432,
+    port: ADMIN_PORT,
     database: destinationName,
     schema: 'public',
     table_name: `events_${randomUUID().slice(0, 8)}`,

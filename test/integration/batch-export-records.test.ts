@@ -300,7 +300,7 @@ describe('batch export records', () => {
 
       await capture({ event: 'signed up', distinct_id: 'user-1', properties: { $set: { plan: 'free' } } });
       await capture({ event: 'browsed', distinct_id: 'anon-1', properties: {} });
-      const user = (await db('person_distinct_ids as d').join('persons as p', 'p.id', 'd.person_id').where({ 'd.team_id': environment.id, 'd.distinct_id': 'user-1' }).first('p.uuid')) as { uuid: string };
+      const user = (await db('person_distinct_ids as d').join('persons as p', (on) => on.on('p.team_id', 'd.team_id').andOn('p.id', 'd.person_id')).where({ 'd.team_id': environment.id, 'd.distinct_id': 'user-1' }).first('p.uuid')) as { uuid: string };
       // Dated back, so that what follows is the only change after `from`.
       await db('persons').where({ team_id: environment.id }).update({ updated_at: at('2026-01-01T00:00:00Z') });
       await db('person_distinct_ids').where({ team_id: environment.id }).update({ updated_at: at('2026-01-01T00:00:00Z') });
