@@ -96,7 +96,7 @@ export function listedEventColumns(teamId: number): Fragment {
 }
 
 export function compileEventsQuery(spec: EventsQuerySpec): CompiledEventsQuery {
-  const c = new Compiler({ timezone: spec.timezone, allowAggregates: false, clause: 'where' });
+  const c = new Compiler({ timezone: spec.timezone, teamId: spec.teamId, allowAggregates: false, clause: 'where' });
   const scope = { timezone: spec.timezone };
   const conditions: Fragment[] = [sql`e.team_id = ${param(spec.teamId, 'int')}`];
   if (spec.after) conditions.push(sql`e.timestamp > ${datetimeConstant(spec.after.text, scope)!}`);

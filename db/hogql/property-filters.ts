@@ -168,8 +168,9 @@ function subject(filter: PropertyFilter, c: Compiler): Typed {
       return c.field(['person', 'properties', filter.key]);
     case 'group': {
       const column = keyword(`e.group_${filter.groupTypeIndex!}`);
+      const team = c.scope.teamId === undefined ? keyword('e.team_id') : param(c.scope.teamId, 'int');
       return typed(
-        sql`(select g.group_properties -> ${param(filter.key, 'text')} from groups g where g.team_id = e.team_id and g.group_type_index = ${param(filter.groupTypeIndex!, 'smallint')} and g.group_key = ${column})`,
+        sql`(select g.group_properties -> ${param(filter.key, 'text')} from groups g where g.team_id = ${team} and g.group_type_index = ${param(filter.groupTypeIndex!, 'smallint')} and g.group_key = ${column})`,
         'json',
         true,
       );

@@ -62,6 +62,11 @@ export function shapeOf(value: Typed): ArrayShape | undefined {
 export interface Scope {
   /** The project's timezone: days, weeks and wall-clock times are read in it. */
   timezone: string;
+  /**
+   * The environment the statement reads, when it is one: subqueries of other tables are pinned to it, so that a
+   * distributed PostgreSQL (Citus) runs them on the node of the environment.
+   */
+  teamId?: number;
 }
 
 export const TYPE_NAMES: Readonly<Record<HogQLType, string>> = {

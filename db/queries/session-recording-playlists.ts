@@ -90,6 +90,8 @@ async function toPlaylists(db: Db, rows: SessionRecordingPlaylistRow[]): Promise
   const [users, counts] = await Promise.all([
     userIds.length > 0 ? db<UserRow>('users').whereIn('id', userIds) : Promise.resolve([] as UserRow[]),
     db(ITEMS)
+      // The playlists are one environment's: naming it keeps the count on that environment's node.
+      .whereIn('team_id', [...new Set(rows.map((row) => row.team_id))])
       .whereIn('playlist_id', rows.map((row) => row.id))
       .groupBy('playlist_id')
       .select<{ playlist_id: number; count: string }[]>('playlist_id', db.raw('count(*) as count')),

@@ -348,7 +348,10 @@ describe('unit: HogQL compiler', () => {
       expect(query.text).to.include(
         'from (select e.* from events e where e.team_id = ?::int and (coalesce((e.properties ->> ?::text) in (?::text), false)) order by e.timestamp desc, e.uuid desc limit 400) e',
       );
-      expect(query.text).to.include('left join persons p on p.id = pdi.person_id where (coalesce((p.properties ->> ?::text) in (?::text), false)) order by');
+      expect(query.text).to.include(
+        'left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.team_id = ?::int and pdi.distinct_id = e.distinct_id\n' +
+          '  left join persons p on p.team_id = pdi.team_id and p.team_id = ?::int and p.id = pdi.person_id where (coalesce((p.properties ->> ?::text) in (?::text), false)) order by',
+      );
       expectParameterised({ sql: query.text, params: query.params }, ['gold', 'Chrome']);
     });
 
@@ -386,9 +389,9 @@ describe('unit: HogQL compiler', () => {
       const query = compileEventsQuery(spec({ personFilters: { strategy: 'subquery', filters: person } }));
       expect(query.partial).to.equal(false);
       expect(query.text).to.not.include('left join persons p on');
-      expect(query.text).to.include('(e.distinct_id in (select pdi.distinct_id from person_distinct_ids pdi join persons p on p.id = pdi.person_id');
       expect(query.text).to.include(
-        'and p.team_id = ?::int and (p.properties @> ?::jsonb) and (p.properties ->> ?::text) in (?::text)) is true)',
+        '(e.distinct_id in (select pdi.distinct_id from person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.id = pdi.person_id\n' +
+          '      where pdi.team_id = ?::int and p.team_id = ?::int and (p.properties @> ?::jsonb) and (p.properties ->> ?::text) in (?::text)) is true)',
       );
     });
   });

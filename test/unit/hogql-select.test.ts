@@ -57,8 +57,8 @@ describe('unit: HogQL SELECT compiler', () => {
     const team = numberOf(compiled, TEAM);
     expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
     expect(inner(compiled)).to.include(
-      `from events e left join person_distinct_ids pdi on pdi.team_id = $${team}::int and pdi.distinct_id = e.distinct_id` +
-        `\n            left join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where e.team_id = $${team}::int`,
+      `from events e left join person_distinct_ids pdi on pdi.team_id = e.team_id and pdi.team_id = $${team}::int and pdi.distinct_id = e.distinct_id` +
+        `\n            left join persons p on p.team_id = pdi.team_id and p.team_id = $${team}::int and p.id = pdi.person_id where e.team_id = $${team}::int`,
     );
   });
 
@@ -299,10 +299,15 @@ describe('unit: HogQL SELECT compiler', () => {
     const team = numberOf(compiled, TEAM);
     expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
     const text = inner(compiled);
-    expect(text).to.include(`left join groups g0 on g0.team_id = $${team}::int and g0.group_type_index = 0 and g0.group_key = e.group_0`);
-    expect(text).to.include(`left join groups g4 on g4.team_id = $${team}::int and g4.group_type_index = 4 and g4.group_key = e.group_4`);
+    expect(text).to.include(
+      `left join groups g0 on g0.team_id = e.team_id and g0.team_id = $${team}::int and g0.group_type_index = 0 and g0.group_key = e.group_0`,
+    );
+    expect(text).to.include(
+      `left join groups g4 on g4.team_id = e.team_id and g4.team_id = $${team}::int and g4.group_type_index = 4 and g4.group_key = e.group_4`,
+    );
+    expect(text).to.include(`left join (select e.team_id, e.properties ->> '$session_id' as session_id,`);
     expect(text).to.include(`from events e where e.team_id = $${team}::int and coalesce(e.properties ->> '$session_id', '') <> ''`);
-    expect(text).to.include(`es on es.session_id = e.properties ->> '$session_id' where e.team_id = $${team}::int`);
+    expect(text).to.include(`es on es.team_id = e.team_id and es.session_id = e.properties ->> '$session_id' where e.team_id = $${team}::int`);
     expect(inner(compile('select key from groups'))).to.equal('select g.group_key as c0 from groups g where g.team_id = $1::int limit 101 offset 0');
   });
 
@@ -311,7 +316,7 @@ describe('unit: HogQL SELECT compiler', () => {
     const team = numberOf(compiled, TEAM);
     expect(compiled.params.filter((value) => value === TEAM)).to.have.length(1);
     expect(inner(compiled)).to.equal(
-      `select pdi.distinct_id as c0, p.uuid as c1, (p.properties -> $1::text) as c2 from person_distinct_ids pdi join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where pdi.team_id = $${team}::int limit 101 offset 0`,
+      `select pdi.distinct_id as c0, p.uuid as c1, (p.properties -> $1::text) as c2 from person_distinct_ids pdi join persons p on p.team_id = pdi.team_id and p.team_id = $${team}::int and p.id = pdi.person_id where pdi.team_id = $${team}::int limit 101 offset 0`,
     );
   });
 
@@ -321,7 +326,9 @@ describe('unit: HogQL SELECT compiler', () => {
     );
     const compiled = compile('select pdi.person.properties.email from events');
     const team = numberOf(compiled, TEAM);
-    expect(inner(compiled)).to.include(`left join persons p on p.id = pdi.person_id and p.team_id = $${team}::int where e.team_id = $${team}::int`);
+    expect(inner(compiled)).to.include(
+      `left join persons p on p.team_id = pdi.team_id and p.team_id = $${team}::int and p.id = pdi.person_id where e.team_id = $${team}::int`,
+    );
   });
 
   describe('names whose head is an alias', () => {

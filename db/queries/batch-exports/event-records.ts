@@ -164,7 +164,7 @@ function eventFilters(batchExport: BatchExportRow): Fragment[] {
   const filters = batchExport.filters;
   if (filters !== null && filters !== undefined && !(Array.isArray(filters) && filters.length === 0)) {
     try {
-      const compiler = new Compiler({ timezone: batchExport.timezone, allowAggregates: false, clause: 'filters' });
+      const compiler = new Compiler({ timezone: batchExport.timezone, teamId: batchExport.team_id, allowAggregates: false, clause: 'filters' });
       conditions.push(compilePropertyGroup(parsePropertyFilters(filters), compiler));
     } catch (error) {
       if (error instanceof HogQLError) throw new InvalidExportSettingsError(`Invalid filters: ${error.message}`, { cause: error });
