@@ -433,9 +433,13 @@ describe('query: asynchronous runs, their status and cancel', function () {
         try {
           expect((await submit({ refresh: 'async', client_query_id: 'long-running' }, ENDLESS_QUERY)).status).to.equal(202);
           await waitFor('the runner session', async () => (await statusRow('long-running'))?.runner_pid);
-          // As if it had been picked up 20 minutes ago: its status would expire within the second.
-          await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '1 second'`) });
-          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          // As if it had been picked up 20 minutes ago: its status would expire within seconds, unless renewed
+          // (every 200 ms here; a loaded machine may take longer, hence the seconds of slack).
+          await db('query_statuses').where({ team_id: team, id: 'long-running' }).update({ expiration_time: db.raw(`now() + interval '4 seconds'`) });
+          await waitFor('the status renewed', async () => {
+            const row = await statusRow('long-running');
+            return row && ms(row.expiration_time) > Date.now() + TWENTY_MINUTES - 60_000;
+          });
           const running = await client.get(statusPath('long-running'));
           expect(running.status).to.equal(202);
           expect(running.body.query_status).to.include({ complete: false, error: false });
