@@ -53,8 +53,10 @@ describe('many hosts on one database', function () {
         HEDGEROW_WORKERS: '2',
         HEDGEROW_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
         HEDGEROW_CLOCK_OFFSET_MS: String(HOUR),
-        HEDGEROW_NOOP_DELAY_MS: '3000',
-        HEDGEROW_EXPORT_LEASE_MS: '2000',
+        HEDGEROW_NOOP_DELAY_MS: '5000',
+        // Heartbeats come every third of it: long enough that a loaded machine's late beat does not look like a
+        // dead host, short enough for the takeover to come soon.
+        HEDGEROW_EXPORT_LEASE_MS: '6000',
         HEDGEROW_EXPORT_TICK_INTERVAL_MS: '300',
         HEDGEROW_DESTINATION_ALLOWLIST: LOOPBACK_ALLOWLIST.join(','),
       },
