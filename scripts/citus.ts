@@ -14,8 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
-import { clusterNodes, createClusterDatabase, joinDatabase, type ClusterNodes } from '../db/pg/citus.js';
+import { clusterNodes, createClusterDatabase, joinDatabase, withClient, type ClusterNodes } from '../db/pg/citus.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The vendored source: beside the project's checkout, unless HEDGEROW_CITUS_SOURCE names its folder. */
@@ -169,16 +168,6 @@ function adminUrl(port: number, database = 'postgres'): string {
   return `postgres://postgres@${HOST}:${port}/${database}`;
 }
 
-async function query(url: string, sql: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql, values);
-  } finally {
-    await client.end();
-  }
-}
-
 function nodesOf(state: ClusterState): ClusterNodes {
   return {
     coordinator: { host: HOST, port: state.ports.coordinator },
@@ -201,7 +190,7 @@ export async function up(dir: string): Promise<{ adminUrl: string; databaseUrl: 
   for (const name of NODE_NAMES) if (!isRunning(dir, name)) startNode(dir, name);
   const nodes = nodesOf(state);
   if (fresh) {
-    for (const name of NODE_NAMES) await query(adminUrl(state.ports[name]), 'create extension citus');
+    for (const name of NODE_NAMES) await withClient(adminUrl(state.ports[name]), (client) => client.query('create extension citus'));
     await joinDatabase(adminUrl(state.ports.coordinator), nodes);
     await createClusterDatabase(adminUrl(state.ports.coordinator), nodes, DATABASE);
   }
@@ -228,7 +217,7 @@ async function status(dir: string): Promise<string[]> {
       lines.push(`${name}: stopped (port ${port})`);
       continue;
     }
-    const { rows } = await query(adminUrl(port), 'select citus_version() as version');
+    const { rows } = await withClient(adminUrl(port), (client) => client.query('select citus_version() as version'));
     lines.push(`${name}: running on ${HOST}:${port}, ${String(rows[0].version).split(' on ')[0]}`);
   }
   if (lines.every((line) => line.includes('running'))) {

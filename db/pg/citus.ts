@@ -23,7 +23,8 @@ export interface ClusterNodes {
 
 const EXTENSION = 'citus';
 
-async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Work on one connection to `connectionString`, closed after it. */
+export async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -33,7 +34,8 @@ async function withClient<T>(connectionString: string, work: (client: pg.Client)
   }
 }
 
-function nodeUrl(baseUrl: string, node: CitusNode, database: string): string {
+/** `baseUrl` (its user and options) pointed at `database` of another node. */
+export function nodeUrl(baseUrl: string, node: CitusNode, database: string): string {
   const url = new URL(baseUrl);
   url.hostname = node.host;
   url.port = String(node.port);

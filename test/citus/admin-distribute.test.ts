@@ -4,9 +4,9 @@
  * every row, and a second run finds nothing left to do.
  */
 import { expect } from 'chai';
-import pg from 'pg';
+import type pg from 'pg';
 import { createDb } from '../../db/pg/client.js';
-import { clusterNodes, type ClusterNodes } from '../../db/pg/citus.js';
+import { clusterNodes, nodeUrl, withClient, type CitusNode, type ClusterNodes } from '../../db/pg/citus.js';
 import { REFERENCE_TABLES, TENANT_TABLES } from '../../db/pg/distribution.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { ADMIN_URL } from '../helpers/database.js';
@@ -15,23 +15,8 @@ import { insertEvents } from '../helpers/seed-events.js';
 import { insertPerson } from '../helpers/seed-persons.js';
 import { runAdmin } from '../helpers/processes.js';
 
-function urlOf(node: { host: string; port: number }, database: string): string {
-  const url = new URL(ADMIN_URL);
-  url.hostname = node.host;
-  url.port = String(node.port);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function onNode(url: string, sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const urlOf = (node: CitusNode, database: string): string => nodeUrl(ADMIN_URL, node, database);
+const onNode = (url: string, sql: string): Promise<pg.QueryResult> => withClient(url, (client) => client.query(sql));
 
 describe('admin distribute on a Citus cluster', function () {
   this.timeout(180_000);
