@@ -10,6 +10,7 @@ import { ApiError } from '../../db/core/errors.js';
 import type { Db } from '../../db/pg/client.js';
 import { onReadSession, sessionFreeNow } from '../../db/pg/read-session.js';
 import { environmentReader, sessionsHeldBy, sessionsPerEnvironment } from '../../db/pg/session-shares.js';
+import { MAX_TAKEOVERS } from '../../db/queries/query/status.js';
 import type { RunningEngine } from '../../handlers/jobs/index.js';
 import { databaseUrl } from '../helpers/database.js';
 import { throttledBody } from '../helpers/error-bodies.js';
@@ -297,9 +298,16 @@ describe('query: fair shares of the database between environments', function () 
       expect(after.body.query_status.results.results).to.deep.equal([[5]]);
     });
 
-    it('queries whose runner died count no longer against the limit', async () => {
-      const dead = Array.from({ length: ASYNC_LIMIT }, (_, n) => statusOfDeadRunner(db, a.environment.id, `dead-${n}`));
-      await db('query_statuses').insert(dead);
+    it('queries whose runner died are taken over and still count; once past their takeovers they count no longer', async () => {
+      const dead = (takeovers: number) =>
+        Array.from({ length: ASYNC_LIMIT }, (_, n) => ({ ...statusOfDeadRunner(db, a.environment.id, `dead-${takeovers}-${n}`), takeovers }));
+      await db('query_statuses').insert(dead(0));
+      // Each would run again: the limit is reached.
+      const refused = await submit(clientA, a, 'refused', TRIVIAL_QUERY);
+      expect(refused.status).to.equal(429);
+      await db('query_statuses').where({ team_id: a.environment.id }).whereLike('id', 'dead-0-%').delete();
+
+      await db('query_statuses').insert(dead(MAX_TAKEOVERS));
       const accepted = await submit(clientA, a, 'after-dead', TRIVIAL_QUERY);
       expect(accepted.status).to.equal(202);
       expect(await db('query_statuses').where({ team_id: a.environment.id, complete: true, error: true }).whereLike('id', 'dead-%').count({ n: '*' })).to.deep.equal([
