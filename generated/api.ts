@@ -764,9 +764,12 @@ export interface paths {
          * @description (Experimental) The status of the asynchronous query `id` of the environment, as PostHog answers it:
          *     200 when it is complete without error (the query's response in `results`), 202 while it is queued or
          *     running, 400 with the status when it failed with a message to show (`error_message`: what the
-         *     query's synchronous run would have answered, `Query cancelled`, or that the process running it
+         *     query's synchronous run would have answered, `Query cancelled`, or that the processes running it
          *     stopped), and 500 in the error format when it failed without one (a server error). A query whose
-         *     process died while running it is found so here: its status is then complete with that error. A status
+         *     process stops while running it is started again from the start by another (202 meanwhile,
+         *     `pickup_time` null until then): a process stopped on purpose hands it over, one that died is found out
+         *     here or by the job engine within a minute; after two takeovers for processes that died, the status is
+         *     complete with that error instead. A status
          *     expires 20 minutes after its last change (`expiration_time`); unknown, expired and other
          *     environments' queries are a 404 `Query <id> not found for team <environment id>`. A result larger than
          *     the answer budget is never stored (the run fails with the synchronous 400's message), and `results`

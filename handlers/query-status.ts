@@ -9,7 +9,6 @@ import { errors } from '../db/core/errors.js';
 import { MAX_JSON_DEPTH } from '../db/core/json-limits.js';
 import { parseJson, stringifyExact } from '../db/core/exact-json.js';
 import { cancelQuery, isStorableQueryId, readQueryStatus, StoredJson, storedResultsBytes, submitQuery, type QueryStatus } from '../db/queries/query/status.js';
-import { QUERY_JOBS } from './jobs/query-jobs.js';
 import { holdRequestAnswer } from './server/answer-memory.js';
 import { environmentOf, jsonText, type AppDeps, type Handler, type JsonText, type RequestBody, type RequestState } from './types.js';
 
@@ -62,7 +61,6 @@ export async function submitAsyncQuery(
     const what = body.client_query_id.includes('\u0000') ? 'the NUL character' : 'a lone surrogate (text that is not well-formed UTF-16)';
     throw errors.validation(`A query id cannot contain ${what}.`, 'client_query_id');
   }
-  const jobs = deps.queryJobs;
   const status = await submitQuery(
     deps.db,
     {
@@ -75,9 +73,7 @@ export async function submitAsyncQuery(
       userId: state.principal?.user.id ?? null,
       userPendingLimit: deps.config.asyncQueriesPerUser,
     },
-    jobs.enqueue,
-    jobs.dequeue,
-    QUERY_JOBS,
+    deps.queryJobs,
   );
   return { status: status.complete ? 200 : 202, body: jsonText(statusBody(status)) };
 }
@@ -106,7 +102,7 @@ const STATUS_FIELDS_BYTES = 64 * 1024;
 async function readStatusAnswer(deps: AppDeps, state: RequestState, id: string) {
   const teamId = environmentOf(state).environment.id;
   // No status can have an id PostgreSQL cannot store.
-  const status = !isStorableQueryId(id) ? null : await readQueryStatus(deps.db, teamId, id, QUERY_JOBS);
+  const status = !isStorableQueryId(id) ? null : await readQueryStatus(deps.db, teamId, id, deps.queryJobs);
   if (!status) throw notFound(id, teamId);
   if (!status.complete) return { status: 202 as const, body: jsonText<{ query_status: ReturnType<typeof statusObject> }>(statusBody(status)) };
   if (!status.error) return { status: 200 as const, body: jsonText<{ query_status: ReturnType<typeof statusObject> }>(statusBody(status)) };
@@ -116,6 +112,6 @@ async function readStatusAnswer(deps: AppDeps, state: RequestState, id: string) 
 }
 
 export const environments_query_destroy: Handler<'environments_query_destroy'> = async ({ params, state, deps }) => {
-  if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, deps.queryJobs.dequeue);
+  if (isStorableQueryId(params.id)) await cancelQuery(deps.db, environmentOf(state).environment.id, params.id, deps.queryJobs);
   return { status: 204 };
 };

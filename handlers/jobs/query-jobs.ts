@@ -4,8 +4,9 @@
  * (QueryRunner), so a query submitted to one process may run in another. The statuses are in
  * db/queries/query/status.ts.
  *
- * A query job is never retried: a runner that dies leaves a status that says so (detected when it is read), and
- * whether to run the query again is the client's choice.
+ * A query job is never retried by pg-boss: a run whose process stops is started over with a new job instead
+ * (db/queries/query/status.ts), handed over by a process that stops on purpose, taken over when a process that
+ * died is found out (when its runs' statuses are read, and by every engine's upkeep).
  */
 import { RunShares } from './shares.js';
 import type { Knex } from 'knex';
@@ -20,14 +21,16 @@ import {
   deleteExpiredQueryStatuses,
   finishQuery,
   forgetRunnerSession,
+  handOverQuery,
   pickUpQuery,
   recordRunnerSession,
   renewRunningQueries,
   RUNNER_SESSION_SQL,
-  RUNNER_STOPPED_MESSAGE,
+  takeOverStoppedRuns,
   type DequeueQuery,
   deferQueryJob,
   type EnqueueQuery,
+  type QueryJobQueue,
   type QueryQueue,
   type RunningQuery,
 } from '../../db/queries/query/status.js';
@@ -51,14 +54,14 @@ export const ASYNC_QUERY_CONCURRENCY = 3;
 const DEFER_MS = 1_000;
 
 /**
- * How often an engine renews the statuses of the queries it runs and deletes expired statuses: well within a
- * status's 20 minutes, so that a query running longer keeps its status.
+ * How often an engine renews the statuses of the queries it runs, takes over the runs of processes that died and
+ * deletes expired statuses: well within a status's 20 minutes, so that a query running longer keeps its status.
  */
 const MAINTENANCE_EVERY_MS = 60_000;
 
 /**
  * How often PostgreSQL checks that the runner of a statement is still connected: a runner killed mid-statement
- * has its statement cancelled and its session ended within this, and its status then says it stopped.
+ * has its statement cancelled and its session ended within this, and its run can then be taken over.
  */
 const CLIENT_CHECK_MS = 1_000;
 
@@ -83,7 +86,8 @@ function jobExpirySeconds(timeoutMs: number): number {
  * The API's side of the queue: a pg-boss that is never started (no pool, no maintenance of its own), used only to
  * write and cancel jobs inside the API's transactions, with pg-boss's own SQL.
  */
-export class QueryJobs {
+export class QueryJobs implements QueryJobQueue {
+  readonly queue = QUERY_JOBS;
   private readonly boss: PgBoss;
 
   constructor(private readonly timeoutMs: number) {
@@ -146,6 +150,8 @@ class RunTakenAway extends Error {}
 /** An engine's runner of query jobs, on the engine's pg-boss. */
 export class QueryRunner {
   private readonly reader: ReadDb;
+  /** Writes the new jobs of runs handed over or taken over. */
+  private readonly jobs: QueryJobs;
   private readonly workerIds: string[] = [];
   private readonly inFlight = new Set<Flight>();
   /** The runs in flight of each environment and each user (those of its jobs this process took and has not finished). */
@@ -155,6 +161,7 @@ export class QueryRunner {
   private boss: PgBoss | null = null;
 
   constructor(private readonly options: QueryRunnerOptions) {
+    this.jobs = new QueryJobs(options.timeoutMs);
     this.reader = createReadDb(options.db, options.timeoutMs, {
       poolMax: this.concurrency,
       checkClientEveryMs: CLIENT_CHECK_MS,
@@ -189,8 +196,8 @@ export class QueryRunner {
   }
 
   /**
-   * Cancels the statements in flight; their statuses say the process stopped. pg-boss's own stop (the engine's)
-   * then waits for their handlers, which end at once.
+   * Cancels the statements in flight; their runs are handed over to the queue, for another process (or this one
+   * once started again) to run. pg-boss's own stop (the engine's) then waits for their handlers, which end at once.
    */
   async beginStop(): Promise<void> {
     this.stopping = true;
@@ -213,6 +220,11 @@ export class QueryRunner {
       await renewRunningQueries(this.options.db, [...this.inFlight].map((flight) => flight.run));
     } catch (error) {
       this.options.logger.warn({ err: error }, 'could not renew the statuses of running queries');
+    }
+    try {
+      await takeOverStoppedRuns(this.options.db, 'everyone', null, this.jobs);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not take over the runs of stopped processes');
     }
     try {
       await deleteExpiredQueryStatuses(this.options.db);
@@ -262,7 +274,7 @@ export class QueryRunner {
     } catch (error) {
       if (error instanceof RunTakenAway && !this.stopping) return;
       if (this.stopping) {
-        await finishQuery(db, teamId, queryId, job.id, { errorMessage: RUNNER_STOPPED_MESSAGE });
+        await handOverQuery(db, flight.run, this.jobs);
         return;
       }
       // What the API would answer is safe to show (a cancelled statement's message is never stored: the cancel

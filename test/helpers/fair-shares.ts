@@ -40,9 +40,9 @@ export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 const ENDLESS_ACTIVE = `from pg_stat_activity
   where datname = current_database() and state = 'active' and query like '%join%join%join%' and pid <> pg_backend_pid()`;
 
-/** The endless statements running now, by their sessions' pids. */
-export async function endlessStatements(db: Db): Promise<Array<{ pid: number }>> {
-  return (await db.raw(`select pid ${ENDLESS_ACTIVE}`)).rows as Array<{ pid: number }>;
+/** The endless statements running now, by their sessions' pids and when each statement started. */
+export async function endlessStatements(db: Db): Promise<Array<{ pid: number; started: string }>> {
+  return (await db.raw(`select pid, query_start::text as started ${ENDLESS_ACTIVE}`)).rows as Array<{ pid: number; started: string }>;
 }
 
 /** Cancels every endless statement running now. */

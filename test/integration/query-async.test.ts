@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
 import { createPersonalApiKey } from '../../db/queries/personal-api-keys.js';
-import { deleteExpiredQueryStatuses, RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
+import { deleteExpiredQueryStatuses, MAX_TAKEOVERS, RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
 import type { RunningEngine } from '../../handlers/jobs/index.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
@@ -426,7 +426,7 @@ describe('query: asynchronous runs, their status and cancel', function () {
       });
     });
 
-    describe('a status over time: renewed, timed out, cancelled while queued, expired, failed, private', () => {
+    describe('a status over time: renewed, timed out, cancelled while queued, expired, taken over, failed, private', () => {
       it('a running query keeps its status past its 20 minutes: the engine renews it until the query ends', async () => {
         await stop();
         await start(200);
@@ -520,18 +520,82 @@ describe('query: asynchronous runs, their status and cancel', function () {
         expect(await deleteExpiredQueryStatuses(db)).to.equal(0);
       });
 
-      it('a status whose runner is gone is reported failed: its session ended, or its job is over without a session', async () => {
+      it('a run whose runner is gone is taken over when its status is read: a new job runs it from the start', async () => {
+        const query = { kind: 'HogQLQuery', query: COUNT_BY_EVENT };
         await db('query_statuses').insert([
-          statusOfDeadRunner(db, team, 'dead-session'),
-          // Its job is over (no job has its task id) and no runner ever picked it up.
-          { ...statusOfDeadRunner(db, team, 'dead-job'), runner_pid: null, runner_backend_start: null },
+          { ...statusOfDeadRunner(db, team, 'dead-session'), query },
+          // Its job is over (no job has its task id) and no runner ever recorded a session.
+          { ...statusOfDeadRunner(db, team, 'dead-job'), query, runner_pid: null, runner_backend_start: null },
         ]);
+        const synchronous = await submit({});
         for (const id of ['dead-session', 'dead-job']) {
+          const before = await statusRow(id);
+          expect((await client.get(statusPath(id))).status, id).to.be.oneOf([200, 202]);
+          const after = await statusRow(id);
+          expect(after.task_id, id).to.not.equal(before.task_id);
+          expect(after.takeovers, id).to.equal(1);
+          const done = await pollUntilDone(id);
+          expect(done.status, id).to.equal(200);
+          expect(done.body.query_status.results.results, id).to.deep.equal(synchronous.body.results);
+          expect(ms(done.body.query_status.start_time), id).to.equal(before.start_time.getTime());
+        }
+      });
+
+      it(`after ${MAX_TAKEOVERS} takeovers, a run whose runner is gone is reported failed instead`, async () => {
+        await db('query_statuses').insert([
+          { ...statusOfDeadRunner(db, team, 'dead-again'), takeovers: MAX_TAKEOVERS },
+          { ...statusOfDeadRunner(db, team, 'dead-job-again'), takeovers: MAX_TAKEOVERS, runner_pid: null, runner_backend_start: null },
+        ]);
+        for (const id of ['dead-again', 'dead-job-again']) {
           const response = await client.get(statusPath(id));
           expect(response.status, id).to.equal(400);
-          expect(response.body.query_status, id).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE });
+          expect(response.body.query_status, id).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE, results: null });
           expect(ms(response.body.query_status.expiration_time) - ms(response.body.query_status.end_time)).to.equal(TWENTY_MINUTES);
         }
+      });
+
+      it('the engine takes over a run whose runner is gone without its status being read', async () => {
+        await stop();
+        await start(200);
+        try {
+          await db('query_statuses').insert({ ...statusOfDeadRunner(db, team, 'dead-unread'), query: { kind: 'HogQLQuery', query: 'select 41 + 1' } });
+          const row = await waitFor('the run to be taken over and finished', async () => {
+            const found = await statusRow('dead-unread');
+            return found?.complete && found;
+          });
+          expect(row).to.include({ error: false, takeovers: 1 });
+          expect(row.results.results).to.deep.equal([[42]]);
+        } finally {
+          await stop();
+          await start();
+        }
+      });
+
+      it('an engine stopped mid-run hands its query over, not counted as a takeover: the next engine runs it', async () => {
+        expect((await submit({ refresh: 'async', client_query_id: 'handed-over' }, ENDLESS_QUERY)).status).to.equal(202);
+        const running = await waitFor('the runner session', async () => {
+          const row = await statusRow('handed-over');
+          return row?.runner_pid && row;
+        });
+        await stop();
+        try {
+          // Written by the engine as it stopped: a new job, waiting for any engine.
+          const handed = await statusRow('handed-over');
+          expect(handed).to.include({ complete: false, error: false, pickup_time: null, runner_pid: null, takeovers: 0 });
+          expect(handed.task_id).to.not.equal(running.task_id);
+          const job = await db.raw('select state from pgboss.job where id = ?', [handed.task_id]);
+          expect(job.rows).to.deep.equal([{ state: 'created' }]);
+          const active = await db.raw(`select count(*)::int as n from pg_stat_activity where pid = ? and state = 'active'`, [running.runner_pid]);
+          expect(active.rows).to.deep.equal([{ n: 0 }]);
+          const waiting = await client.get(statusPath('handed-over'));
+          expect(waiting.status).to.equal(202);
+          expect(waiting.body.query_status).to.include({ complete: false, pickup_time: null, task_id: handed.task_id });
+        } finally {
+          await start();
+        }
+        await waitFor('the next engine to run it', async () => (await statusRow('handed-over'))?.runner_pid);
+        expect((await client.delete(statusPath('handed-over'))).status).to.equal(204);
+        expect((await client.get(statusPath('handed-over'))).body.query_status).to.include({ complete: true, error_message: 'Query cancelled' });
       });
 
       it('a status that failed without a message to show (a server error in its run) answers 500, as PostHog', async () => {

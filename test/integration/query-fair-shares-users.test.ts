@@ -141,7 +141,9 @@ describe('query: fair shares of the database between users, whatever environment
         await waitFor('A to hold four sessions', async () => (await endlessRunning()) === 4);
         const [answer, ms] = await timed(() => runNow(http.withKey(b.key), b.environment.id, TRIVIAL_QUERY));
         expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-        expect(ms).to.be.below(1_000);
+        // Had B waited for one of A's sessions it would have been refused after the pool's wait: the bound only
+        // leaves room for a new session's first statement (on Citus it opens its connections to the workers).
+        expect(ms).to.be.below(5_000);
         expect(await endlessRunning()).to.equal(4);
         // The two that wait for A's own sessions are refused once they have waited as long as a read waits for
         // the pool: 429s, never the 503 of an unavailable database.

@@ -1,13 +1,12 @@
 /**
  * Asynchronous queries run by `npm start` (its job engine's process) and by `npm run worker` processes while the API
- * runs elsewhere: the API cancels a
- * statement another process runs; a worker killed mid-query (SIGKILL) leaves a status that says its process
- * stopped, and its statement does not run on for nobody; a worker stopped (SIGTERM) mid-query says the same.
+ * runs elsewhere: the API cancels a statement another process runs; a worker killed mid-query (SIGKILL) leaves no
+ * statement running for nobody, and another worker takes the query over; a worker stopped (SIGTERM) mid-query
+ * cancels its statement and hands the query over to the next worker.
  */
 import { expect } from 'chai';
 import { createDb, type Db } from '../../db/pg/client.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
-import { RUNNER_STOPPED_MESSAGE } from '../../db/queries/query/status.js';
 import { createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
@@ -59,11 +58,9 @@ describe('asynchronous queries in server and worker processes', function () {
     return started;
   };
 
-  /** Submits the endless query and waits until a worker's session runs its statement; that session's pid. */
-  const startEndless = async (id: string): Promise<number> => {
-    const response = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
-    expect(response.status).to.equal(202);
-    return waitFor(`query ${id} to run`, async () => {
+  /** Waits until a worker's session runs the statement of query `id`; that session's pid. */
+  const runningSession = (id: string): Promise<number> =>
+    waitFor(`query ${id} to run`, async () => {
       const found = await db.raw(
         `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
          where s.team_id = ? and s.id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
@@ -71,6 +68,22 @@ describe('asynchronous queries in server and worker processes', function () {
       );
       return (found.rows[0] as { runner_pid: number } | undefined)?.runner_pid;
     }, PROCESS_WAIT_MS);
+
+  /** Submits the endless query and waits until a worker's session runs its statement; that session's pid. */
+  const startEndless = async (id: string): Promise<number> => {
+    const response = await client.post(`/api/environments/${team}/query/`, { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
+    expect(response.status).to.equal(202);
+    return runningSession(id);
+  };
+
+  const statusRow = (id: string) => db('query_statuses').where({ team_id: team, id }).first();
+
+  /** Cancels query `id` through the API, and checks its status says so. */
+  const cancel = async (id: string) => {
+    expect((await client.delete(`/api/environments/${team}/query/${id}/`)).status).to.equal(204);
+    const status = await client.get(`/api/environments/${team}/query/${id}/`);
+    expect(status.status).to.equal(400);
+    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled' });
   };
 
   const sessionGone = (pid: number) =>
@@ -119,31 +132,40 @@ describe('asynchronous queries in server and worker processes', function () {
     expect(status.body.query_status).to.include({ complete: true, error: true, error_message: 'Query cancelled' });
   });
 
-  it('a worker killed mid-query: its statement stops and the status says its process stopped', async () => {
+  it('a worker killed mid-query: its statement stops, and another worker takes the query over from the start', async () => {
     const doomed = processes[1]!;
     const pid = await startEndless('killed');
+    const before = await statusRow('killed');
+    const heir = await worker();
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     // PostgreSQL notices the runner is gone and ends its session (client_connection_check_interval).
     await sessionGone(pid);
-    const status = await client.get(`/api/environments/${team}/query/killed/`);
-    expect(status.status).to.equal(400);
-    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE, results: null });
+    // Found out as its status is read: a new job, which the worker left runs.
+    expect((await client.get(`/api/environments/${team}/query/killed/`)).status).to.equal(202);
+    const taken = await statusRow('killed');
+    expect(taken.takeovers).to.equal(1);
+    expect(taken.task_id).to.not.equal(before.task_id);
+    expect(await runningSession('killed')).to.not.equal(pid);
+    await cancel('killed');
+    await stopServerProcess(heir);
   });
 
-  it('a worker stopped mid-query (SIGTERM) cancels its statement and says so', async () => {
+  it('a worker stopped mid-query (SIGTERM) cancels its statement and hands the query over to the next worker', async () => {
     const stopping = await worker();
     const pid = await startEndless('stopped');
+    const before = await statusRow('stopped');
     await stopServerProcess(stopping);
-    // Written by the worker itself as it stopped, before anyone reads the status.
-    expect(await db('query_statuses').where({ team_id: team, id: 'stopped' }).first()).to.include({
-      complete: true,
-      error: true,
-      error_message: RUNNER_STOPPED_MESSAGE,
-    });
+    // Written by the worker itself as it stopped, before anyone reads the status: a new job, waiting.
+    const handed = await statusRow('stopped');
+    expect(handed).to.include({ complete: false, error: false, pickup_time: null, runner_pid: null, takeovers: 0 });
+    expect(handed.task_id).to.not.equal(before.task_id);
     await sessionGone(pid);
-    const status = await client.get(`/api/environments/${team}/query/stopped/`);
-    expect(status.status).to.equal(400);
-    expect(status.body.query_status).to.include({ complete: true, error: true, error_message: RUNNER_STOPPED_MESSAGE, results: null });
+    const waiting = await client.get(`/api/environments/${team}/query/stopped/`);
+    expect(waiting.status).to.equal(202);
+    expect(waiting.body.query_status).to.include({ complete: false, pickup_time: null, task_id: handed.task_id });
+    await worker();
+    expect(await runningSession('stopped')).to.not.equal(pid);
+    await cancel('stopped');
   });
 });

@@ -4,7 +4,9 @@
  * process.
  *
  * A runner's every write is conditioned on the row still naming its job (task_id) and not being complete, so that
- * a cancel, a forced resubmission or the detection of a dead runner always wins over a runner that comes later.
+ * a cancel, a forced resubmission or a takeover always wins over a runner that comes later. A run whose process
+ * stops is taken over: the status is given a new job, which any engine process runs from the start (a stopping
+ * process hands its runs over; one that died is found out when its runs are read, and by every engine's upkeep).
  * Statuses expire 20 minutes after their last write, as PostHog's do (a running query's is renewed by its runner);
  * an expired one is as good as gone.
  */
@@ -25,7 +27,14 @@ export const STATUS_TTL = "interval '20 minutes'";
 export const QUERY_SUBMITTED = 'query';
 
 export const CANCELLED_MESSAGE = 'Query cancelled';
-export const RUNNER_STOPPED_MESSAGE = 'The process running the query stopped before the query finished.';
+export const RUNNER_STOPPED_MESSAGE = 'The processes running the query stopped before the query finished.';
+
+/**
+ * How often a run whose process died is started again before its status says it stopped: a query that itself
+ * brings down the processes running it must not take down every one of them. A process that stops on purpose
+ * hands its runs over without counting.
+ */
+export const MAX_TAKEOVERS = 2;
 
 // Text that is not well-formed UTF-16 (String.prototype.isWellFormed, which lib ES2023 does not type): in a `u`
 // regex a surrogate pair is one code point, so only a lone surrogate is of the category Cs.
@@ -138,6 +147,13 @@ export interface QueryQueue {
   name: string;
 }
 
+/** The runs' jobs: where they are, and how one is written or taken out inside a transaction. */
+export interface QueryJobQueue {
+  queue: QueryQueue;
+  enqueue: EnqueueQuery;
+  dequeue: DequeueQuery;
+}
+
 export interface SubmittedQuery {
   teamId: number;
   id: string;
@@ -175,13 +191,13 @@ async function countPending(trx: Knex.Transaction, of: PendingOf, except: { team
 
 /**
  * The queries not complete of the environment or user, checked against its limit (0: none): runs whose process
- * died count no longer, found so now rather than when their status is read. A 429 past the limit.
+ * died too often count no longer, found so now rather than when their status is read. A 429 past the limit.
  */
-async function checkPending(trx: Knex.Transaction, of: PendingOf, limit: number, submitted: SubmittedQuery, queue: QueryQueue): Promise<number> {
+async function checkPending(trx: Knex.Transaction, of: PendingOf, limit: number, submitted: SubmittedQuery, jobs: QueryJobQueue): Promise<number> {
   const except = { teamId: submitted.teamId, id: submitted.id };
   let pending = await countPending(trx, of, except);
   if (limit > 0 && pending >= limit) {
-    await markStoppedRuns(trx, of, null, queue);
+    await takeOverStoppedRuns(trx, of, null, jobs);
     pending = await countPending(trx, of, except);
     if (pending >= limit) throw tooManyPending(limit, 'teamId' in of ? 'environment' : 'user');
   }
@@ -197,9 +213,7 @@ async function checkPending(trx: Knex.Transaction, of: PendingOf, limit: number,
 export async function submitQuery(
   db: Db,
   submitted: SubmittedQuery,
-  enqueue: EnqueueQuery,
-  dequeue: DequeueQuery,
-  queue: QueryQueue,
+  jobs: QueryJobQueue,
 ): Promise<QueryStatus> {
   return db.transaction(async (trx) => {
     if (submitted.userId !== null) await trx.raw('select pg_advisory_xact_lock(?, ?)', [USER_BACKLOG_LOCK_CLASS, submitted.userId]);
@@ -215,11 +229,11 @@ export async function submitQuery(
       [submitted.teamId, submitted.id],
     )).rows as Array<StatusRow & RunnerSession>;
     if (existing && !submitted.force) return statusOf(existing);
-    const environmentPending = await checkPending(trx, { teamId: submitted.teamId }, submitted.pendingLimit, submitted, queue);
+    const environmentPending = await checkPending(trx, { teamId: submitted.teamId }, submitted.pendingLimit, submitted, jobs);
     const userPending =
-      submitted.userId === null ? 0 : await checkPending(trx, { userId: submitted.userId }, submitted.userPendingLimit, submitted, queue);
+      submitted.userId === null ? 0 : await checkPending(trx, { userId: submitted.userId }, submitted.userPendingLimit, submitted, jobs);
     if (existing) {
-      if (existing.task_id && !existing.complete) await dequeue(trx, existing.task_id);
+      if (existing.task_id && !existing.complete) await jobs.dequeue(trx, existing.task_id);
       await cancelRunnerStatement(trx, existing);
       await trx('query_statuses').where(key).delete();
     }
@@ -230,7 +244,7 @@ export async function submitQuery(
       [submitted.teamId, submitted.id, stringifyExact(submitted.query), submitted.jobId, submitted.userId],
     )).rows as StatusRow[];
     const priority = -Math.max(environmentPending, userPending);
-    await enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, userId: submitted.userId, priority });
+    await jobs.enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, userId: submitted.userId, priority });
     await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
     return statusOf(row!);
   });
@@ -255,15 +269,14 @@ export async function cancelRunnerStatement(db: Knex | Knex.Transaction, session
 
 /**
  * The live status of query `id` of the environment, or null (unknown, expired, another environment's). A status
- * not complete whose runner is gone is first marked failed, complete: its session has left pg_stat_activity, or,
- * before a session was recorded, its job is no longer waiting nor active in pg-boss (markStoppedRuns).
+ * not complete whose runner is gone is first taken over (takeOverStoppedRuns).
  */
-export async function readQueryStatus(db: Db, teamId: number, id: string, queue: QueryQueue): Promise<QueryStatus | null> {
+export async function readQueryStatus(db: Db, teamId: number, id: string, jobs: QueryJobQueue): Promise<QueryStatus | null> {
   const read = async () =>
     ((await db.raw(`select ${STATUS_COLUMNS} from query_statuses where team_id = ? and id = ? and expiration_time > now()`, [teamId, id])).rows as StatusRow[])[0];
   const row = await read();
   if (!row || row.complete) return row ? statusOf(row) : null;
-  if ((await markStoppedRuns(db, { teamId }, id, queue)) === 0) return statusOf(row);
+  if ((await takeOverStoppedRuns(db, { teamId }, id, jobs)) === 0) return statusOf(row);
   const after = await read();
   return after ? statusOf(after) : null;
 }
@@ -285,25 +298,34 @@ interface PendingRun extends RunnerSession {
   team_id: number;
   id: string;
   task_id: string | null;
+  takeovers: number;
 }
 
 /**
- * Marks failed, complete, the statuses not complete of the environment or user (query `id`'s only, unless null)
- * whose runner is gone: its session has left pg_stat_activity, or, before a session was recorded, its job is no
- * longer waiting nor active in pg-boss. How many were marked.
+ * Takes over the runs not complete of the environment or user (query `id`'s only, unless null), or of every
+ * environment (`everyone`, for the engine's upkeep), whose runner is gone: its session has left
+ * pg_stat_activity, or, before a session was recorded, its job is no longer waiting nor active in pg-boss. Each
+ * is given a new job (startOver), or, once taken over MAX_TAKEOVERS times, marked failed, complete. How many
+ * statuses changed.
  *
- * The statuses are read, the runners looked for, and the stopped runs marked, in three statements: on Citus a
+ * The statuses are read, the runners looked for, and the stopped runs changed, in separate statements: on Citus a
  * statement over the statuses runs on the node that holds them, where neither the sessions (the coordinator's)
- * nor pg-boss's queue is. Each mark is conditioned on the runner being the one found gone, so a run that
+ * nor pg-boss's queue is. Each change is conditioned on the runner being the one found gone, so a run that
  * records its session or is started over meanwhile is left as it is.
  */
-async function markStoppedRuns(db: Knex | Knex.Transaction, of: PendingOf, id: string | null, queue: QueryQueue): Promise<number> {
-  const [column, value] = 'teamId' in of ? ['team_id', of.teamId] : ['user_id', of.userId];
+export async function takeOverStoppedRuns(
+  db: Knex | Knex.Transaction,
+  of: PendingOf | 'everyone',
+  id: string | null,
+  jobs: QueryJobQueue,
+): Promise<number> {
+  const [whose, bindings] =
+    of === 'everyone' ? ['true', []] : 'teamId' in of ? ['team_id = ?', [of.teamId]] : ['user_id = ?', [of.userId]];
   const runs = (await db.raw(
-    `select team_id, id, task_id, runner_pid, runner_backend_start::text as runner_backend_start from query_statuses
-     where ${column} = ? and (?::text is null or id = ?) and not complete and expiration_time > now()
+    `select team_id, id, task_id, takeovers, runner_pid, runner_backend_start::text as runner_backend_start from query_statuses
+     where ${whose} and (?::text is null or id = ?) and not complete and expiration_time > now()
        and (runner_pid is not null or task_id is not null)`,
-    [value, id, id],
+    [...bindings, id, id],
   )).rows as PendingRun[];
   if (runs.length === 0) return 0;
   const stopped = (await db.raw(
@@ -313,14 +335,19 @@ async function markStoppedRuns(db: Knex | Knex.Transaction, of: PendingOf, id: s
        when r.pid is not null then not exists (
          select 1 from pg_stat_activity a where a.pid = r.pid and a.backend_start = r.backend_start)
        else not exists (
-         select 1 from ${queue.schema}.job j
+         select 1 from ${jobs.queue.schema}.job j
          where j.name = ? and j.id = r.task_id::uuid and j.state in ('created', 'retry', 'active'))
      end`,
-    [arrayValue(runs.map((run) => run.runner_pid)), arrayValue(runs.map((run) => run.runner_backend_start)), arrayValue(runs.map((run) => run.task_id)), queue.name],
+    [arrayValue(runs.map((run) => run.runner_pid)), arrayValue(runs.map((run) => run.runner_backend_start)), arrayValue(runs.map((run) => run.task_id)), jobs.queue.name],
   )).rows as Array<{ n: number }>;
-  let marked = 0;
+  let changed = 0;
   for (const { n } of stopped) {
     const run = runs[n - 1]!;
+    const key = { teamId: run.team_id, id: run.id, taskId: run.task_id };
+    if (run.takeovers < MAX_TAKEOVERS) {
+      if (await startOver(db, key, run, jobs)) changed += 1;
+      continue;
+    }
     const result = await db.raw(
       `update query_statuses
        set complete = true, error = true, error_message = ?, end_time = now(), expiration_time = now() + ${STATUS_TTL}
@@ -329,9 +356,42 @@ async function markStoppedRuns(db: Knex | Knex.Transaction, of: PendingOf, id: s
          and task_id is not distinct from ?`,
       [RUNNER_STOPPED_MESSAGE, run.team_id, run.id, run.runner_pid, run.runner_backend_start, run.task_id],
     );
-    marked += result.rowCount ?? 0;
+    changed += result.rowCount ?? 0;
   }
-  return marked;
+  return changed;
+}
+
+/** A run as its status names it: the environment, the query id, and the job it is now (task_id). */
+interface RunKey {
+  teamId: number;
+  id: string;
+  taskId: string | null;
+}
+
+/**
+ * Gives a run not complete a new job, which any engine process runs from the start, if the run is still job
+ * `taskId`'s and, when `runner` is given (a takeover, counted), still has the runner found gone. Its job goes
+ * first in the queue: the run had its turn already. False when the run had moved on.
+ */
+async function startOver(db: Knex | Knex.Transaction, run: RunKey, runner: RunnerSession | null, jobs: QueryJobQueue): Promise<boolean> {
+  const work = async (trx: Knex.Transaction) => {
+    const jobId = crypto.randomUUID();
+    const takeover = runner !== null;
+    const [restarted] = (await trx.raw(
+      `update query_statuses
+       set task_id = ?, pickup_time = null, runner_pid = null, runner_backend_start = null,
+         takeovers = takeovers + ?, expiration_time = now() + ${STATUS_TTL}
+       where team_id = ? and id = ? and not complete and expiration_time > now() and task_id is not distinct from ?
+         and (not ? or (runner_pid is not distinct from ? and runner_backend_start is not distinct from ?::timestamptz))
+       returning user_id`,
+      [jobId, takeover ? 1 : 0, run.teamId, run.id, run.taskId, takeover, runner?.runner_pid ?? null, runner?.runner_backend_start ?? null],
+    )).rows as Array<{ user_id: number | null }>;
+    if (!restarted) return false;
+    await jobs.enqueue(trx, { jobId, teamId: run.teamId, userId: restarted.user_id, priority: 0 });
+    await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
+    return true;
+  };
+  return db.isTransaction ? work(db as Knex.Transaction) : db.transaction(work);
 }
 
 /**
@@ -353,7 +413,7 @@ export async function deferQueryJob(db: Db, queue: QueryQueue, jobId: string, de
  * if it has not started, and its statement is cancelled if it runs. A finished, expired or unknown query is left
  * as it is. True when a query was cancelled.
  */
-export async function cancelQuery(db: Db, teamId: number, id: string, dequeue: DequeueQuery): Promise<boolean> {
+export async function cancelQuery(db: Db, teamId: number, id: string, jobs: QueryJobQueue): Promise<boolean> {
   return db.transaction(async (trx) => {
     // Read, locked, before it is written: Citus runs no cast to text (which depends on the session's settings) in
     // the RETURNING of a write, and the runner's session start is matched to the microsecond as text.
@@ -370,7 +430,7 @@ export async function cancelQuery(db: Db, teamId: number, id: string, dequeue: D
        where team_id = ? and id = ?`,
       [CANCELLED_MESSAGE, teamId, id],
     );
-    if (row.task_id) await dequeue(trx, row.task_id);
+    if (row.task_id) await jobs.dequeue(trx, row.task_id);
     await cancelRunnerStatement(trx, row);
     return true;
   });
@@ -446,6 +506,14 @@ export interface RunningQuery {
   teamId: number;
   id: string;
   jobId: string;
+}
+
+/**
+ * Hands the run of job `jobId` over to any engine process, for a runner whose process is stopping (not counted
+ * as a takeover); false when the run was cancelled, finished or taken away meanwhile.
+ */
+export async function handOverQuery(db: Db, run: RunningQuery, jobs: QueryJobQueue): Promise<boolean> {
+  return startOver(db, { teamId: run.teamId, id: run.id, taskId: run.jobId }, null, jobs);
 }
 
 /**
