@@ -48,10 +48,15 @@ export const QUERY_JOBS: QueryQueue = { schema: JOB_SCHEMA, name: QUERY_QUEUE };
 export const ASYNC_QUERY_CONCURRENCY = 3;
 
 /**
- * How long the job of an environment or user already running its share waits before it can be fetched again: a
- * runner that fetched it puts it back and looks for another's.
+ * About how long the job of an environment or user already running its share waits before it can be fetched
+ * again: a runner that fetched it puts it back and looks for another's. The wait is drawn between half and one
+ * and a half times this: with a fixed one, the job came back at the same point of every runner's polling each
+ * time, so that where another process had room, its runners could always poll just before it came back and
+ * the runner that put it back always fetch it first, and it waited for a slot here for ever.
  */
 const DEFER_MS = 1_000;
+
+const deferMs = () => Math.round(DEFER_MS * (0.5 + Math.random()));
 
 /**
  * How often an engine renews the statuses of the queries it runs, takes over the runs of processes that died and
@@ -241,7 +246,7 @@ export class QueryRunner {
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { teamId, userId } = job.data;
     const ran = await this.shares.within(RunShares.holdersOf(teamId, userId), () => this.runJob(job));
-    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
+    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, deferMs());
   }
 
   private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {

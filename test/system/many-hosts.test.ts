@@ -4,8 +4,8 @@
  * the test admin URL names (so that the same test runs on a Citus coordinator). One of them sets it up. A personal key's requests spread over both count
  * against one budget; a batch export that both engines find due lands once in its destination; an asynchronous
  * query submitted to one host runs once and is read from the other; a host killed with everything it runs (its
- * process group, SIGKILL) while it holds an export run leaves that run to the other host; and each host's
- * `/_health` and `/_metrics` name that host.
+ * process group, SIGKILL) while it holds an export run and asynchronous queries leaves them to the other host;
+ * and each host's `/_health` and `/_metrics` name that host.
  *
  * The engines' clock runs an hour ahead (HEDGEROW_CLOCK_OFFSET_MS), so that the current hour is due; their NoOp
  * destination takes a while (HEDGEROW_NOOP_DELAY_MS), so that a kill lands inside a run; their lease is short
@@ -23,6 +23,8 @@ import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startReceiver } from '../helpers/http-receiver.js';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
 const MINUTE = 60_000;
@@ -193,8 +195,29 @@ describe('many hosts on one database', function () {
     }
   });
 
-  it('finishes on the other host a run whose host was killed while it held it', async () => {
+  it('finishes on the other host an export run and runs again the queries whose host was killed while it held them', async () => {
     const account: Account = await newAccount(db);
+    // Four endless queries of one environment: each host's engine runs two of an environment's at most, so each
+    // runs two of them.
+    const querying = await newAccount(db, { scopes: ['query:read'] });
+    const queryTeam = querying.environment.id;
+    const queryPath = (id = '') => `/api/environments/${queryTeam}/query/${id ? `${id}/` : ''}`;
+    await insertEvents(db, queryTeam, ['a', 'b', 'c', 'd', 'e'].map((distinct_id) => ({ event: '$pageview', distinct_id, timestamp: '2024-01-01T00:00:00Z' })));
+    const queryIds = ['q1', 'q2', 'q3', 'q4'];
+    for (const id of queryIds) {
+      const submitted = await hostA.http(querying.key).post(queryPath(), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
+      expect(submitted.status).to.equal(202);
+    }
+    /** The queries whose statement runs now, on a session of the runner their status names. */
+    const runningQueries = async () =>
+      (
+        await db.raw<{ rows: Array<{ id: string }> }>(
+          `select s.id from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+           where s.team_id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%' order by s.id`,
+          [queryTeam],
+        )
+      ).rows.map((row) => row.id);
+    await waitFor('both hosts to run two queries each', async () => (await runningQueries()).length === 4, PROCESS_WAIT_MS);
     // Six five-minute intervals of three hours ago; each host runs one of them at a time (an environment's share
     // of an engine's two slots).
     const createdAt = new Date(Math.floor((Date.now() - 3 * HOUR) / FIVE_MINUTES) * FIVE_MINUTES);
@@ -216,6 +239,20 @@ describe('many hosts on one database', function () {
     }, PROCESS_WAIT_MS);
     process.kill(-hostA.process.child.pid!, 'SIGKILL');
     await hostA.process.exited;
+
+    // The killed host's sessions end (client_connection_check_interval); its two queries are taken over as their
+    // statuses are read, and run by the host left once its own two are cancelled.
+    const survivors = await waitFor('the killed host’s statements to end', async () => {
+      const left = await runningQueries();
+      return left.length === 2 && left;
+    }, PROCESS_WAIT_MS);
+    const orphans = queryIds.filter((id) => !survivors.includes(id));
+    for (const id of queryIds) expect((await hostB.http(querying.key).get(queryPath(id))).status, id).to.equal(202);
+    const takeovers = await db('query_statuses').where({ team_id: queryTeam }).orderBy('id').select('id', 'takeovers');
+    expect(takeovers).to.deep.equal(queryIds.map((id) => ({ id, takeovers: orphans.includes(id) ? 1 : 0 })));
+    for (const id of survivors) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
+    await waitFor('the host left to run the queries taken over', async () => (await runningQueries()).join() === orphans.join(), PROCESS_WAIT_MS);
+    for (const id of orphans) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
 
     const finished = await waitFor('every interval to be exported', async () => {
       const rows = await runs();
