@@ -51,7 +51,7 @@ import {
 } from '../../db/queries/batch-exports/runs.js';
 import { countExportRecords } from '../../db/queries/batch-exports/records.js';
 import { InvalidExportSettingsError } from '../../db/queries/batch-exports/records-query.js';
-import { QUERY_SUBMITTED } from '../../db/queries/query/status.js';
+import { QUERY_PUT_BACK, QUERY_SUBMITTED } from '../../db/queries/query/status.js';
 import { systemClock, type Clock } from './clock.js';
 import { defaultDestinations, type DestinationRegistry } from './destinations/index.js';
 import { NonRetryableExportError } from './destinations/types.js';
@@ -270,11 +270,18 @@ export class Engine {
     }
   }
 
-  /** Something changed: cancelled runs stop, new exports and backfills are looked at; or a query was submitted. */
+  /**
+   * Something changed: cancelled runs stop, new exports and backfills are looked at; or a query was submitted,
+   * or put back by a runner.
+   */
   private onNotify(payload: string): void {
     if (this.stopping) return;
     if (payload === QUERY_SUBMITTED) {
       this.options.queryRunner?.wake();
+      return;
+    }
+    if (payload.startsWith(QUERY_PUT_BACK)) {
+      this.options.queryRunner?.onPutBack(payload.slice(QUERY_PUT_BACK.length));
       return;
     }
     for (const { key, flight } of this.inFlight.values()) {

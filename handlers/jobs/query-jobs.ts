@@ -49,9 +49,13 @@ export const ASYNC_QUERY_CONCURRENCY = 3;
 
 /**
  * How long the job of an environment or user already running its share waits before it can be fetched again: a
- * runner that fetched it puts it back and looks for another's.
+ * runner that fetched it puts it back and looks for another's. The runners of other processes are woken just
+ * after (onPutBack): polling on their own beat, they could poll just after the runner that put it back each
+ * time, which then always fetched it first, and the job waited for a slot in that process only.
  */
 const DEFER_MS = 1_000;
+/** How long after the job comes back the other processes' runners look for it: the clocks' and the wake-up's slack. */
+const PUT_BACK_WAKE_SLACK_MS = 100;
 
 /**
  * How often an engine renews the statuses of the queries it runs, takes over the runs of processes that died and
@@ -150,6 +154,8 @@ class RunTakenAway extends Error {}
 /** An engine's runner of query jobs, on the engine's pg-boss. */
 export class QueryRunner {
   private readonly reader: ReadDb;
+  /** Names this runner's jobs put back on the engines' channel, so that it does not wake itself. */
+  private readonly id = crypto.randomUUID();
   /** Writes the new jobs of runs handed over or taken over. */
   private readonly jobs: QueryJobs;
   private readonly workerIds: string[] = [];
@@ -195,6 +201,12 @@ export class QueryRunner {
     for (const id of this.workerIds) this.boss?.notifyWorker(id);
   }
 
+  /** A runner put a job back (its payload's tail): unless it was this one, look for the job as it comes back. */
+  onPutBack(runnerId: string): void {
+    if (runnerId === this.id || this.stopping) return;
+    setTimeout(() => this.wake(), DEFER_MS + PUT_BACK_WAKE_SLACK_MS).unref();
+  }
+
   /**
    * Cancels the statements in flight; their runs are handed over to the queue, for another process (or this one
    * once started again) to run. pg-boss's own stop (the engine's) then waits for their handlers, which end at once.
@@ -235,13 +247,13 @@ export class QueryRunner {
 
   /**
    * A job of the queue: run, unless its environment or its user already runs its share here; then it goes back
-   * to the queue, its place kept, and this runner looks for another's (it is woken by the next submission, or
-   * polls). Counted and checked at once, before any wait: the runners of a process never pass a share together.
+   * to the queue, its place kept, for the runners of other processes first, and this runner looks for another's
+   * (it is woken by the next submission, or polls). Counted and checked at once, before any wait: the runners of a process never pass a share together.
    */
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { teamId, userId } = job.data;
     const ran = await this.shares.within(RunShares.holdersOf(teamId, userId), () => this.runJob(job));
-    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS);
+    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS, this.id);
   }
 
   private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {

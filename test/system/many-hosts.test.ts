@@ -4,14 +4,15 @@
  * the test admin URL names (so that the same test runs on a Citus coordinator). One of them sets it up. A personal key's requests spread over both count
  * against one budget; a batch export that both engines find due lands once in its destination; an asynchronous
  * query submitted to one host runs once and is read from the other; a host killed with everything it runs (its
- * process group, SIGKILL) while it holds an export run leaves that run to the other host; and each host's
- * `/_health` and `/_metrics` name that host.
+ * process group, SIGKILL) while it holds an export run and asynchronous queries leaves them to the other host;
+ * and each host's `/_health` and `/_metrics` name that host.
  *
  * The engines' clock runs an hour ahead (HEDGEROW_CLOCK_OFFSET_MS), so that the current hour is due; their NoOp
  * destination takes a while (HEDGEROW_NOOP_DELAY_MS), so that a kill lands inside a run; their lease is short
  * (HEDGEROW_EXPORT_LEASE_MS), so that the takeover comes soon.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { expect } from 'chai';
 import { createDb, type Db } from '../../db/pg/client.js';
@@ -23,9 +24,20 @@ import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startReceiver } from '../helpers/http-receiver.js';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
+import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
 const MINUTE = 60_000;
+
+/** The process a session of ours belongs to: its application name ends with the pid (handlers/server/logger.ts). */
+const processOfSession = (applicationName: string) => Number(/ (\d+)$/.exec(applicationName)?.[1]);
+
+/** Whether process `pid` runs in the process group `group` (the fifth field of /proc/<pid>/stat). */
+function inProcessGroup(pid: number, group: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === group;
+}
 const HOUR = 60 * MINUTE;
 const FIVE_MINUTES = 5 * MINUTE;
 /** Requests a key may make per minute on each host, and on both together. */
@@ -193,8 +205,36 @@ describe('many hosts on one database', function () {
     }
   });
 
-  it('finishes on the other host a run whose host was killed while it held it', async () => {
+  it('finishes on the other host an export run and runs again the queries whose host was killed while it held them', async () => {
     const account: Account = await newAccount(db);
+    // Four endless queries of one environment: each host's engine runs two of an environment's at most, and puts
+    // back a job past that for the other host, which has room, to run.
+    const querying = await newAccount(db, { scopes: ['query:read'] });
+    const queryTeam = querying.environment.id;
+    const queryPath = (id = '') => `/api/environments/${queryTeam}/query/${id ? `${id}/` : ''}`;
+    await insertEvents(db, queryTeam, ['a', 'b', 'c', 'd', 'e'].map((distinct_id) => ({ event: '$pageview', distinct_id, timestamp: '2024-01-01T00:00:00Z' })));
+    const queryIds = ['q1', 'q2', 'q3', 'q4'];
+    for (const id of queryIds) {
+      const submitted = await hostA.http(querying.key).post(queryPath(), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
+      expect(submitted.status).to.equal(202);
+    }
+    /** The queries whose statement runs now, on a session of the runner their status names, and that runner's process. */
+    const runningQueries = async () =>
+      (
+        await db.raw<{ rows: Array<{ id: string; pid: number; application_name: string }> }>(
+          `select s.id, a.pid, a.application_name from query_statuses s
+           join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+           where s.team_id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%' order by s.id`,
+          [queryTeam],
+        )
+      ).rows;
+    const running = await waitFor('both hosts to run two queries each', async () => {
+      const found = await runningQueries();
+      return found.length === 4 && found;
+    }, PROCESS_WAIT_MS);
+    const onHostA = running.filter((query) => inProcessGroup(processOfSession(query.application_name), hostA.process.child.pid!));
+    const orphans = onHostA.map((query) => query.id);
+    expect(orphans).to.have.length(2);
     // Six five-minute intervals of three hours ago; each host runs one of them at a time (an environment's share
     // of an engine's two slots).
     const createdAt = new Date(Math.floor((Date.now() - 3 * HOUR) / FIVE_MINUTES) * FIVE_MINUTES);
@@ -210,12 +250,25 @@ describe('many hosts on one database', function () {
     });
     const runs = () => db<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
     // Two runs at once: one on each host.
-    const running = await waitFor('both hosts to hold a run', async () => {
+    const exporting = await waitFor('both hosts to hold a run', async () => {
       const held = (await runs()).filter((run) => run.status === 'Running');
       return held.length === 2 && held;
     }, PROCESS_WAIT_MS);
     process.kill(-hostA.process.child.pid!, 'SIGKILL');
     await hostA.process.exited;
+
+    // The killed host's sessions end (client_connection_check_interval); its queries are taken over as their
+    // statuses are read, and run by the host left once the others are cancelled.
+    await waitFor('the killed host’s sessions to end', async () => {
+      const { rows } = await db.raw('select count(*)::int as n from pg_stat_activity where pid = any(?)', [onHostA.map((query) => query.pid)]);
+      return rows[0].n === 0;
+    }, PROCESS_WAIT_MS);
+    for (const id of queryIds) expect((await hostB.http(querying.key).get(queryPath(id))).status, id).to.equal(202);
+    const takeovers = await db('query_statuses').where({ team_id: queryTeam }).orderBy('id').select('id', 'takeovers');
+    expect(takeovers).to.deep.equal(queryIds.map((id) => ({ id, takeovers: orphans.includes(id) ? 1 : 0 })));
+    for (const id of queryIds.filter((id) => !orphans.includes(id))) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
+    await waitFor('the host left to run the queries taken over', async () => (await runningQueries()).map((query) => query.id).join() === orphans.join(), PROCESS_WAIT_MS);
+    for (const id of orphans) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
 
     const finished = await waitFor('every interval to be exported', async () => {
       const rows = await runs();
@@ -227,7 +280,7 @@ describe('many hosts on one database', function () {
     // The killed host's run was started again, by the host left; every other run once.
     const again = finished.filter((run) => run.attempts !== 1);
     expect(again.map((run) => run.attempts)).to.deep.equal([2]);
-    expect(running.map((run) => run.id)).to.include(again[0]!.id);
+    expect(exporting.map((run) => run.id)).to.include(again[0]!.id);
     // The host left still serves.
     expect((await hostB.http(account.key).get('/api/projects/')).status).to.equal(200);
   });

@@ -26,6 +26,9 @@ export const STATUS_TTL = "interval '20 minutes'";
 /** The payload on the engine's channel that wakes the query runners rather than the batch export tick. */
 export const QUERY_SUBMITTED = 'query';
 
+/** The payload's start when a runner put a job back (deferQueryJob); the runner's id follows. */
+export const QUERY_PUT_BACK = 'query-put-back:';
+
 export const CANCELLED_MESSAGE = 'Query cancelled';
 export const RUNNER_STOPPED_MESSAGE = 'The processes running the query stopped before the query finished.';
 
@@ -397,15 +400,20 @@ async function startOver(db: Knex | Knex.Transaction, run: RunKey, runner: Runne
 /**
  * Puts an active job of the runs back in the queue, its place kept, to be fetched again from `delayMs` on: for a
  * runner that fetched the job of an environment already running its share. pg-boss then completes nothing (it
- * completes only an active job). False when the job is no longer active (cancelled meanwhile).
+ * completes only an active job). The engines are told (QUERY_PUT_BACK with `runnerId`), so that the runners of
+ * other processes, which may have room, look for it as it comes back, before the runner that put it back polls
+ * again. False when the job is no longer active (cancelled meanwhile).
  */
-export async function deferQueryJob(db: Db, queue: QueryQueue, jobId: string, delayMs: number): Promise<boolean> {
-  const result = await db.raw(
-    `update ${queue.schema}.job set state = 'created', started_on = null, start_after = now() + make_interval(secs => ?)
-     where name = ? and id = ? and state = 'active'`,
-    [delayMs / 1000, queue.name, jobId],
+export async function deferQueryJob(db: Db, queue: QueryQueue, jobId: string, delayMs: number, runnerId: string): Promise<boolean> {
+  const { rows } = await db.raw(
+    `with put_back as (
+       update ${queue.schema}.job set state = 'created', started_on = null, start_after = now() + make_interval(secs => ?)
+       where name = ? and id = ? and state = 'active'
+       returning id)
+     select pg_notify(?, ?) from put_back`,
+    [delayMs / 1000, queue.name, jobId, ENGINE_CHANNEL, `${QUERY_PUT_BACK}${runnerId}`],
   );
-  return (result.rowCount ?? 0) > 0;
+  return rows.length > 0;
 }
 
 /**
