@@ -77,7 +77,9 @@ export async function startBatch(
 ): Promise<BatchStart> {
   const teams = [...input.teamIds].sort((a, b) => a - b);
   const statements = teams.flatMap((teamId) => [
-    `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})`,
+    // Taken where capture_check_environments takes its shared lock: on the node of the environment's rows.
+    `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})
+       from (select count(*) from capture_person_epochs where team_id = ${int(teamId)}) as environment_node`,
     `call capture_require_environment(${int(teamId)})`,
   ]);
   statements.push(...markIngested(input.newlyIngested));
@@ -371,8 +373,8 @@ function selectRows(json: string, rows: readonly NewEventRow[]): string {
 }
 
 /**
- * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events), of
- * any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
+ * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events) of
+ * several environments (STORE_EVENTS takes a batch of one), of any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
  * subquery in WHERE is evaluated before any row is read), then the persons' properties are read and the rows
  * inserted, and PostgreSQL commits at the end of the statement. The persons are read through a function
  * (capture_person_properties) so that the statement names no distributed table: Citus would run it, checks
@@ -404,6 +406,27 @@ const QUICK_INSERT: PreparedStatement = (() => {
 })();
 
 /**
+ * QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call of
+ * capture_store_events (see its migration), which does the same in one function: on Citus the coordinator hands
+ * the call to the node of the environment, where the checks, the persons' properties and the insert are all
+ * local. It leaves out events already stored, and one that another transaction stores meanwhile fails it with a
+ * unique violation, as one in a script does (ingest then takes the full path). Its parameters: the environment,
+ * the lock class, the person epoch capture knew, and the column arrays of `columnArrays` but the environment's.
+ */
+const STORE_EVENTS: PreparedStatement = (() => {
+  const columns = EVENT_TABLE.slice(1).map((entry, index) => `$${index + 4}::${entry.type}[]`);
+  return {
+    name: 'hedgerow_capture_store_events',
+    text: `select capture_store_events($1::int, $2::int, $3::bigint, ${columns.join(', ')}) as stored`,
+  };
+})();
+
+/** Whether two of the rows have the same uuid (an SDK that sent an event twice in one batch). */
+function repeatsUuid(rows: readonly NewEventRow[]): boolean {
+  return new Set(rows.map((row) => row.uuid)).size !== rows.length;
+}
+
+/**
  * A batch that is a script of statements (the full path, or one with warnings) stores up to this many events
  * with one INSERT … SELECT FROM jsonb_to_recordset in the same message as the rest of its transaction (one round
  * trip), and more with a binary COPY (two round trips, as the database must accept the COPY before it takes the
@@ -427,7 +450,7 @@ function markIngested(teamIds: readonly number[]): string[] {
 
 /**
  * Ends a batch: its events, its ingestion warnings, `ingested_event` on environments receiving their first
- * events (unless `startBatch` set it), and the commit. The quick path's usual batch is QUICK_INSERT alone (one round trip); any other is a
+ * events (unless `startBatch` set it), and the commit. The quick path's usual batch is STORE_EVENTS or QUICK_INSERT alone (one round trip); any other is a
  * script of those statements with the events as an INSERT (one round trip) or, above INSERT_AT_MOST_ROWS events,
  * a binary COPY (two).
  *
@@ -458,6 +481,13 @@ export async function finishBatch(
   if (input.rows.length === 0) {
     await transaction.scriptAndCommit([...before, ...after]);
     return 0;
+  }
+  const [only] = locks;
+  const oneEnvironment = locks.length === 1 && input.rows.every((row) => row.teamId === only!.teamId);
+  if (oneEnvironment && before.length === 1 && after.length === 0 && !transaction.begunOnce && !repeatsUuid(input.rows)) {
+    const { teamId, epoch } = only!;
+    const result = await transaction.alone(STORE_EVENTS, [teamId, CAPTURE_LOCK_CLASS, epoch, ...columnArrays(input.rows).slice(1)]);
+    return (result.rows[0] as { stored: number }).stored;
   }
   if (locks.length > 0 && before.length === locks.length && after.length === 0 && !transaction.begunOnce) {
     const result = await transaction.alone(QUICK_INSERT, [
