@@ -413,7 +413,7 @@ const QUICK_INSERT: PreparedStatement = (() => {
  * unique violation, as one in a script does (ingest then takes the full path). Its parameters: the environment,
  * the lock class, the person epoch capture knew, and the column arrays of `columnArrays` but the environment's.
  */
-const STORE_EVENTS: PreparedStatement = (() => {
+export const STORE_EVENTS: PreparedStatement = (() => {
   const columns = EVENT_TABLE.slice(1).map((entry, index) => `$${index + 4}::${entry.type}[]`);
   return {
     name: 'hedgerow_capture_store_events',
