@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { colocateFunctions } from '../pg/citus.js';
 
-// Capture's quick path stores a batch of one environment (what an SDK sends) through capture_store_events, a
-// function that does what the quick statement did (db/queries/ingestion.ts, QUICK_INSERT): the environment's
-// checks, its persons' properties read, the insert. On Citus it is distributed by its environment, colocated
-// with events, so that the coordinator hands the whole call to the node holding the environment's shards,
-// where everything it reads and writes is local: one exchange between the nodes and no two-phase commit,
-// where the quick statement made the coordinator read the epoch and the persons from the node, copy the rows
-// back to it and insert them there. On plain PostgreSQL it runs where it always did.
+// On a Citus cluster, capture's quick path stores a batch of one environment (what an SDK sends) through
+// capture_store_events, a function that does what the quick statement does (db/queries/ingestion.ts,
+// QUICK_INSERT): the environment's checks, its persons' properties read, the insert. It is distributed by its
+// environment, colocated with events, so that the coordinator hands the whole call to the node holding the
+// environment's shards, where everything it reads and writes is local: one exchange between the nodes and no
+// two-phase commit, where the quick statement makes the coordinator read the epoch and the persons from the
+// node, copy the rows back to it and insert them there. Plain PostgreSQL keeps the quick statement (the call
+// measured slower there); the function exists on both, so that a database distributed later has it.
 //
 // The capture lock therefore has to live on that node too: capture_check_environments takes it in a statement
 // that names the environment's row of capture_person_epochs, which Citus runs on the environment's node (on

@@ -10,10 +10,19 @@ import { jsonbText } from '../core/jsonb-text.js';
 import { parseJson } from '../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../core/json-limits.js';
 import type { GroupPlan, GroupTypeIndexes, NewEventRow, PersonPlan, StoredDistinctId } from './ingestion-types.js';
+import { hasCitus } from '../pg/citus.js';
 import type { Db } from '../pg/client.js';
 import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '../pg/copy-binary.js';
 import type { Transaction } from '../pg/group-commit.js';
 import type { PreparedStatement } from '../pg/prepared.js';
+
+/**
+ * Whether the database is a Citus cluster, where capture_store_events runs on the node of its environment
+ * (its migration distributes it so): there the quick path stores a batch of one environment by that call.
+ */
+export async function storesOnEnvironmentNodes(db: Db): Promise<boolean> {
+  return hasCitus(db);
+}
 
 /** The id of the environment whose project API key this is, or null. */
 export async function findEnvironmentIdByApiToken(db: Db, token: string): Promise<number | null> {
@@ -373,8 +382,8 @@ function selectRows(json: string, rows: readonly NewEventRow[]): string {
 }
 
 /**
- * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events) of
- * several environments (STORE_EVENTS takes a batch of one), of any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
+ * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events)
+ * (on Citus, of several environments: STORE_EVENTS takes a batch of one), of any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
  * subquery in WHERE is evaluated before any row is read), then the persons' properties are read and the rows
  * inserted, and PostgreSQL commits at the end of the statement. The persons are read through a function
  * (capture_person_properties) so that the statement names no distributed table: Citus would run it, checks
@@ -406,7 +415,7 @@ const QUICK_INSERT: PreparedStatement = (() => {
 })();
 
 /**
- * QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call of
+ * On a Citus cluster, QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call of
  * capture_store_events (see its migration), which does the same in one function: on Citus the coordinator hands
  * the call to the node of the environment, where the checks, the persons' properties and the insert are all
  * local. It leaves out events already stored, and one that another transaction stores meanwhile fails it with a
@@ -465,6 +474,8 @@ export async function finishBatch(
     rows: readonly NewEventRow[];
     warnings: ReadonlyArray<{ teamId: number; type: string; details: Record<string, unknown> }>;
     newlyIngested: readonly number[];
+    /** See storesOnEnvironmentNodes. */
+    onEnvironmentNodes: boolean;
   },
 ): Promise<number> {
   const locks = [...input.locks].sort((a, b) => a.teamId - b.teamId);
@@ -483,7 +494,7 @@ export async function finishBatch(
     return 0;
   }
   const [only] = locks;
-  const oneEnvironment = locks.length === 1 && input.rows.every((row) => row.teamId === only!.teamId);
+  const oneEnvironment = input.onEnvironmentNodes && locks.length === 1 && input.rows.every((row) => row.teamId === only!.teamId);
   if (oneEnvironment && before.length === 1 && after.length === 0 && !transaction.begunOnce && !repeatsUuid(input.rows)) {
     const { teamId, epoch } = only!;
     const result = await transaction.alone(STORE_EVENTS, [teamId, CAPTURE_LOCK_CLASS, epoch, ...columnArrays(input.rows).slice(1)]);

@@ -59,6 +59,8 @@ const DEADLOCK_DETECTED = '40P01';
 export class IngestState {
   readonly groupTypes: GroupTypeIndexes = new Map();
   readonly ingestedTeams = new Set<number>();
+  /** Whether the database is a Citus cluster (db/queries/ingestion.ts storesOnEnvironmentNodes), once known. */
+  onEnvironmentNodes: boolean | undefined;
   private readonly persons = new Map<number, { epoch: number; byDistinctId: Map<string, string> }>();
   private remembered = 0;
 
@@ -203,6 +205,7 @@ export async function ingest(
         rows,
         warnings: batch.warnings,
         newlyIngested: batch.newlyIngested,
+        onEnvironmentNodes: state.onEnvironmentNodes === true,
       });
       return () => {
         markIngested();
@@ -276,7 +279,7 @@ async function fullIngest(
     });
   }
 
-  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: [] });
+  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: [], onEnvironmentNodes: false });
 
   return () => {
     if (groupTypes !== state.groupTypes) {
