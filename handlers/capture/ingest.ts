@@ -4,8 +4,9 @@
  * The quick path, for a batch that changes no person and no group and whose distinct ids' persons capture
  * remembers (steady traffic of known users): one message that locks each environment, checks that it still
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
- * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
- * has warnings or an environment's first events, a script with the INSERT or a COPY), adds the warnings and
+ * remembered persons (one prepared INSERT of binary column arrays that is its own transaction, on Citus for one
+ * environment one call that runs on the environment's node; when the batch has warnings or an environment's
+ * first events, a script with the INSERT or a COPY), adds the warnings and
  * commits: one or two round trips; the prepared INSERT leaves out events already stored (an SDK retry). If a
  * person moved meanwhile (another process merged persons), the script finds an event's uuid already stored, or
  * it deadlocked with another quick batch over such uuids, it is rolled back and the batch takes the full path
