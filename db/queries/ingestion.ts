@@ -10,7 +10,6 @@ import { jsonbText } from '../core/jsonb-text.js';
 import { parseJson } from '../core/exact-json.js';
 import { MAX_JSON_DEPTH } from '../core/json-limits.js';
 import type { GroupPlan, GroupTypeIndexes, NewEventRow, PersonPlan, StoredDistinctId } from './ingestion-types.js';
-import { hasCitus } from '../pg/citus.js';
 import type { Db } from '../pg/client.js';
 import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '../pg/copy-binary.js';
 import type { Transaction } from '../pg/group-commit.js';
@@ -19,9 +18,13 @@ import type { PreparedStatement } from '../pg/prepared.js';
 /**
  * Whether the database is a Citus cluster, where capture_store_events runs on the node of its environment
  * (its migration distributes it so): there the quick path stores a batch of one environment by that call.
+ * Asked on the transaction's own connection, before it begins.
  */
-export async function storesOnEnvironmentNodes(db: Db): Promise<boolean> {
-  return hasCitus(db);
+export async function storesOnEnvironmentNodes(transaction: Transaction): Promise<boolean> {
+  const { rows } = await transaction.beforeBegin<{ citus: boolean }>(
+    `select exists (select 1 from pg_extension where extname = 'citus') as citus`,
+  );
+  return rows[0]!.citus;
 }
 
 /** The id of the environment whose project API key this is, or null. */
@@ -382,8 +385,9 @@ function selectRows(json: string, rows: readonly NewEventRow[]): string {
 }
 
 /**
- * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events)
- * (on Citus, of several environments: STORE_EVENTS takes a batch of one), of any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
+ * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events; on
+ * Citus, of several environments: STORE_EVENTS takes a batch of one), of any size, as one prepared statement that
+ * is a transaction of its own: the environment checks run first, once (an uncorrelated
  * subquery in WHERE is evaluated before any row is read), then the persons' properties are read and the rows
  * inserted, and PostgreSQL commits at the end of the statement. The persons are read through a function
  * (capture_person_properties) so that the statement names no distributed table: Citus would run it, checks
@@ -415,9 +419,9 @@ const QUICK_INSERT: PreparedStatement = (() => {
 })();
 
 /**
- * On a Citus cluster, QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call of
- * capture_store_events (see its migration), which does the same in one function: on Citus the coordinator hands
- * the call to the node of the environment, where the checks, the persons' properties and the insert are all
+ * On a Citus cluster, QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call
+ * of capture_store_events (see its migration), which does the same in one function: the coordinator hands the
+ * call to the node of the environment, where the checks, the persons' properties and the insert are all
  * local. It leaves out events already stored, and one that another transaction stores meanwhile fails it with a
  * unique violation, as one in a script does (ingest then takes the full path). Its parameters: the environment,
  * the lock class, the person epoch capture knew, and the column arrays of `columnArrays` but the environment's.
@@ -459,7 +463,8 @@ function markIngested(teamIds: readonly number[]): string[] {
 
 /**
  * Ends a batch: its events, its ingestion warnings, `ingested_event` on environments receiving their first
- * events (unless `startBatch` set it), and the commit. The quick path's usual batch is STORE_EVENTS or QUICK_INSERT alone (one round trip); any other is a
+ * events (unless `startBatch` set it), and the commit. The quick path's usual batch is STORE_EVENTS or
+ * QUICK_INSERT alone (one round trip); any other is a
  * script of those statements with the events as an INSERT (one round trip) or, above INSERT_AT_MOST_ROWS events,
  * a binary COPY (two).
  *

@@ -29,6 +29,7 @@ import {
   finishBatch,
   loadGroupTypes,
   startBatch,
+  storesOnEnvironmentNodes,
 } from '../../db/queries/ingestion.js';
 import type { GroupTypeIndexes, NewEventRow } from '../../db/queries/ingestion-types.js';
 import { planGroups, teamsWithGroups } from './groups.js';
@@ -200,6 +201,7 @@ export async function ingest(
 
   const rows = quickRows(batch, state);
   if (rows) {
+    state.onEnvironmentNodes ??= await storesOnEnvironmentNodes(transaction);
     try {
       const stored = await finishBatch(transaction, {
         locks: batch.teamIds.map((teamId) => ({ teamId, epoch: state.epochOf(teamId)! })),

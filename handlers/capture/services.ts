@@ -6,7 +6,6 @@ import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/pg/client.js';
 import { GroupCommit, type Transaction } from '../../db/pg/group-commit.js';
-import { storesOnEnvironmentNodes } from '../../db/queries/ingestion.js';
 import type { SpecValidators } from '../openapi/validators.js';
 import { MemoryBudget } from './budget.js';
 import { IngestState, ingest } from './ingest.js';
@@ -74,14 +73,12 @@ export function createCaptureServices(deps: CaptureServiceDeps, validators: Spec
   const state = new IngestState();
   const writer = new GroupCommit<IngestRequest>(
     deps.db,
-    async (transaction: Transaction, requests: IngestRequest[]) => {
-      state.onEnvironmentNodes ??= await storesOnEnvironmentNodes(deps.db);
-      return ingest(transaction, requests, state, ({ stored, duplicates, path }) => {
+    (transaction: Transaction, requests: IngestRequest[]) =>
+      ingest(transaction, requests, state, ({ stored, duplicates, path }) => {
         metrics.ingested.add(stored);
         metrics.duplicates.add(duplicates);
         metrics.batchPaths.add(1, { path });
-      });
-    },
+      }),
     {
       maxBatchSize: deps.config.captureBatchEvents,
       commitTimeoutMs: deps.config.captureCommitTimeoutMs,
