@@ -9,7 +9,7 @@
  */
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
-import { DISTRIBUTION_COLUMN, REFERENCE_TABLES, TENANT_TABLES } from './distribution.js';
+import { COLOCATED_FUNCTIONS, DISTRIBUTION_COLUMN, REFERENCE_TABLES, TENANT_TABLES } from './distribution.js';
 
 export interface CitusNode {
   host: string;
@@ -190,5 +190,21 @@ export async function distributeTables(db: Knex): Promise<Distribution> {
     await db.raw('select create_distributed_function(?)', [signature]);
     done.functions.push(signature);
   }
+  await colocateFunctions(db);
   return done;
+}
+
+/**
+ * Distributes COLOCATED_FUNCTIONS by their environment argument, colocated with `events`, so that Citus runs
+ * a call on the node of that environment (the function's body included) instead of on the coordinator. Those
+ * that do not exist yet (a database migrated part way) are left for the migration that makes them. Does
+ * nothing where the database has no Citus.
+ */
+export async function colocateFunctions(db: Knex): Promise<void> {
+  if (!(await hasCitus(db))) return;
+  for (const { signature, argument } of COLOCATED_FUNCTIONS) {
+    const exists = await db.raw('select to_regprocedure(?) is not null as found', [signature]);
+    if (!exists.rows[0].found) continue;
+    await db.raw(`select create_distributed_function(?, ?, colocate_with => 'events')`, [signature, argument]);
+  }
 }

@@ -37,5 +37,17 @@ export const TENANT_TABLES = [
 
 export const LOCAL_TABLES = ['knex_migrations', 'knex_migrations_lock', 'rate_limit_windows'] as const;
 
+/**
+ * Functions whose calls Citus hands whole to the node holding the environment named by their `argument`
+ * (colocated with `events`): everything they read and write is that environment's. Given by signature.
+ */
+export const COLOCATED_FUNCTIONS = [
+  {
+    signature:
+      'capture_store_events(integer, integer, bigint, uuid[], text[], text[], jsonb[], timestamptz[], text[], uuid[], jsonb[], text[], text[], text[], text[], text[], boolean[])',
+    argument: 'environment_id',
+  },
+] as const;
+
 /** The column every tenant table is sharded by. */
 export const DISTRIBUTION_COLUMN = 'team_id';

@@ -146,6 +146,12 @@ export class Transaction {
     return result;
   }
 
+  /** Runs a statement on the connection before anything else ran (it is a transaction of its own). */
+  async beforeBegin<R extends QueryResultRow = QueryResultRow>(text: string): Promise<QueryResult<R>> {
+    if (this.begun) throw new Error('the transaction has begun');
+    return runQuery<R>(this.client, text);
+  }
+
   /** Rolls back what ran so far, so that the same transaction object can start again. */
   async abandon(): Promise<void> {
     if (this.begun) await runQuery(this.client, 'rollback');

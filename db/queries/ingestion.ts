@@ -15,6 +15,18 @@ import { BinaryCopyWriter, binaryArray, type CopyType, type CopyValue } from '..
 import type { Transaction } from '../pg/group-commit.js';
 import type { PreparedStatement } from '../pg/prepared.js';
 
+/**
+ * Whether the database is a Citus cluster, where capture_store_events runs on the node of its environment
+ * (its migration distributes it so): there the quick path stores a batch of one environment by that call.
+ * Asked on the transaction's own connection, before it begins.
+ */
+export async function storesOnEnvironmentNodes(transaction: Transaction): Promise<boolean> {
+  const { rows } = await transaction.beforeBegin<{ citus: boolean }>(
+    `select exists (select 1 from pg_extension where extname = 'citus') as citus`,
+  );
+  return rows[0]!.citus;
+}
+
 /** The id of the environment whose project API key this is, or null. */
 export async function findEnvironmentIdByApiToken(db: Db, token: string): Promise<number | null> {
   const row = await db('environments').where({ api_token: token }).first<{ id: number } | undefined>('id');
@@ -77,7 +89,9 @@ export async function startBatch(
 ): Promise<BatchStart> {
   const teams = [...input.teamIds].sort((a, b) => a - b);
   const statements = teams.flatMap((teamId) => [
-    `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})`,
+    // Taken where capture_check_environments takes its shared lock: on the node of the environment's rows.
+    `select pg_advisory_xact_lock(${CAPTURE_LOCK_CLASS}, ${int(teamId)})
+       from (select count(*) from capture_person_epochs where team_id = ${int(teamId)}) as environment_node`,
     `call capture_require_environment(${int(teamId)})`,
   ]);
   statements.push(...markIngested(input.newlyIngested));
@@ -371,8 +385,9 @@ function selectRows(json: string, rows: readonly NewEventRow[]): string {
 }
 
 /**
- * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events), of
- * any size, as one prepared statement that is a transaction of its own: the environment checks run first, once (an uncorrelated
+ * The quick path's usual batch (remembered persons, no warnings, no environment receiving its first events; on
+ * Citus, of several environments: STORE_EVENTS takes a batch of one), of any size, as one prepared statement that
+ * is a transaction of its own: the environment checks run first, once (an uncorrelated
  * subquery in WHERE is evaluated before any row is read), then the persons' properties are read and the rows
  * inserted, and PostgreSQL commits at the end of the statement. The persons are read through a function
  * (capture_person_properties) so that the statement names no distributed table: Citus would run it, checks
@@ -404,6 +419,27 @@ const QUICK_INSERT: PreparedStatement = (() => {
 })();
 
 /**
+ * On a Citus cluster, QUICK_INSERT for a batch of one environment (an SDK's) without a uuid twice, as one call
+ * of capture_store_events (see its migration), which does the same in one function: the coordinator hands the
+ * call to the node of the environment, where the checks, the persons' properties and the insert are all
+ * local. It leaves out events already stored, and one that another transaction stores meanwhile fails it with a
+ * unique violation, as one in a script does (ingest then takes the full path). Its parameters: the environment,
+ * the lock class, the person epoch capture knew, and the column arrays of `columnArrays` but the environment's.
+ */
+export const STORE_EVENTS: PreparedStatement = (() => {
+  const columns = EVENT_TABLE.slice(1).map((entry, index) => `$${index + 4}::${entry.type}[]`);
+  return {
+    name: 'hedgerow_capture_store_events',
+    text: `select capture_store_events($1::int, $2::int, $3::bigint, ${columns.join(', ')}) as stored`,
+  };
+})();
+
+/** Whether two of the rows have the same uuid (an SDK that sent an event twice in one batch). */
+function repeatsUuid(rows: readonly NewEventRow[]): boolean {
+  return new Set(rows.map((row) => row.uuid)).size !== rows.length;
+}
+
+/**
  * A batch that is a script of statements (the full path, or one with warnings) stores up to this many events
  * with one INSERT … SELECT FROM jsonb_to_recordset in the same message as the rest of its transaction (one round
  * trip), and more with a binary COPY (two round trips, as the database must accept the COPY before it takes the
@@ -427,7 +463,8 @@ function markIngested(teamIds: readonly number[]): string[] {
 
 /**
  * Ends a batch: its events, its ingestion warnings, `ingested_event` on environments receiving their first
- * events (unless `startBatch` set it), and the commit. The quick path's usual batch is QUICK_INSERT alone (one round trip); any other is a
+ * events (unless `startBatch` set it), and the commit. The quick path's usual batch is STORE_EVENTS or
+ * QUICK_INSERT alone (one round trip); any other is a
  * script of those statements with the events as an INSERT (one round trip) or, above INSERT_AT_MOST_ROWS events,
  * a binary COPY (two).
  *
@@ -442,6 +479,8 @@ export async function finishBatch(
     rows: readonly NewEventRow[];
     warnings: ReadonlyArray<{ teamId: number; type: string; details: Record<string, unknown> }>;
     newlyIngested: readonly number[];
+    /** See storesOnEnvironmentNodes. */
+    onEnvironmentNodes: boolean;
   },
 ): Promise<number> {
   const locks = [...input.locks].sort((a, b) => a.teamId - b.teamId);
@@ -458,6 +497,13 @@ export async function finishBatch(
   if (input.rows.length === 0) {
     await transaction.scriptAndCommit([...before, ...after]);
     return 0;
+  }
+  const [only] = locks;
+  const oneEnvironment = input.onEnvironmentNodes && locks.length === 1 && input.rows.every((row) => row.teamId === only!.teamId);
+  if (oneEnvironment && before.length === 1 && after.length === 0 && !transaction.begunOnce && !repeatsUuid(input.rows)) {
+    const { teamId, epoch } = only!;
+    const result = await transaction.alone(STORE_EVENTS, [teamId, CAPTURE_LOCK_CLASS, epoch, ...columnArrays(input.rows).slice(1)]);
+    return (result.rows[0] as { stored: number }).stored;
   }
   if (locks.length > 0 && before.length === locks.length && after.length === 0 && !transaction.begunOnce) {
     const result = await transaction.alone(QUICK_INSERT, [

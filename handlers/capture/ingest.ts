@@ -4,8 +4,9 @@
  * The quick path, for a batch that changes no person and no group and whose distinct ids' persons capture
  * remembers (steady traffic of known users): one message that locks each environment, checks that it still
  * exists and its person epoch (db/migrations/…_create_capture_person_epochs), stores the events with their
- * remembered persons (one prepared INSERT of binary column arrays that is its own transaction; when the batch
- * has warnings or an environment's first events, a script with the INSERT or a COPY), adds the warnings and
+ * remembered persons (one prepared INSERT of binary column arrays that is its own transaction, on Citus for one
+ * environment one call that runs on the environment's node; when the batch has warnings or an environment's
+ * first events, a script with the INSERT or a COPY), adds the warnings and
  * commits: one or two round trips; the prepared INSERT leaves out events already stored (an SDK retry). If a
  * person moved meanwhile (another process merged persons), the script finds an event's uuid already stored, or
  * it deadlocked with another quick batch over such uuids, it is rolled back and the batch takes the full path
@@ -28,6 +29,7 @@ import {
   finishBatch,
   loadGroupTypes,
   startBatch,
+  storesOnEnvironmentNodes,
 } from '../../db/queries/ingestion.js';
 import type { GroupTypeIndexes, NewEventRow } from '../../db/queries/ingestion-types.js';
 import { planGroups, teamsWithGroups } from './groups.js';
@@ -59,6 +61,8 @@ const DEADLOCK_DETECTED = '40P01';
 export class IngestState {
   readonly groupTypes: GroupTypeIndexes = new Map();
   readonly ingestedTeams = new Set<number>();
+  /** Whether the database is a Citus cluster (db/queries/ingestion.ts storesOnEnvironmentNodes), once known. */
+  onEnvironmentNodes: boolean | undefined;
   private readonly persons = new Map<number, { epoch: number; byDistinctId: Map<string, string> }>();
   private remembered = 0;
 
@@ -197,12 +201,14 @@ export async function ingest(
 
   const rows = quickRows(batch, state);
   if (rows) {
+    state.onEnvironmentNodes ??= await storesOnEnvironmentNodes(transaction);
     try {
       const stored = await finishBatch(transaction, {
         locks: batch.teamIds.map((teamId) => ({ teamId, epoch: state.epochOf(teamId)! })),
         rows,
         warnings: batch.warnings,
         newlyIngested: batch.newlyIngested,
+        onEnvironmentNodes: state.onEnvironmentNodes === true,
       });
       return () => {
         markIngested();
@@ -276,7 +282,7 @@ async function fullIngest(
     });
   }
 
-  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: [] });
+  const inserted = await finishBatch(transaction, { locks: [], rows, warnings, newlyIngested: [], onEnvironmentNodes: false });
 
   return () => {
     if (groupTypes !== state.groupTypes) {

@@ -14,6 +14,7 @@ import { createDb, type Db } from '../../db/pg/client.js';
 import { clusterNodes } from '../../db/pg/citus.js';
 import { REFERENCE_TABLES, TENANT_TABLES } from '../../db/pg/distribution.js';
 import { migrateLatest } from '../../db/pg/migrate.js';
+import { CAPTURE_LOCK_CLASS, STORE_EVENTS } from '../../db/queries/ingestion.js';
 import { compileSelect, parseSelect } from '../../db/hogql/select/index.js';
 import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase } from '../helpers/database.js';
 import { newAccount, type Account } from '../helpers/fixtures.js';
@@ -149,6 +150,20 @@ describe('on a Citus cluster', function () {
       properties: {},
       timestamp: new Date('2024-01-01T10:00:00Z'),
     });
+  });
+
+  it("hands capture's quick call for one environment whole to the node of the environment", async () => {
+    const { rows } = await db.raw(`
+      select o.distribution_argument_index, o.colocationid = p.colocationid as colocated
+        from pg_dist_object o, pg_dist_partition p
+       where o.objid = 'capture_store_events'::regproc and p.logicalrelid = 'events'::regclass`);
+    expect(rows).to.deep.equal([{ distribution_argument_index: 0, colocated: true }]);
+    const column = (value: unknown) => [value];
+    const plan = await explain(STORE_EVENTS.text, [
+      account.environment.id, CAPTURE_LOCK_CLASS, 0,
+      ...['0190d7a8-0000-7000-8000-000000000002', 'plan', 'anon-1', '{}', new Date(), '', null, null, null, null, null, null, null, false].map(column),
+    ]);
+    expect(plan).to.deep.equal({ customScan: 'Citus Adaptive', taskCount: 1 });
   });
 
   it('lists events on one node', async () => {
