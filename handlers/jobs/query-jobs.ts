@@ -248,12 +248,13 @@ export class QueryRunner {
   /**
    * A job of the queue: run, unless its environment or its user already runs its share here; then it goes back
    * to the queue, its place kept, for the runners of other processes first, and this runner looks for another's
-   * (it is woken by the next submission, or polls). Counted and checked at once, before any wait: the runners of a process never pass a share together.
+   * (it is woken by the next submission, or polls). Counted and checked at once, before any wait: the runners of
+   * a process never pass a share together.
    */
   private async run(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
     const { teamId, userId } = job.data;
     const ran = await this.shares.within(RunShares.holdersOf(teamId, userId), () => this.runJob(job));
-    if (!ran) await deferQueryJob(this.options.db, QUERY_JOBS, job.id, DEFER_MS, this.id);
+    if (!ran) await deferQueryJob(this.options.db, this.jobs.queue, job.id, DEFER_MS, this.id);
   }
 
   private async runJob(job: PgBoss.JobWithMetadata<QueryJobData>): Promise<void> {
