@@ -4,8 +4,9 @@
  * the test admin URL names (so that the same test runs on a Citus coordinator). One of them sets it up. A personal key's requests spread over both count
  * against one budget; a batch export that both engines find due lands once in its destination; an asynchronous
  * query submitted to one host runs once and is read from the other; a host killed with everything it runs (its
- * process group, SIGKILL) while it holds an export run and asynchronous queries leaves them to the other host;
- * and each host's `/_health` and `/_metrics` name that host.
+ * process group, SIGKILL) while it holds an export run leaves that run to the other host, and one killed while it
+ * runs asynchronous queries leaves them to be run again there; and each host's `/_health` and `/_metrics` name
+ * that host.
  *
  * The engines' clock runs an hour ahead (HEDGEROW_CLOCK_OFFSET_MS), so that the current hour is due; their NoOp
  * destination takes a while (HEDGEROW_NOOP_DELAY_MS), so that a kill lands inside a run; their lease is short
@@ -29,6 +30,12 @@ import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const FIVE_MINUTES = 5 * MINUTE;
+/** Requests a key may make per minute on each host, and on both together. */
+const PER_MINUTE = 40;
+/** How long a host may take to start, or the engines to finish what the test gave them. */
+const PROCESS_WAIT_MS = 60_000;
 
 /** The process a session of ours belongs to: its application name ends with the pid (handlers/server/logger.ts). */
 const processOfSession = (applicationName: string) => Number(/ (\d+)$/.exec(applicationName)?.[1]);
@@ -38,12 +45,6 @@ function inProcessGroup(pid: number, group: number): boolean {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === group;
 }
-const HOUR = 60 * MINUTE;
-const FIVE_MINUTES = 5 * MINUTE;
-/** Requests a key may make per minute on each host, and on both together. */
-const PER_MINUTE = 40;
-/** How long a host may take to start, or the engines to finish what the test gave them. */
-const PROCESS_WAIT_MS = 60_000;
 
 interface Host {
   process: ServerProcess;
@@ -205,8 +206,48 @@ describe('many hosts on one database', function () {
     }
   });
 
-  it('finishes on the other host an export run and runs again the queries whose host was killed while it held them', async () => {
+  it('finishes on the other host a run whose host was killed while it held it', async () => {
     const account: Account = await newAccount(db);
+    // Six five-minute intervals of three hours ago; each host runs one of them at a time (an environment's share
+    // of an engine's two slots).
+    const createdAt = new Date(Math.floor((Date.now() - 3 * HOUR) / FIVE_MINUTES) * FIVE_MINUTES);
+    const exportId = randomUUID();
+    await db('batch_exports').insert({
+      id: exportId,
+      team_id: account.environment.id,
+      name: 'noop',
+      destination_type: 'NoOp',
+      interval: 'every 5 minutes',
+      created_at: createdAt,
+      end_at: new Date(createdAt.getTime() + 6 * FIVE_MINUTES),
+    });
+    const runs = () => db<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
+    // Two runs at once: one on each host.
+    const running = await waitFor('both hosts to hold a run', async () => {
+      const held = (await runs()).filter((run) => run.status === 'Running');
+      return held.length === 2 && held;
+    }, PROCESS_WAIT_MS);
+    process.kill(-hostA.process.child.pid!, 'SIGKILL');
+    await hostA.process.exited;
+
+    const finished = await waitFor('every interval to be exported', async () => {
+      const rows = await runs();
+      return rows.length === 6 && rows.every((run) => run.status === 'Completed') && rows;
+    }, 2 * PROCESS_WAIT_MS);
+    expect(finished.map((run) => run.data_interval_end.getTime())).to.deep.equal(
+      Array.from({ length: 6 }, (_, n) => createdAt.getTime() + (n + 1) * FIVE_MINUTES),
+    );
+    // The killed host's run was started again, by the host left; every other run once.
+    const again = finished.filter((run) => run.attempts !== 1);
+    expect(again.map((run) => run.attempts)).to.deep.equal([2]);
+    expect(running.map((run) => run.id)).to.include(again[0]!.id);
+    // The host left still serves.
+    expect((await hostB.http(account.key).get('/api/projects/')).status).to.equal(200);
+  });
+
+  it('runs again on the host left the queries of a host killed while it ran them', async () => {
+    // A host in place of the one killed above.
+    hostA = await start();
     // Four endless queries of one environment: each host's engine runs two of an environment's at most, and puts
     // back a job past that for the other host, which has room, to run.
     const querying = await newAccount(db, { scopes: ['query:read'] });
@@ -235,25 +276,6 @@ describe('many hosts on one database', function () {
     const onHostA = running.filter((query) => inProcessGroup(processOfSession(query.application_name), hostA.process.child.pid!));
     const orphans = onHostA.map((query) => query.id);
     expect(orphans).to.have.length(2);
-    // Six five-minute intervals of three hours ago; each host runs one of them at a time (an environment's share
-    // of an engine's two slots).
-    const createdAt = new Date(Math.floor((Date.now() - 3 * HOUR) / FIVE_MINUTES) * FIVE_MINUTES);
-    const exportId = randomUUID();
-    await db('batch_exports').insert({
-      id: exportId,
-      team_id: account.environment.id,
-      name: 'noop',
-      destination_type: 'NoOp',
-      interval: 'every 5 minutes',
-      created_at: createdAt,
-      end_at: new Date(createdAt.getTime() + 6 * FIVE_MINUTES),
-    });
-    const runs = () => db<BatchExportRunRow>('batch_export_runs').where({ batch_export_id: exportId }).orderBy('data_interval_end');
-    // Two runs at once: one on each host.
-    const exporting = await waitFor('both hosts to hold a run', async () => {
-      const held = (await runs()).filter((run) => run.status === 'Running');
-      return held.length === 2 && held;
-    }, PROCESS_WAIT_MS);
     process.kill(-hostA.process.child.pid!, 'SIGKILL');
     await hostA.process.exited;
 
@@ -269,19 +291,5 @@ describe('many hosts on one database', function () {
     for (const id of queryIds.filter((id) => !orphans.includes(id))) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
     await waitFor('the host left to run the queries taken over', async () => (await runningQueries()).map((query) => query.id).join() === orphans.join(), PROCESS_WAIT_MS);
     for (const id of orphans) expect((await hostB.http(querying.key).delete(queryPath(id))).status).to.equal(204);
-
-    const finished = await waitFor('every interval to be exported', async () => {
-      const rows = await runs();
-      return rows.length === 6 && rows.every((run) => run.status === 'Completed') && rows;
-    }, 2 * PROCESS_WAIT_MS);
-    expect(finished.map((run) => run.data_interval_end.getTime())).to.deep.equal(
-      Array.from({ length: 6 }, (_, n) => createdAt.getTime() + (n + 1) * FIVE_MINUTES),
-    );
-    // The killed host's run was started again, by the host left; every other run once.
-    const again = finished.filter((run) => run.attempts !== 1);
-    expect(again.map((run) => run.attempts)).to.deep.equal([2]);
-    expect(exporting.map((run) => run.id)).to.include(again[0]!.id);
-    // The host left still serves.
-    expect((await hostB.http(account.key).get('/api/projects/')).status).to.equal(200);
   });
 });
