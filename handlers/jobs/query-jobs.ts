@@ -38,7 +38,7 @@ import {
 export const QUERY_QUEUE = 'query-run';
 export const JOB_SCHEMA = 'pgboss';
 /** Where the runs' jobs are, for the SQL that reads them. */
-export const QUERY_JOBS: QueryQueue = { schema: JOB_SCHEMA, name: QUERY_QUEUE };
+const QUERY_JOBS: QueryQueue = { schema: JOB_SCHEMA, name: QUERY_QUEUE };
 
 /**
  * Queries one engine process runs at once (each on a read-only session of its own); one environment, and one

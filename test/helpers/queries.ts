@@ -49,6 +49,21 @@ export async function runningEventReads(name: string): Promise<number> {
   return running;
 }
 
+/**
+ * The asynchronous queries of environment `teamId` whose statement runs now, on the session of the runner their
+ * status names (not the runner's own look-up of that session): their ids, that session's pid, and its
+ * application name (which ends with the pid of the process running it).
+ */
+export async function runningAsyncQueries(db: Db, teamId: number): Promise<Array<{ id: string; pid: number; application_name: string }>> {
+  const { rows } = await db.raw(
+    `select s.id, a.pid, a.application_name from query_statuses s
+     join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
+     where s.team_id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%' order by s.id`,
+    [teamId],
+  );
+  return rows;
+}
+
 /** A job engine that runs asynchronous queries, with one runner per run kind and settings a test may override. */
 export function startQueryEngine(databaseUrl: string, settings: Partial<EngineSettings> & { queryTimeoutMs: number }): Promise<RunningEngine> {
   return startEngine(

@@ -25,7 +25,7 @@ import { newAccount, type Account } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startReceiver } from '../helpers/http-receiver.js';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
-import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { ENDLESS_QUERY, runningAsyncQueries } from '../helpers/queries.js';
 import { insertEvents } from '../helpers/seed-events.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -259,16 +259,7 @@ describe('many hosts on one database', function () {
       const submitted = await hostA.http(querying.key).post(queryPath(), { query: { kind: 'HogQLQuery', query: ENDLESS_QUERY }, refresh: 'async', client_query_id: id });
       expect(submitted.status).to.equal(202);
     }
-    /** The queries whose statement runs now, on a session of the runner their status names, and that runner's process. */
-    const runningQueries = async () =>
-      (
-        await db.raw<{ rows: Array<{ id: string; pid: number; application_name: string }> }>(
-          `select s.id, a.pid, a.application_name from query_statuses s
-           join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
-           where s.team_id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%' order by s.id`,
-          [queryTeam],
-        )
-      ).rows;
+    const runningQueries = () => runningAsyncQueries(db, queryTeam);
     const running = await waitFor('both hosts to run two queries each', async () => {
       const found = await runningQueries();
       return found.length === 4 && found;

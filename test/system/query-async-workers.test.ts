@@ -12,7 +12,7 @@ import { newAccount } from '../helpers/fixtures.js';
 import { HttpClient } from '../helpers/http.js';
 import { startExportWorkerProcess, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/processes.js';
 import { insertEvents } from '../helpers/seed-events.js';
-import { ENDLESS_QUERY } from '../helpers/queries.js';
+import { ENDLESS_QUERY, runningAsyncQueries } from '../helpers/queries.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -60,14 +60,7 @@ describe('asynchronous queries in server and worker processes', function () {
 
   /** Waits until a worker's session runs the statement of query `id`; that session's pid. */
   const runningSession = (id: string): Promise<number> =>
-    waitFor(`query ${id} to run`, async () => {
-      const found = await db.raw(
-        `select s.runner_pid from query_statuses s join pg_stat_activity a on a.pid = s.runner_pid and a.backend_start = s.runner_backend_start
-         where s.team_id = ? and s.id = ? and a.state = 'active' and a.query not like '%pg_backend_pid()%'`,
-        [team, id],
-      );
-      return (found.rows[0] as { runner_pid: number } | undefined)?.runner_pid;
-    }, PROCESS_WAIT_MS);
+    waitFor(`query ${id} to run`, async () => (await runningAsyncQueries(db, team)).find((query) => query.id === id)?.pid, PROCESS_WAIT_MS);
 
   /** Submits the endless query and waits until a worker's session runs its statement; that session's pid. */
   const startEndless = async (id: string): Promise<number> => {

@@ -26,6 +26,11 @@ export const STATUS_TTL = "interval '20 minutes'";
 /** The payload on the engine's channel that wakes the query runners rather than the batch export tick. */
 export const QUERY_SUBMITTED = 'query';
 
+/** Wakes every engine's query runners once the transaction commits: a job of the runs was written. */
+async function wakeQueryRunners(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
+}
+
 /** The payload's start when a runner put a job back (deferQueryJob); the runner's id follows. */
 export const QUERY_PUT_BACK = 'query-put-back:';
 
@@ -248,7 +253,7 @@ export async function submitQuery(
     )).rows as StatusRow[];
     const priority = -Math.max(environmentPending, userPending);
     await jobs.enqueue(trx, { jobId: submitted.jobId, teamId: submitted.teamId, userId: submitted.userId, priority });
-    await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
+    await wakeQueryRunners(trx);
     return statusOf(row!);
   });
 }
@@ -391,7 +396,7 @@ async function startOver(db: Knex | Knex.Transaction, run: RunKey, runner: Runne
     )).rows as Array<{ user_id: number | null }>;
     if (!restarted) return false;
     await jobs.enqueue(trx, { jobId, teamId: run.teamId, userId: restarted.user_id, priority: 0 });
-    await trx.raw('select pg_notify(?, ?)', [ENGINE_CHANNEL, QUERY_SUBMITTED]);
+    await wakeQueryRunners(trx);
     return true;
   };
   return db.isTransaction ? work(db as Knex.Transaction) : db.transaction(work);
